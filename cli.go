@@ -1,0 +1,144 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/sandbox"
+	"github.com/sirupsen/logrus"
+	"github.com/urfave/cli/v2"
+)
+
+const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
+   omega-run check [--json]
+   omega-run explain [--json] [flags] [-- PROGRAM [ARGS...]]
+
+EXAMPLES:
+   omega-run -- claude                         confine Claude Code (sandbox mode)
+   omega-run --mode rx --allow-write "$PWD" -- make
+                                               read anywhere, write only here and in ~/.omega
+   omega-run --net none -- npm test            no network
+   omega-run --mode rwx -- anything            plain exec, nothing in between
+   omega-run check                             what this machine can enforce
+   omega-run explain --mode sandbox -- claude  what would be enforced, without running
+
+MODES:
+   sandbox  (default) new user, mount, pid, ipc and uts namespaces; Landlock: read and
+            execute everywhere, write only to the data dir, /tmp, ~/.claude and each
+            --allow-write; seccomp filter; private /proc and /dev; PID 1 reaps and
+            forwards signals
+   rx       the same Landlock and seccomp confinement in this one process, no
+            namespaces (host processes stay visible)
+   rwx      plain exec, no restrictions
+
+EXIT STATUS:
+   the program's own status; 125 omega-run failed; 126 program not executable;
+   127 program not found; 128+N program killed by signal N`
+
+func runFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "mode", Value: string(profiles.ModeSandbox), EnvVars: []string{"OMEGA_SANDBOX_MODE"},
+			Usage: "confinement: sandbox, rx or rwx"},
+		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"OMEGA_DATA_DIR"}, DefaultText: "~/.omega",
+			Usage: "writable data dir (created 0700 with workspace/ inside)"},
+		&cli.StringSliceFlag{Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
+			Usage: "also allow writes below `PATH` (repeatable; must exist)"},
+		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
+			Usage: "the program's working directory"},
+		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
+			Usage: "network: host, or none (loopback only, TCP denied)"},
+		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
+			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
+		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
+			Usage: "exit 125 instead of warning when something cannot be enforced"},
+	}
+}
+
+func logFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "log-level", Value: "warning", EnvVars: []string{"OMEGA_RUN_LOG_LEVEL"},
+			Usage: "debug, info, warning or error"},
+		&cli.StringFlag{Name: "log-format", Value: "text", EnvVars: []string{"OMEGA_RUN_LOG_FORMAT"},
+			Usage: "text or json (every line omega-run writes, on stderr)"},
+	}
+}
+
+func newApp() *cli.App {
+	return &cli.App{
+		Name:                   "omega-run",
+		Usage:                  "run a program that may read and execute, but write only where allowed",
+		UsageText:              usageText,
+		Version:                version,
+		Flags:                  append(runFlags(), logFlags()...),
+		Before:                 configLogrus,
+		Action:                 runAction,
+		Commands:               []*cli.Command{checkCommand(), explainCommand()},
+		HideHelpCommand:        true,
+		UseShortOptionHandling: false,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return cli.Exit("omega-run: "+err.Error()+" (see omega-run --help)", sandbox.ExitLauncher)
+		},
+	}
+}
+
+// configLogrus is the one place that configures logging.
+func configLogrus(c *cli.Context) error {
+	level, err := logrus.ParseLevel(c.String("log-level"))
+	if err != nil {
+		return cli.Exit("omega-run: --log-level: "+err.Error(), sandbox.ExitLauncher)
+	}
+	logrus.SetLevel(level)
+	switch c.String("log-format") {
+	case "text":
+		logrus.SetFormatter(lineFormatter{})
+	case "json":
+		logrus.SetFormatter(&logrus.JSONFormatter{})
+	default:
+		return cli.Exit(fmt.Sprintf("omega-run: --log-format %q: want text or json", c.String("log-format")), sandbox.ExitLauncher)
+	}
+	return nil
+}
+
+// lineFormatter prints "omega-run: warning: msg", like the init stage.
+type lineFormatter struct{}
+
+func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
+	return []byte("omega-run: " + e.Level.String() + ": " + e.Message + "\n"), nil
+}
+
+// options builds the sandbox options from the run flags.
+func options(c *cli.Context) (sandbox.Options, error) {
+	mode, err := profiles.ParseMode(c.String("mode"))
+	if err != nil {
+		return sandbox.Options{}, fmt.Errorf("--mode: %w", err)
+	}
+	net, err := profiles.ParseNetwork(c.String("net"))
+	if err != nil {
+		return sandbox.Options{}, fmt.Errorf("--net: %w", err)
+	}
+	return sandbox.Options{
+		Mode:       mode,
+		DataDir:    c.String("data-dir"),
+		AllowWrite: c.StringSlice("allow-write"),
+		Workdir:    c.String("workdir"),
+		Net:        net,
+		Seccomp:    c.String("seccomp"),
+		FailClosed: c.Bool("fail-closed"),
+	}, nil
+}
+
+func runAction(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.Exit("omega-run: no program given (usage: omega-run [flags] -- PROGRAM [ARGS...]; see --help)", sandbox.ExitLauncher)
+	}
+	opts, err := options(c)
+	if err != nil {
+		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
+	}
+	args := c.Args().Slice()
+	status, err := opts.Run(args[0], args[1:]...)
+	if err != nil {
+		return cli.Exit("omega-run: "+err.Error(), codeOf(err))
+	}
+	return cli.Exit("", status)
+}

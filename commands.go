@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/omega-run/omega-run/sandbox"
+	"github.com/urfave/cli/v2"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "report what this machine can enforce; exit 0 when --mode sandbox is fully enforced, 1 otherwise",
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
+		Action: func(c *cli.Context) error {
+			r := sandbox.Check()
+			if c.Bool("json") {
+				writeJSON(os.Stdout, r)
+			} else {
+				printReport(os.Stdout, r)
+			}
+			if !r.Full {
+				return cli.Exit("", 1)
+			}
+			return nil
+		},
+	}
+}
+
+func printReport(w io.Writer, r sandbox.Report) {
+	fmt.Fprintf(w, "os:              %s\n", r.OS)
+	fmt.Fprintf(w, "landlock:        ABI %d\n", r.LandlockABI)
+	fmt.Fprintf(w, "  enforces:      %s\n", strings.Join(r.LandlockRights, ", "))
+	for _, m := range r.LandlockMissing {
+		fmt.Fprintf(w, "  missing:       %s\n", m)
+	}
+	fmt.Fprintf(w, "namespaces:      %s\n", yesNo(r.Namespaces, r.NamespacesError))
+	fmt.Fprintf(w, "seccomp:         %s\n", yesNo(r.Seccomp, "not compiled in (built without cgo)"))
+	if r.SeccompVersion != "" {
+		fmt.Fprintf(w, "  libseccomp:    %s\n", r.SeccompVersion)
+	}
+	fmt.Fprintf(w, "no_new_privs:    %s\n", yesNo(r.NoNewPrivs, ""))
+	fmt.Fprintf(w, "sandbox mode:    %s\n", yesNo(r.Full, "partly enforced (see above)"))
+}
+
+func yesNo(ok bool, why string) string {
+	if ok {
+		return "yes"
+	}
+	if why == "" {
+		return "no"
+	}
+	return "no: " + why
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+func explainCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "print the effective policy without running anything",
+		ArgsUsage: "[-- PROGRAM [ARGS...]]",
+		Flags:     append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
+		Action: func(c *cli.Context) error {
+			opts, err := options(c)
+			if err != nil {
+				return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
+			}
+			var program string
+			var args []string
+			if c.NArg() > 0 {
+				program, args = c.Args().First(), c.Args().Tail()
+			}
+			e, err := opts.Explain(program, args...)
+			if err != nil {
+				return cli.Exit("omega-run: "+err.Error(), codeOf(err))
+			}
+			if c.Bool("json") {
+				writeJSON(os.Stdout, e)
+				return nil
+			}
+			printExplanation(os.Stdout, e)
+			return nil
+		},
+	}
+}
+
+func printExplanation(w io.Writer, e sandbox.Explanation) {
+	fmt.Fprintf(w, "mode:        %s\n", e.Mode)
+	if e.Program != "" {
+		fmt.Fprintf(w, "program:     %s %s\n", e.Program, strings.Join(e.Args, " "))
+	}
+	fmt.Fprintf(w, "data dir:    %s\n", e.DataDir)
+	fmt.Fprintf(w, "writable:    %s\n", strings.Join(e.Writable, "\n             "))
+	fmt.Fprintf(w, "network:     %s\n", e.Network)
+	fmt.Fprintf(w, "namespaces:  %s\n", orNone(strings.Join(e.Namespaces, ", ")))
+	if e.Mode != sandbox.ModeRWX {
+		fmt.Fprintf(w, "landlock:    ABI %d; read+execute %s; devices %s\n", e.Landlock.ABI,
+			strings.Join(e.Landlock.ReadExec, " "), strings.Join(e.Landlock.Devices, " "))
+		if e.Landlock.DenyTCP {
+			fmt.Fprintf(w, "             TCP bind/connect denied\n")
+		}
+	}
+	fmt.Fprintf(w, "seccomp:     %s\n", e.Seccomp)
+	if e.SeccompRules != "" {
+		fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))
+	}
+	fmt.Fprintf(w, "environment: %s\n", strings.Join(e.Env, " "))
+	for _, warn := range e.Warnings {
+		fmt.Fprintf(w, "warning:     %s\n", warn)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return prefix + strings.Join(lines, "\n"+prefix)
+}

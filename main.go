@@ -1,0 +1,50 @@
+// Command omega-run runs a program so that it can read and run what it
+// needs but write only where it is allowed.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/omega-run/omega-run/sandbox"
+	"github.com/urfave/cli/v2"
+)
+
+func main() {
+	runInitIfRequested()
+	os.Exit(run(os.Args))
+}
+
+// run executes the CLI and returns the process exit status.
+func run(args []string) int {
+	app := newApp()
+	status := 0
+	app.ExitErrHandler = func(_ *cli.Context, err error) {
+		status = exitStatus(err)
+	}
+	if err := app.Run(args); err != nil && status == 0 {
+		status = exitStatus(err)
+	}
+	return status
+}
+
+// exitStatus prints err as one line and maps it to DESIGN.md's codes.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(os.Stderr, msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintln(os.Stderr, "omega-run: "+err.Error())
+	var se *sandbox.Error
+	if errors.As(err, &se) {
+		return se.Code
+	}
+	return sandbox.ExitLauncher
+}

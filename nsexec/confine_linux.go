@@ -1,0 +1,81 @@
+package nsexec
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/omega-run/omega-run/landlock"
+	"golang.org/x/sys/unix"
+)
+
+// Confine applies the program's restrictions to the calling thread, in the
+// order that keeps each step possible: capabilities go first (dropping the
+// bounding set needs CAP_SETPCAP), then no_new_privs (Landlock and seccomp
+// need it), Landlock, and seccomp last so that the filter does not have to
+// allow the setup calls. The caller holds runtime.LockOSThread.
+func confine(s *Spec, w warner) error {
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("capabilities: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_SET_NO_NEW_PRIVS)", Err: err}
+	}
+	enforced, err := landlock.RestrictThread(s.Landlock)
+	if err != nil {
+		return err
+	}
+	if !enforced && s.FailClosed {
+		return fmt.Errorf("landlock: unavailable and --fail-closed is set")
+	}
+	if s.Seccomp != nil {
+		if err := s.Seccomp.Install(); err != nil {
+			return fmt.Errorf("seccomp: %w", err)
+		}
+	}
+	return nil
+}
+
+// dropCapabilities empties every capability set of this thread. The
+// bounding set can only shrink with CAP_SETPCAP, which an unprivileged rx
+// caller lacks; its bounding set then stays as the kernel gave it, which
+// grants nothing under no_new_privs.
+func dropCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return &os.SyscallError{Syscall: "capget", Err: err}
+	}
+	if data[0].Effective&(1<<unix.CAP_SETPCAP) != 0 {
+		last, err := lastCap()
+		if err != nil {
+			return err
+		}
+		for c := 0; c <= last; c++ {
+			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+				return &os.SyscallError{Syscall: "prctl(PR_CAPBSET_DROP)", Err: err}
+			}
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+		return &os.SyscallError{Syscall: "prctl(PR_CAP_AMBIENT_CLEAR_ALL)", Err: err}
+	}
+	data = [2]unix.CapUserData{}
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return &os.SyscallError{Syscall: "capset", Err: err}
+	}
+	return nil
+}
+
+func lastCap() (int, error) {
+	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	if err != nil {
+		return 40, nil // CAP_CHECKPOINT_RESTORE, the last one in 6.x
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0, fmt.Errorf("cap_last_cap: %w", err)
+	}
+	return n, nil
+}

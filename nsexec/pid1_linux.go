@@ -1,0 +1,79 @@
+package nsexec
+
+import (
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Forwarded are the signals PID 1 passes on to the program. SIGURG is
+// absent on purpose: it is the Go runtime's preemption signal.
+var Forwarded = []os.Signal{
+	unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT,
+	unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH, unix.SIGCONT,
+}
+
+// supervise starts the program as a child of this PID 1, forwards signals
+// to it, reaps every zombie and exits with the program's status once it
+// is gone; the kernel then kills whatever is left in the namespace.
+func supervise(s *Spec, env []string) error {
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, Forwarded...)
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return &os.SyscallError{Syscall: "close_range", Err: err}
+	}
+	// StartProcess forks from this locked thread, so the child inherits
+	// the thread's Landlock domain, seccomp filter and empty capabilities.
+	proc, err := os.StartProcess(s.Path, s.Argv, &os.ProcAttr{
+		Env:   env,
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+	})
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return execFailure(s.Path, err)
+	}
+	// The program stays in the caller's process group, so keys typed at
+	// the terminal reach it directly; PID 1 leaves that group so that it
+	// only sees signals sent to it on purpose, and forwards each once.
+	_ = unix.Setpgid(0, 0)
+	go forward(sigs, proc.Pid)
+	os.Exit(reap(proc.Pid))
+	return nil
+}
+
+func forward(sigs <-chan os.Signal, pid int) {
+	for sig := range sigs {
+		_ = unix.Kill(pid, sig.(syscall.Signal))
+	}
+}
+
+// reap waits for every child and returns the program's status the way a
+// shell reports it: the exit code, or 128+N when signal N killed it.
+func reap(pid int) int {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return 125
+		}
+		if got == pid {
+			return exitStatus(ws)
+		}
+	}
+}
+
+func exitStatus(ws unix.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}

@@ -1,0 +1,79 @@
+package nsexec
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/seccomp"
+)
+
+// InitArg is argv[1] of the re-executed init stage.
+const InitArg = "__omega_run_init__"
+
+// specFD is where the init stage finds its spec: the first ExtraFiles entry.
+const specFD = 3
+
+// Spec is everything the init stage needs. The parent resolves and
+// compiles it all, so that the init stage only does what must happen
+// inside the namespaces.
+type Spec struct {
+	Path string   // resolved program
+	Argv []string // argv[0] as the user typed it
+	// Env is added to the inherited environment (OMEGA_SANDBOX=…).
+	Env []string
+	// PID1 makes the init stage stay as PID 1 of a new pid namespace and
+	// run the program as its child; otherwise it execs in place.
+	PID1 bool
+	// Mounts sets up the private mount namespace (fresh /proc, /dev).
+	Mounts bool
+	// Loopback brings lo up in a new network namespace.
+	Loopback bool
+	// KeepFDs passes fds 3…3+KeepFDs-1 on to the program.
+	KeepFDs    int
+	Landlock   landlock.Rules
+	Seccomp    *seccomp.Program
+	FailClosed bool
+	// Probe makes the init stage exit 0 once the namespaces are set up
+	// (omega-run check).
+	Probe bool
+	// LogJSON makes the init stage's warnings JSON lines, like the parent's.
+	LogJSON bool
+	// Warnings were computed by the parent; the init stage adds its own.
+	Warnings []string
+}
+
+// memfdFor writes s into a sealed-size anonymous file the child inherits.
+func memfdFor(s *Spec) (*os.File, error) {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encode spec: %w", err)
+	}
+	f, err := newMemfd("omega-run-spec")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("write spec: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("rewind spec: %w", err)
+	}
+	return f, nil
+}
+
+func readSpec() (*Spec, error) {
+	f := os.NewFile(specFD, "spec")
+	if f == nil {
+		return nil, fmt.Errorf("spec fd %d missing", specFD)
+	}
+	defer f.Close()
+	var s Spec
+	if err := json.NewDecoder(f).Decode(&s); err != nil {
+		return nil, fmt.Errorf("decode spec: %w", err)
+	}
+	return &s, nil
+}

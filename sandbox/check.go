@@ -1,0 +1,20 @@
+package sandbox
+
+// Report says what this machine can enforce (omega-run check).
+type Report struct {
+	OS string `json:"os"`
+	// LandlockABI is the kernel's Landlock ABI, 0 when unavailable.
+	LandlockABI int `json:"landlock_abi"`
+	// LandlockRights lists the access rights and scopes it enforces.
+	LandlockRights []string `json:"landlock_rights"`
+	// LandlockMissing names what omega-run wants but this kernel lacks.
+	LandlockMissing []string `json:"landlock_missing,omitempty"`
+	Namespaces      bool     `json:"namespaces"`
+	// NamespacesError says why user/mount/pid/net namespaces failed.
+	NamespacesError string `json:"namespaces_error,omitempty"`
+	Seccomp         bool   `json:"seccomp"`
+	SeccompVersion  string `json:"libseccomp_version,omitempty"`
+	NoNewPrivs      bool   `json:"no_new_privs"`
+	// Full is true when --mode sandbox gets everything here.
+	Full bool `json:"full"`
+}

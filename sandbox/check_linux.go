@@ -1,0 +1,33 @@
+package sandbox
+
+import (
+	"runtime"
+
+	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/seccomp"
+)
+
+// Check probes the kernel: it starts one throwaway init stage in new
+// namespaces, so it costs a few milliseconds.
+func Check() Report {
+	abi := landlock.ABI()
+	rules := landlock.FromPolicy(profiles.Policy{Mode: ModeSandbox, Net: NetNone})
+	r := Report{
+		OS:              runtime.GOOS,
+		LandlockABI:     abi,
+		LandlockRights:  landlock.Enforced(abi),
+		LandlockMissing: landlock.Warnings(abi, rules),
+		Seccomp:         seccomp.Enabled,
+		SeccompVersion:  seccomp.Version(),
+		NoNewPrivs:      true, // Linux 3.5 and later; omega-run needs newer anyway
+	}
+	if err := nsexec.Probe(); err != nil {
+		r.NamespacesError = err.Error()
+	} else {
+		r.Namespaces = true
+	}
+	r.Full = abi >= landlock.WantABI && r.Namespaces && r.Seccomp
+	return r
+}

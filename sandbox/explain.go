@@ -1,0 +1,62 @@
+package sandbox
+
+import "github.com/omega-run/omega-run/profiles"
+
+// Explanation is the effective policy, as omega-run explain shows it.
+type Explanation struct {
+	Mode    Mode   `json:"mode"`
+	OS      string `json:"os"`
+	DataDir string `json:"data_dir"`
+	// Program is the resolved program, when one was given.
+	Program    string   `json:"program,omitempty"`
+	Args       []string `json:"args,omitempty"`
+	Writable   []string `json:"writable"`
+	Network    Network  `json:"network"`
+	Namespaces []string `json:"namespaces"`
+	Landlock   struct {
+		ABI      int      `json:"abi"`
+		ReadExec []string `json:"read_exec"`
+		Devices  []string `json:"devices"`
+		Rights   []string `json:"rights"`
+		DenyTCP  bool     `json:"deny_tcp"`
+	} `json:"landlock"`
+	Seccomp      string   `json:"seccomp"`
+	SeccompRules string   `json:"seccomp_rules,omitempty"`
+	Env          []string `json:"env"`
+	// Warnings are the fallbacks and gaps that would apply here.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Explain describes what running program under o would enforce, without
+// running or creating anything. program may be empty.
+func (o Options) Explain(program string, args ...string) (Explanation, error) {
+	pol, err := o.Policy()
+	if err != nil {
+		return Explanation{}, launcherErr(err)
+	}
+	e := Explanation{
+		Mode: pol.Mode, DataDir: pol.DataDir, Writable: pol.Writable,
+		Network: pol.Net, Seccomp: pol.Seccomp, Env: programEnv(pol),
+	}
+	if program != "" {
+		path, err := resolveProgram(program, o.workdir())
+		if err != nil {
+			return Explanation{}, err
+		}
+		e.Program, e.Args = path, args
+	}
+	if pol.Mode == profiles.ModeRWX {
+		e.Writable, e.Seccomp = []string{"/"}, profiles.SeccompNone
+		return e, nil
+	}
+	return explainPlatform(o, pol, e)
+}
+
+// programEnv is what omega-run adds to the program's environment.
+func programEnv(p profiles.Policy) []string {
+	env := []string{"OMEGA_SANDBOX=" + string(p.Mode)}
+	if p.Net == profiles.NetNone {
+		env = append(env, "OMEGA_SANDBOX_NETWORK_DISABLED=1")
+	}
+	return env
+}

@@ -1,0 +1,187 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// Options is everything the CLI can set. The zero value is the default
+// sandbox with the data dir in ~/.omega.
+type Options struct {
+	Mode Mode
+	// DataDir is the writable data dir; "" means Home/.omega.
+	DataDir string
+	// Home is the invoking user's home; "" means $HOME, else the user
+	// database.
+	Home string
+	// AllowWrite adds writable roots; each must exist.
+	AllowWrite []string
+	// Workdir is the program's working directory; "" keeps the caller's.
+	Workdir string
+	Net     Network
+	// Seccomp is a built-in profile name ("default", "strict", "none") or
+	// the path of a Docker/OCI JSON profile; "" means "default".
+	Seccomp string
+	// FailClosed turns every "not enforced" warning into an error.
+	FailClosed bool
+}
+
+// plan is a validated request: the policy plus the resolved program.
+type plan struct {
+	policy  profiles.Policy
+	path    string   // resolved program
+	argv    []string // argv[0] as the user typed it
+	workdir string
+	// explicitSeccomp is set when the caller named a profile, which then
+	// must be enforced.
+	explicitSeccomp bool
+}
+
+// CommandContext returns an unstarted command running program under o.
+func (o Options) CommandContext(ctx context.Context, program string, args ...string) (*exec.Cmd, error) {
+	p, err := o.prepare(program, args)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := command(ctx, p)
+	return cmd, launcherErr(err)
+}
+
+// Policy returns the policy o stands for, without touching the disk.
+func (o Options) Policy() (profiles.Policy, error) {
+	if o.Mode == "" {
+		o.Mode = ModeSandbox
+	}
+	home, err := o.home()
+	if err != nil {
+		return profiles.Policy{}, err
+	}
+	dataDir, err := absFrom(o.workdir(), o.DataDir)
+	if err != nil {
+		return profiles.Policy{}, err
+	}
+	in := profiles.Input{
+		Mode: o.Mode, DataDir: dataDir, Home: home, Net: o.Net,
+		Seccomp: o.Seccomp, FailClosed: o.FailClosed,
+	}
+	for _, w := range o.AllowWrite {
+		abs, err := absFrom(o.workdir(), w)
+		if err != nil {
+			return profiles.Policy{}, err
+		}
+		in.AllowWrite = append(in.AllowWrite, abs)
+	}
+	return profiles.New(in)
+}
+
+// prepare validates everything that can be validated before a process
+// exists: the policy, the paths, the program.
+func (o Options) prepare(program string, args []string) (*plan, error) {
+	pol, err := o.Policy()
+	if err != nil {
+		return nil, launcherErr(err)
+	}
+	path, err := resolveProgram(program, o.workdir())
+	if err != nil {
+		return nil, err
+	}
+	if pol.Mode != ModeRWX {
+		if err := ensureDirs(pol); err != nil {
+			return nil, launcherErr(err)
+		}
+	}
+	return &plan{
+		policy: pol, path: path, argv: append([]string{program}, args...),
+		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "",
+	}, nil
+}
+
+func (o Options) workdir() string {
+	if o.Workdir != "" {
+		return o.Workdir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return wd
+}
+
+func (o Options) home() (string, error) {
+	if o.Home != "" {
+		return o.Home, nil
+	}
+	if h := os.Getenv("HOME"); h != "" {
+		return h, nil
+	}
+	u, err := user.Current()
+	if err != nil || u.HomeDir == "" {
+		return "", fmt.Errorf("cannot find the home directory: set HOME or --data-dir (%v)", err)
+	}
+	return u.HomeDir, nil
+}
+
+func absFrom(base, p string) (string, error) {
+	if p == "" || filepath.IsAbs(p) {
+		return p, nil
+	}
+	return filepath.Join(base, p), nil
+}
+
+// resolveProgram finds program the way execvp would, deciding 127/126
+// before any namespace exists.
+func resolveProgram(program, workdir string) (string, error) {
+	if program == "" {
+		return "", &Error{Code: ExitLauncher, Err: errors.New("no program given (usage: omega-run [flags] -- PROGRAM [ARGS...])")}
+	}
+	path := program
+	if filepath.Base(program) == program {
+		found, err := exec.LookPath(program)
+		if err != nil && !errors.Is(err, exec.ErrDot) {
+			if errors.Is(err, fs.ErrPermission) {
+				return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
+			}
+			return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: command not found", program)}
+		}
+		path = found
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(workdir, path)
+	}
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: no such file or directory", program)}
+	case err != nil:
+		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: %w", program, err)}
+	case st.IsDir():
+		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: is a directory", program)}
+	case st.Mode()&0o111 == 0:
+		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
+	}
+	return path, nil
+}
+
+// ensureDirs creates the data dir (0700, with workspace/) and ~/.claude
+// when missing, and checks that every --allow-write exists.
+func ensureDirs(p profiles.Policy) error {
+	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("cannot create %s: %w", d, err)
+		}
+	}
+	for _, w := range p.AllowWrite {
+		if _, err := os.Stat(w); err != nil {
+			return fmt.Errorf("--allow-write %s: %w", w, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+// Package sandbox is omega-run's importable API: it turns a program and a
+// policy into a confined process.
+//
+// Any binary that uses it on Linux must call Init as the first statement of
+// main, because the sandbox re-executes /proc/self/exe into an internal init
+// stage:
+//
+//	func main() {
+//		sandbox.Init()
+//		cmd, err := sandbox.Command("make", sandbox.ModeSandbox, "")
+//		...
+//		cmd.Stdout = os.Stdout
+//		err = cmd.Run()
+//	}
+//
+// The returned *exec.Cmd is not started; set Stdin, Stdout, Stderr, Env and
+// Dir as for any other command.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// Mode re-exports profiles.Mode so that embedders import one package.
+type Mode = profiles.Mode
+
+// The modes.
+const (
+	ModeSandbox = profiles.ModeSandbox
+	ModeRX      = profiles.ModeRX
+	ModeRWX     = profiles.ModeRWX
+)
+
+// Network re-exports profiles.Network.
+type Network = profiles.Network
+
+// The network settings.
+const (
+	NetHost = profiles.NetHost
+	NetNone = profiles.NetNone
+)
+
+// ErrUnsupported is returned with FailClosed on an OS where omega-run
+// cannot enforce anything.
+var ErrUnsupported = errors.New("no sandbox is available on this operating system")
+
+// Exit codes, as DESIGN.md fixes them.
+const (
+	ExitLauncher      = 125
+	ExitNotExecutable = 126
+	ExitNotFound      = 127
+)
+
+// Error is a launcher failure with the exit code it maps to.
+type Error struct {
+	Code int
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+func launcherErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: ExitLauncher, Err: err}
+}
+
+// Command returns an unstarted command that runs program confined by mode,
+// with dataDir writable ("" means ~/.omega).
+func Command(program string, mode Mode, dataDir string, args ...string) (*exec.Cmd, error) {
+	return CommandContext(context.Background(), program, mode, dataDir, args...)
+}
+
+// CommandContext is Command with a context that kills the process when done.
+func CommandContext(ctx context.Context, program string, mode Mode, dataDir string, args ...string) (*exec.Cmd, error) {
+	return Options{Mode: mode, DataDir: dataDir}.CommandContext(ctx, program, args...)
+}

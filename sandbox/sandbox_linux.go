@@ -1,0 +1,154 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+	"golang.org/x/sys/unix"
+)
+
+// InitArg is argv[1] of the re-executed init stage.
+const InitArg = nsexec.InitArg
+
+// Init must be the first statement of main in any binary that uses this
+// package on Linux. It returns at once unless this process is the init
+// stage, which never returns.
+func Init() {
+	if len(os.Args) > 1 && os.Args[1] == InitArg {
+		nsexec.Init()
+	}
+}
+
+// command builds the unstarted command for the library API.
+func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
+	if p.policy.Mode == ModeRWX {
+		cmd := exec.CommandContext(ctx, p.path, p.argv[1:]...)
+		cmd.Args[0] = p.argv[0]
+		cmd.Env = append(os.Environ(), programEnv(p.policy)...)
+		cmd.Dir = p.workdir
+		return cmd, nil
+	}
+	spec, ns, err := specAndNamespaces(p)
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := nsexec.Command(ctx, spec, ns)
+	if err != nil {
+		return nil, err
+	}
+	cmd.Dir = p.workdir
+	return cmd, nil
+}
+
+func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
+	spec, warnings, err := buildSpec(p, p.explicitSeccomp)
+	if err != nil {
+		return nil, nsexec.Namespaces{}, err
+	}
+	ns := nsexec.Namespaces{}
+	if p.policy.Mode == ModeSandbox {
+		if cause := usernsUnavailable(); cause != "" {
+			warnings = append(warnings, usernsWarning(cause))
+		} else {
+			ns = nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
+		}
+	}
+	if err := report(p.policy, warnings); err != nil {
+		return nil, ns, err
+	}
+	return spec, ns, nil
+}
+
+// Run is the CLI's entry point: rwx and rx replace this process with the
+// program and return only on failure; sandbox runs it in the init stage,
+// forwards signals, and returns its exit status.
+func (o Options) Run(program string, args ...string) (int, error) {
+	p, err := o.prepare(program, args)
+	if err != nil {
+		return 0, err
+	}
+	if p.workdir != "" {
+		if err := os.Chdir(p.workdir); err != nil {
+			return 0, launcherErr(err)
+		}
+		p.workdir = ""
+	}
+	if p.policy.Mode == ModeRWX {
+		env := append(os.Environ(), programEnv(p.policy)...)
+		return 0, execErr(p.path, unix.Exec(p.path, p.argv, env))
+	}
+	spec, ns, err := specAndNamespaces(p)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	if !ns.Enabled {
+		return 0, inPlace(spec)
+	}
+	return runSupervised(p, spec, ns)
+}
+
+func inPlace(spec *nsexec.Spec) error {
+	err := nsexec.ExecInPlace(spec)
+	var ee *nsexec.ExecError
+	if errors.As(err, &ee) {
+		return &Error{Code: ee.Code, Err: err}
+	}
+	return launcherErr(err)
+}
+
+func execErr(path string, err error) error {
+	code := ExitNotExecutable
+	if errors.Is(err, unix.ENOENT) {
+		code = ExitNotFound
+	}
+	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
+}
+
+func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (int, error) {
+	cmd, err := nsexec.Command(context.Background(), spec, ns)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, nsexec.Forwarded...)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		signal.Stop(sigs)
+		if cause := cloneFailure(err); cause != "" && !p.policy.FailClosed {
+			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
+				return 0, launcherErr(err)
+			}
+			return 0, inPlace(spec)
+		}
+		return 0, launcherErr(err)
+	}
+	cmd.ExtraFiles[0].Close()
+	go forwardSignals(sigs, cmd.Process)
+	err = cmd.Wait()
+	var xe *exec.ExitError
+	if errors.As(err, &xe) {
+		return nsexec.ExitStatus(xe.Sys().(syscall.WaitStatus)), nil
+	}
+	return 0, launcherErr(err)
+}
+
+// cloneFailure tells whether Start failed because user namespaces are
+// refused (disabled, exhausted, or an LSM said no), and why.
+func cloneFailure(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return ""
+	}
+	switch errno {
+	case unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
+		return "creating them failed: " + errno.Error()
+	}
+	return ""
+}

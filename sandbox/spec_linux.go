@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/seccomp"
+	"github.com/sirupsen/logrus"
+)
+
+// buildSpec does in the parent everything that need not happen inside
+// the namespaces: Landlock rules, the compiled seccomp filter, warnings.
+func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
+	pol := p.policy
+	rules := landlock.FromPolicy(pol)
+	warnings := landlock.Warnings(landlock.ABI(), rules)
+	prog, swarn, err := compileSeccomp(pol, explicitSeccomp)
+	if err != nil {
+		return nil, nil, err
+	}
+	warnings = append(warnings, swarn...)
+	_, isJSON := logrus.StandardLogger().Formatter.(*logrus.JSONFormatter)
+	return &nsexec.Spec{
+		Path:       p.path,
+		Argv:       p.argv,
+		Env:        programEnv(pol),
+		Landlock:   rules,
+		Seccomp:    prog,
+		FailClosed: pol.FailClosed,
+		LogJSON:    isJSON,
+	}, warnings, nil
+}
+
+func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []string, error) {
+	if pol.Seccomp == profiles.SeccompNone {
+		if pol.Mode == profiles.ModeSandbox {
+			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf, io_uring and terminal injection stay reachable)"}, nil
+		}
+		return nil, nil, nil
+	}
+	prof, err := seccomp.Resolve(pol.Seccomp)
+	if err != nil {
+		return nil, nil, fmt.Errorf("seccomp: %w", err)
+	}
+	prog, warnings, err := seccomp.Compile(prof)
+	if errors.Is(err, seccomp.ErrNotEnabled) && !explicit {
+		return nil, []string{"seccomp is not compiled into this omega-run (built without cgo/libseccomp): no system call filter"}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("seccomp: %w", err)
+	}
+	return prog, warnings, nil
+}
+
+// report logs warnings, or turns them into an error under --fail-closed.
+func report(pol profiles.Policy, warnings []string) error {
+	if len(warnings) == 0 {
+		return nil
+	}
+	if pol.FailClosed {
+		return fmt.Errorf("--fail-closed: %s", strings.Join(warnings, "; "))
+	}
+	for _, w := range warnings {
+		logrus.Warn(w)
+	}
+	return nil
+}
+
+// usernsUnavailable names why user namespaces cannot work here, from the
+// cheap signs; "" when nothing rules them out (clone may still fail).
+func usernsUnavailable() string {
+	if readTrim("/proc/sys/user/max_user_namespaces") == "0" {
+		return "user.max_user_namespaces is 0"
+	}
+	if os.Getuid() != 0 && readTrim("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
+		return "kernel.unprivileged_userns_clone is 0"
+	}
+	return ""
+}
+
+func readTrim(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func usernsWarning(cause string) string {
+	return "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
+		"without namespaces, masks or a private /proc; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
+		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"
+}
