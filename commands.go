@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"github.com/omega-run/omega-run/sandbox"
@@ -68,7 +69,8 @@ func explainCommand() *cli.Command {
 		Name:      "explain",
 		Usage:     "print the effective policy without running anything",
 		ArgsUsage: "[-- PROGRAM [ARGS...]]",
-		Flags:     append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
+		Flags: append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.StringFlag{Name: "os", Usage: "explain for another OS: darwin prints the Seatbelt profile and the sandbox-exec command"}),
 		Action: func(c *cli.Context) error {
 			opts, err := options(c)
 			if err != nil {
@@ -78,6 +80,16 @@ func explainCommand() *cli.Command {
 			var args []string
 			if c.NArg() > 0 {
 				program, args = c.Args().First(), c.Args().Tail()
+			}
+			if target := c.String("os"); target == "darwin" {
+				out, err := opts.ExplainDarwin(program, args...)
+				if err != nil {
+					return cli.Exit("omega-run: "+err.Error(), codeOf(err))
+				}
+				fmt.Fprint(os.Stdout, out)
+				return nil
+			} else if target != "" && target != runtime.GOOS {
+				return cli.Exit(fmt.Sprintf("omega-run: --os %q: only darwin (or this OS, %s) can be explained", target, runtime.GOOS), sandbox.ExitLauncher)
 			}
 			e, err := opts.Explain(program, args...)
 			if err != nil {

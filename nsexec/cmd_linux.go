@@ -44,6 +44,10 @@ func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {
 	if ns.Net {
 		a.Cloneflags |= unix.CLONE_NEWNET
 	}
+	// A non-root uid loses every capability at execve, so the init stage
+	// could not mount; ambient capabilities survive the exec. confine()
+	// drops them all again before the program runs.
+	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
 	uid, gid := os.Getuid(), os.Getgid()
 	if uid == 0 {
 		// Root keeps every id as it is, so file owners look right inside.

@@ -34,7 +34,7 @@ func runInit() error {
 	}
 	w := warner{json: s.LogJSON}
 	if s.Mounts {
-		if err := setupMounts(); err != nil {
+		if err := setupMounts(s.Landlock.Writable); err != nil {
 			if !errors.Is(err, unix.EPERM) || s.FailClosed {
 				return fmt.Errorf("mounts: %w", err)
 			}

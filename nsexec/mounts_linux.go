@@ -1,8 +1,10 @@
 package nsexec
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,15 +15,48 @@ var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // setupMounts runs inside the new mount namespace. The host root stays the
 // root (no pivot_root): Landlock, not read-only mounts, confines writes, so
 // the only mounts are those that change what the program sees.
-func setupMounts() error {
+func setupMounts(writable []string) error {
 	// Nothing mounted here may propagate back to the host.
 	if err := mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return err
+	}
+	if err := readOnlyRoot(writable); err != nil {
 		return err
 	}
 	if err := mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		return err
 	}
 	return setupDev()
+}
+
+// readOnlyRoot makes every mount read-only except the writable roots.
+// Landlock already confines writes; this adds what Landlock has no rights
+// for (chmod, chown, utimes, xattrs) and a second wall behind it.
+func readOnlyRoot(writable []string) error {
+	var binds []string
+	for _, w := range writable {
+		if strings.HasPrefix(w, "/dev/") {
+			continue // the private /dev comes later
+		}
+		if err := mount(w, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			if errors.Is(err, unix.ENOENT) {
+				continue
+			}
+			return err
+		}
+		binds = append(binds, w)
+	}
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
+		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY)", Err: err}
+	}
+	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
+	for _, w := range binds {
+		if err := unix.MountSetattr(unix.AT_FDCWD, w, 0, rw); err != nil {
+			return &os.SyscallError{Syscall: "mount_setattr(" + w + ", rw)", Err: err}
+		}
+	}
+	return nil
 }
 
 // setupDev replaces /dev with a tmpfs holding only harmless nodes, a new

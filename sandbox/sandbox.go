@@ -85,3 +85,5 @@ func Command(program string, mode Mode, dataDir string, args ...string) (*exec.C
 func CommandContext(ctx context.Context, program string, mode Mode, dataDir string, args ...string) (*exec.Cmd, error) {
 	return Options{Mode: mode, DataDir: dataDir}.CommandContext(ctx, program, args...)
 }
+
+var errRWXHasNoProfile = errors.New("--mode rwx runs the program plainly: there is no profile to show")

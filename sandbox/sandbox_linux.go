@@ -28,11 +28,7 @@ func Init() {
 // command builds the unstarted command for the library API.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
-		cmd := exec.CommandContext(ctx, p.path, p.argv[1:]...)
-		cmd.Args[0] = p.argv[0]
-		cmd.Env = append(os.Environ(), programEnv(p.policy)...)
-		cmd.Dir = p.workdir
-		return cmd, nil
+		return plainCommand(ctx, p), nil
 	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {
@@ -100,14 +96,6 @@ func inPlace(spec *nsexec.Spec) error {
 		return &Error{Code: ee.Code, Err: err}
 	}
 	return launcherErr(err)
-}
-
-func execErr(path string, err error) error {
-	code := ExitNotExecutable
-	if errors.Is(err, unix.ENOENT) {
-		code = ExitNotFound
-	}
-	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
 }
 
 func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (int, error) {

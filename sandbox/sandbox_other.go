@@ -1,17 +1,55 @@
-//go:build !linux
+//go:build !linux && !darwin
 
 package sandbox
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
+	"runtime"
+
+	"github.com/sirupsen/logrus"
 )
 
-// InitArg is unused outside Linux; Init is a no-op there.
+// InitArg is unused here; Init is a no-op.
 const InitArg = "__omega_run_init__"
 
-// Init does nothing outside Linux.
+// Init does nothing: there is no init stage on this OS.
 func Init() {}
 
-var _ = context.Background
-var _ = exec.Command
+// command warns and runs the program plainly: omega-run has no sandbox
+// for this OS. FailClosed refuses instead.
+func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
+	if p.policy.Mode != ModeRWX {
+		if p.policy.FailClosed {
+			return nil, fmt.Errorf("--fail-closed: %w (%s)", ErrUnsupported, runtime.GOOS)
+		}
+		logrus.Warnf("no sandbox on %s: running %s without any confinement", runtime.GOOS, p.argv[0])
+	}
+	return plainCommand(ctx, p), nil
+}
+
+// Run runs the program as a child (not every OS has exec) and returns
+// its exit status.
+func (o Options) Run(program string, args ...string) (int, error) {
+	p, err := o.prepare(program, args)
+	if err != nil {
+		return 0, err
+	}
+	cmd, err := command(context.Background(), p)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err = cmd.Run()
+	var xe *exec.ExitError
+	if errors.As(err, &xe) {
+		return xe.ExitCode(), nil
+	}
+	if err != nil {
+		return 0, execErr(p.path, err)
+	}
+	return 0, nil
+}

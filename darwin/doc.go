@@ -1,0 +1,40 @@
+// Package darwin renders omega-run's policy as a Seatbelt (SBPL) profile and
+// builds the sandbox-exec command that enforces it on macOS.
+//
+// Everything here is pure Go with no build tags, so the rendering, the
+// argv and the golden files are tested on Linux CI as well. Host lookups
+// (symlink resolution, the stat of sandbox-exec) are injected through
+// Options, and only the caller running on macOS passes the real ones.
+//
+// # Paths are parameters, not profile text
+//
+// DESIGN.md shows the profile with paths spliced in, as
+// (subpath "{data_dir}"). This package renders the same rules with every
+// path that comes from the user or the machine (data dir, ~/.claude, home,
+// each --allow-write) as a parameter instead:
+//
+//	(subpath (param "DATA_DIR"))      plus   -DDATA_DIR=/Users/me/.omega
+//
+// sandbox-exec hands the -D value to the profile as a string object; it is
+// never parsed as SBPL. So a path holding `"`, `\`, `)`, `;` or a newline
+// cannot close the string and add rules: there is no quoting rule of SBPL's
+// (undocumented, TinyScheme-derived) string syntax that has to be exactly
+// right for the policy to hold. The profile text depends only on the
+// policy's shape (mode, network, number of writable roots), never on path
+// bytes, and the tests check exactly that. Replacing each (param "X") with
+// its quoted value gives the design's profile line for line (tested too).
+// The one byte a path cannot carry is NUL, which no argv can hold; such a
+// path is rejected with an error.
+//
+// The strings that are spliced as text are this package's own constants
+// (/private/tmp, the device paths, the credential store names); they are
+// checked against a conservative character set when rendering, so they
+// need no escaping either.
+//
+// # Rule order
+//
+// In SBPL the last matching rule wins, so the profile goes from broad to
+// narrow: allow everything, deny all writes, allow the writable roots and
+// the devices every program writes, then (sandbox mode) deny the credential
+// stores, then (--net none) deny the network.
+package darwin

@@ -1,0 +1,191 @@
+// Package e2e drives the built omega-run binary the way users do and
+// checks every outcome from outside the sandbox.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bin is the omega-run binary built once for the whole package.
+var bin string
+
+// root is a world-readable scratch dir outside every writable root
+// (t.TempDir lives under /tmp, which the sandbox may write).
+var root string
+
+func TestMain(m *testing.M) {
+	os.Exit(testMain(m))
+}
+
+func testMain(m *testing.M) int {
+	var err error
+	root, err = os.MkdirTemp("/var/tmp", "omega-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(root)
+	os.Chmod(root, 0o755)
+	bin = filepath.Join(root, "omega-run")
+	build := exec.Command("go", "build", "-o", bin, "../..")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building omega-run:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// user is who runs omega-run in a test.
+type user struct {
+	name     string
+	uid, gid int
+}
+
+var (
+	rootUser = user{"root", 0, 0}
+	nobody   = user{"nobody", 65534, 65534}
+	users    = []user{rootUser, nobody}
+)
+
+// world is one test's view of a user's machine: a home, a data dir and a
+// sentinel dir outside the writable set, all owned by the user so that
+// only omega-run (not file permissions) can stop a write.
+type world struct {
+	t       *testing.T
+	u       user
+	home    string
+	dataDir string
+	outside string // not writable by policy, writable by permissions
+	extra   string // passed as --allow-write where a test wants it
+}
+
+func newWorld(t *testing.T, u user) *world {
+	t.Helper()
+	requireRoot(t)
+	base, err := os.MkdirTemp(root, strings.ReplaceAll(t.Name(), "/", "_")+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(base, 0o755)
+	w := &world{t: t, u: u, home: filepath.Join(base, "home")}
+	w.dataDir = filepath.Join(w.home, ".omega")
+	w.outside = filepath.Join(w.home, "outside")
+	w.extra = filepath.Join(base, "extra")
+	for _, d := range []string{w.home, w.outside, w.extra, filepath.Join(w.dataDir, "workspace")} {
+		mustMkdir(t, d)
+	}
+	writeFile(t, filepath.Join(w.outside, "sentinel"), "original")
+	chownTree(t, base, u)
+	t.Cleanup(func() { os.RemoveAll(base) })
+	return w
+}
+
+func requireRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (it creates files for other users)")
+	}
+}
+
+func mustMkdir(t *testing.T, d string) {
+	t.Helper()
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func chownTree(t *testing.T, dir string, u user) {
+	t.Helper()
+	err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, u.uid, u.gid)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// result is what one omega-run invocation did.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// cmd builds an omega-run invocation as w's user with w's home.
+func (w *world) cmd(ctx context.Context, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, bin, args...)
+	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"}
+	c.Dir = w.home
+	if w.u.uid != 0 {
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{
+			Uid: uint32(w.u.uid), Gid: uint32(w.u.gid), Groups: []uint32{},
+		}}
+	}
+	return c
+}
+
+// run runs omega-run to completion (30 s at most).
+func (w *world) run(args ...string) result {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := w.cmd(ctx, args...)
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	err := c.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		w.t.Fatalf("running omega-run: %v", err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// sh runs a shell script under omega-run in mode.
+func (w *world) sh(mode, script string, extra ...string) result {
+	w.t.Helper()
+	vars := fmt.Sprintf("S=%q O=%q W=%q DATA=%q X=%q; ", filepath.Join(w.outside, "sentinel"), w.outside,
+		filepath.Join(w.dataDir, "workspace"), w.dataDir, w.extra)
+	args := append([]string{"--mode", mode}, extra...)
+	return w.run(append(args, "--", "/bin/sh", "-c", vars+script)...)
+}
+
+func (w *world) sentinel() string {
+	b, err := os.ReadFile(filepath.Join(w.outside, "sentinel"))
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+func (w *world) exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// confinedModes are the modes that must confine; rwx is the control that
+// shows each attack works when nothing confines it.
+var confinedModes = []string{"sandbox", "rx"}
+
+func init() { runtime.GOMAXPROCS(2) }

@@ -1,0 +1,27 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+)
+
+// plainCommand runs the program with nothing in between (rwx, and the
+// fallback where no sandbox exists).
+func plainCommand(ctx context.Context, p *plan) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, p.path, p.argv[1:]...)
+	cmd.Args[0] = p.argv[0]
+	cmd.Env = append(os.Environ(), programEnv(p.policy)...)
+	cmd.Dir = p.workdir
+	return cmd
+}
+
+func execErr(path string, err error) error {
+	code := ExitNotExecutable
+	if errors.Is(err, fs.ErrNotExist) {
+		code = ExitNotFound
+	}
+	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
+}

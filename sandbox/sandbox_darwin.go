@@ -1,0 +1,64 @@
+//go:build darwin
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+
+	"github.com/omega-run/omega-run/darwin"
+	"github.com/sirupsen/logrus"
+)
+
+// InitArg is unused on macOS; Init is a no-op there.
+const InitArg = "__omega_run_init__"
+
+// Init does nothing on macOS: sandbox-exec needs no init stage.
+func Init() {}
+
+// command runs the program under /usr/bin/sandbox-exec, or plainly after a
+// warning when it is missing (an error with FailClosed).
+func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
+	if p.policy.Mode == ModeRWX {
+		return plainCommand(ctx, p), nil
+	}
+	cmd, err := darwin.Command(ctx, p.policy, p.path, p.argv, darwin.Options{Resolve: darwin.HostResolver()})
+	if errors.Is(err, darwin.ErrNoSandboxExec) {
+		plain, warning, ferr := darwin.Fallback(p.policy, err)
+		if ferr != nil {
+			return nil, ferr
+		}
+		if plain {
+			logrus.Warn(warning)
+			return plainCommand(ctx, p), nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	cmd.Env = append(os.Environ(), programEnv(p.policy)...)
+	cmd.Dir = p.workdir
+	return cmd, nil
+}
+
+// Run replaces omega-run with sandbox-exec (or the program), so that
+// signals, the terminal and the exit status are the program's own.
+func (o Options) Run(program string, args ...string) (int, error) {
+	p, err := o.prepare(program, args)
+	if err != nil {
+		return 0, err
+	}
+	cmd, err := command(context.Background(), p)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	if cmd.Dir != "" {
+		if err := os.Chdir(cmd.Dir); err != nil {
+			return 0, launcherErr(err)
+		}
+	}
+	return 0, execErr(cmd.Path, syscall.Exec(cmd.Path, cmd.Args, cmd.Env))
+}
