@@ -16,8 +16,9 @@ import (
 	"time"
 )
 
-// bin is the omega-run binary built once for the whole package.
-var bin string
+// bin is the omega-run binary built once for the whole package; probe is
+// a helper that performs one action from inside (see probe/main.go).
+var bin, probe string
 
 // root is a world-readable scratch dir outside every writable root
 // (t.TempDir lives under /tmp, which the sandbox may write).
@@ -37,11 +38,14 @@ func testMain(m *testing.M) int {
 	defer os.RemoveAll(root)
 	os.Chmod(root, 0o755)
 	bin = filepath.Join(root, "omega-run")
-	build := exec.Command("go", "build", "-o", bin, "../..")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building omega-run:", err)
-		return 1
+	probe = filepath.Join(root, "probe")
+	for out, pkg := range map[string]string{bin: "../..", probe: "./probe"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", pkg+":", err)
+			return 1
+		}
 	}
 	return m.Run()
 }
@@ -133,7 +137,12 @@ type result struct {
 
 // cmd builds an omega-run invocation as w's user with w's home.
 func (w *world) cmd(ctx context.Context, args ...string) *exec.Cmd {
-	c := exec.CommandContext(ctx, bin, args...)
+	return w.cmdOf(ctx, bin, args...)
+}
+
+// cmdOf is cmd for any program (a wrapper around omega-run).
+func (w *world) cmdOf(ctx context.Context, prog string, args ...string) *exec.Cmd {
+	c := exec.CommandContext(ctx, prog, args...)
 	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"}
 	c.Dir = w.home
 	if w.u.uid != 0 {
@@ -147,19 +156,38 @@ func (w *world) cmd(ctx context.Context, args ...string) *exec.Cmd {
 // run runs omega-run to completion (30 s at most).
 func (w *world) run(args ...string) result {
 	w.t.Helper()
+	return w.runProg(bin, args...)
+}
+
+// under runs omega-run under a wrapper: wrapper[0] with wrapper[1:], then
+// omega-run and args.
+func (w *world) under(wrapper []string, args ...string) result {
+	w.t.Helper()
+	return w.runProg(wrapper[0], append(append(wrapper[1:len(wrapper):len(wrapper)], bin), args...)...)
+}
+
+func (w *world) runProg(prog string, args ...string) result {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := w.cmd(ctx, args...)
+	c := w.cmdOf(ctx, prog, args...)
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		w.t.Fatalf("running omega-run: %v", err)
+	if err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			w.t.Fatalf("running omega-run: %v", err)
+		}
 	}
-	return result{out.String(), errb.String(), code}
+	return result{out.String(), errb.String(), shellStatus(c.ProcessState)}
+}
+
+// shellStatus is the status as a shell reports it: 128+N for signal N.
+func shellStatus(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
 }
 
 // sh runs a shell script under omega-run in mode.

@@ -1,0 +1,80 @@
+package e2e
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Syscall numbers on x86_64 for the simulations below.
+const (
+	sysMount                 = "165"
+	sysMountSetattr          = "442"
+	sysLandlockCreateRuleset = "444"
+)
+
+// TestFallbackNoLandlock simulates a kernel without Landlock (its
+// syscalls return ENOSYS): a warning names the gap, sandbox mode's
+// read-only mounts still stop writes, and --fail-closed refuses to run.
+func TestFallbackNoLandlock(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			noLandlock := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=38"}
+			r := w.under(noLandlock, "--mode", mode, "--", "/bin/sh", "-c", `echo pwned > "$0"`, w.outside+"/sentinel")
+			if !strings.Contains(r.stderr, "Landlock is unavailable") {
+				t.Errorf("no warning about Landlock; stderr %q", r.stderr)
+			}
+			if protected := w.sentinel() == "original"; protected != (mode == "sandbox") {
+				t.Errorf("sentinel protected = %v in %s without Landlock", protected, mode)
+			}
+			r = w.under(noLandlock, "--fail-closed", "--mode", mode, "--", "/bin/sh", "-c", "echo ran")
+			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "fail-closed") {
+				t.Errorf("--fail-closed: exit %d, stdout %q, stderr %q; want 125 before anything runs", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestFallbackMountRefused simulates Ubuntu's AppArmor userns restriction:
+// the namespaces are created but mounting fails with EPERM.
+func TestFallbackMountRefused(t *testing.T) {
+	w := newWorld(t, nobody)
+	noMount := []string{probe, "seccomp-exec", sysMount + "=1," + sysMountSetattr + "=1"}
+	r := w.under(noMount, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+	if !strings.Contains(r.stderr, "mount namespace unusable") || !strings.Contains(r.stdout, "ran") {
+		t.Errorf("want a warning and a confined run; stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if w.sentinel() != "original" {
+		t.Error("the write went through: Landlock must still confine")
+	}
+	r = w.under(noMount, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
+	if r.code != 125 || strings.Contains(r.stdout, "ran") {
+		t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+	}
+}
+
+// TestFallbackNoUserNamespaces runs omega-run where creating a user
+// namespace fails, inside bubblewrap's --disable-userns.
+func TestFallbackNoUserNamespaces(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
+	}
+	w := newWorld(t, nobody)
+	wrap := []string{bwrap, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--"}
+	r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+	if !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stdout, "ran") {
+		t.Errorf("want one warning and a run; stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "omega-run:"); n != 1 {
+		t.Errorf("want exactly one warning line, got %d: %q", n, r.stderr)
+	}
+	if w.sentinel() != "original" {
+		t.Error("the write went through: Landlock must still confine")
+	}
+	r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
+	if r.code != 125 || strings.Contains(r.stdout, "ran") {
+		t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+	}
+}

@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestIdentityAndCapabilities: the program sees the caller's own ids, has
+// no_new_privs and no capabilities in any set.
+func TestIdentityAndCapabilities(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.sh(mode, `id -u; id -g; grep -E '^(NoNewPrivs|Cap(Inh|Prm|Eff|Bnd|Amb)):' /proc/self/status`)
+				if r.code != 0 {
+					t.Fatalf("code %d: %s", r.code, r.stderr)
+				}
+				lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+				if lines[0] != fmt.Sprint(u.uid) || lines[1] != fmt.Sprint(u.gid) {
+					t.Errorf("ids inside = %s/%s, want %d/%d", lines[0], lines[1], u.uid, u.gid)
+				}
+				fields := statusFields(lines[2:])
+				if fields["NoNewPrivs"] != "1" {
+					t.Errorf("NoNewPrivs = %q, want 1", fields["NoNewPrivs"])
+				}
+				for _, set := range []string{"CapInh", "CapPrm", "CapEff", "CapAmb", "CapBnd"} {
+					if set == "CapBnd" && mode == "rx" && u.uid != 0 {
+						continue // no CAP_SETPCAP to shrink it; documented in README
+					}
+					if fields[set] != "0000000000000000" {
+						t.Errorf("%s = %s, want all zero", set, fields[set])
+					}
+				}
+			})
+		}
+	}
+}
+
+func statusFields(lines []string) map[string]string {
+	m := map[string]string{}
+	for _, l := range lines {
+		k, v, _ := strings.Cut(l, ":")
+		m[k] = strings.TrimSpace(v)
+	}
+	return m
+}
+
+// TestSetuidDoesNotElevate runs a setuid-root copy of id as nobody: the
+// control (rwx) shows euid 0, confined modes must not.
+func TestSetuidDoesNotElevate(t *testing.T) {
+	requireRoot(t)
+	dir, err := os.MkdirTemp(root, "suid-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	idPath, err := exec.LookPath("id")
+	if err != nil {
+		t.Skip("no id binary")
+	}
+	data, err := os.ReadFile(idPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	suid := filepath.Join(dir, "id")
+	if err := os.WriteFile(suid, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(suid, 0o755|os.ModeSetuid); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range append([]string{"rwx"}, confinedModes...) {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			r := w.run("--mode", mode, "--", suid, "-u")
+			got := strings.TrimSpace(r.stdout)
+			if want := map[bool]string{true: "0", false: "65534"}[mode == "rwx"]; got != want {
+				t.Errorf("euid through setuid binary = %q, want %q (stderr %s)", got, want, r.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,52 @@
+package e2e
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNetNone: a listener the test owns on the host's loopback gets no
+// connection from a program run with --net none; the control (--net host)
+// and rwx do connect.
+func TestNetNone(t *testing.T) {
+	cases := []struct {
+		mode, net string
+		connects  bool
+	}{
+		{"rwx", "none", true}, // rwx enforces nothing, --net included
+		{"sandbox", "host", true},
+		{"rx", "host", true},
+		{"sandbox", "none", false},
+		{"rx", "none", false},
+	}
+	for _, c := range cases {
+		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			ln, err := net.Listen("tcp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			r := w.run("--mode", c.mode, "--net", c.net, "--", probe, "connect", "tcp4", ln.Addr().String())
+			ln.(*net.TCPListener).SetDeadline(time.Now().Add(200 * time.Millisecond))
+			conn, err := ln.Accept()
+			if got := err == nil; got != c.connects {
+				t.Errorf("listener got a connection: %v, want %v (probe: %s %s)", got, c.connects, r.stdout, r.stderr)
+			}
+			if conn != nil {
+				conn.Close()
+			}
+		})
+	}
+}
+
+// TestNetNoneEnvironment: the program is told, and loopback is up.
+func TestNetNoneEnvironment(t *testing.T) {
+	w := newWorld(t, nobody)
+	r := w.run("--net", "none", "--", "/bin/sh", "-c", `echo "$OMEGA_SANDBOX/$OMEGA_SANDBOX_NETWORK_DISABLED"; `+probe+" udp-loopback")
+	if !strings.Contains(r.stdout, "sandbox/1") || !strings.Contains(r.stdout, "ok") {
+		t.Errorf("stdout %q (stderr %s), want sandbox/1 and a working loopback", r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,70 @@
+// Command probe performs one action from inside a sandbox so that a test
+// can check the outcome from outside. It prints what happened and exits 0
+// when the action succeeded, 1 when it was refused.
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: probe ACTION [ARGS...]")
+		os.Exit(2)
+	}
+	err := run(os.Args[1], os.Args[2:])
+	if err != nil {
+		fmt.Println("refused:", err)
+		os.Exit(1)
+	}
+	fmt.Println("ok")
+}
+
+func run(action string, args []string) error {
+	switch action {
+	case "connect": // connect NETWORK ADDR
+		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)
+		if err != nil {
+			return err
+		}
+		return c.Close()
+	case "sigint-count": // print "ready", then one line per SIGINT for a second
+		ch := make(chan os.Signal, 16)
+		signal.Notify(ch, syscall.SIGINT)
+		fmt.Println("ready")
+		end := time.After(time.Second)
+		for {
+			select {
+			case <-ch:
+				fmt.Println("GOT-INT")
+			case <-end:
+				return nil
+			}
+		}
+	case "seccomp-exec":
+		return seccompExec(args)
+	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		if _, err := c.WriteTo([]byte("x"), c.LocalAddr()); err != nil {
+			return err
+		}
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, _, err = c.ReadFrom(make([]byte, 1))
+		return err
+	case "kill": // kill PID SIGNAL
+		pid, _ := strconv.Atoi(args[0])
+		sig, _ := strconv.Atoi(args[1])
+		return syscall.Kill(pid, syscall.Signal(sig))
+	}
+	return fmt.Errorf("unknown action %q", action)
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// seccompExec simulates a kernel or LSM that refuses some system calls:
+// "seccomp-exec NR=ERRNO[,NR=ERRNO...] PROGRAM ARGS..." makes each listed
+// call fail with its errno, then execs the program (the filter is
+// inherited by everything it starts).
+func seccompExec(args []string) error {
+	var filter []unix.SockFilter
+	stmt := func(code uint16, k uint32) { filter = append(filter, unix.SockFilter{Code: code, K: k}) }
+	stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, 0) // seccomp_data.nr
+	for _, rule := range strings.Split(args[0], ",") {
+		nrS, errS, _ := strings.Cut(rule, "=")
+		nr, err1 := strconv.Atoi(nrS)
+		errno, err2 := strconv.Atoi(errS)
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("bad rule %q", rule)
+		}
+		filter = append(filter, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: uint32(nr), Jt: 0, Jf: 1})
+		stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ERRNO|uint32(errno))
+	}
+	stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+		return err
+	}
+	path, err := exec.LookPath(args[1])
+	if err != nil {
+		return err
+	}
+	return syscall.Exec(path, args[1:], os.Environ())
+}

@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// trapScript prints "ready", then the number of every signal it gets,
+// until it has seen one or its loop ends.
+const trapScript = `for s in 1 2 3 10 12 15 18 28; do trap "echo got $s" $s; done
+echo ready; i=0; while [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done`
+
+// TestSignalForwarding sends each forwarded signal to omega-run (not on a
+// terminal, so nothing else delivers it) and checks the program got it.
+func TestSignalForwarding(t *testing.T) {
+	sigs := []syscall.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGTERM, unix.SIGCONT, unix.SIGWINCH}
+	for _, mode := range confinedModes {
+		for _, sig := range sigs {
+			t.Run(fmt.Sprintf("%s/%d", mode, sig), func(t *testing.T) {
+				w := newWorld(t, nobody)
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				c := w.cmd(ctx, "--mode", mode, "--", "/bin/sh", "-c", trapScript)
+				out := startAndWaitReady(t, c)
+				if err := c.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				line := readLine(t, out)
+				if want := fmt.Sprintf("got %d", sig); line != want {
+					t.Errorf("program printed %q, want %q", line, want)
+				}
+				c.Process.Kill()
+				c.Wait()
+			})
+		}
+	}
+}
+
+func startAndWaitReady(t *testing.T, c *exec.Cmd) *bufio.Reader {
+	t.Helper()
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	if line := readLine(t, out); line != "ready" {
+		t.Fatalf("first line %q, want ready", line)
+	}
+	return out
+}
+
+func readLine(t *testing.T, r *bufio.Reader) string {
+	t.Helper()
+	line, err := r.ReadString('\n')
+	if err != nil && err != io.EOF {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// openPty returns a new pseudo-terminal pair.
+func openPty(t *testing.T) (master, slave *os.File) {
+	t.Helper()
+	m, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.IoctlSetPointerInt(int(m.Fd()), unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(int(m.Fd()), unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, s
+}
+
+// onPty runs omega-run as the session leader of a new terminal, as a
+// shell would, types keys after the program says ready, and returns the
+// terminal output and exit status.
+func onPty(t *testing.T, w *world, keys string, args ...string) (string, int) {
+	t.Helper()
+	master, slave := openPty(t)
+	defer master.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := w.cmd(ctx, args...)
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	if c.SysProcAttr == nil {
+		c.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	var buf bytes.Buffer
+	done := make(chan struct{})
+	go func() { io.Copy(&buf, master); close(done) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	master.WriteString(keys)
+	c.Wait()
+	<-done
+	return buf.String(), shellStatus(c.ProcessState)
+}
+
+// TestCtrlC: Ctrl-C at the terminal ends the program with 130, and a
+// program that traps SIGINT sees it exactly once.
+func TestCtrlC(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode+"/ends-sleep", func(t *testing.T) {
+			w := newWorld(t, nobody)
+			_, code := onPty(t, w, "\x03", "--mode", mode, "--", "/bin/sh", "-c", "echo ready; exec sleep 100")
+			if code != 130 {
+				t.Errorf("exit %d, want 130", code)
+			}
+		})
+		t.Run(mode+"/delivered-once", func(t *testing.T) {
+			w := newWorld(t, nobody)
+			// A Go probe handles each delivery at once; a shell would
+			// coalesce two close signals and hide a duplicate.
+			out, code := onPty(t, w, "\x03", "--mode", mode, "--", probe, "sigint-count")
+			if n := strings.Count(out, "GOT-INT"); n != 1 || code != 0 {
+				t.Errorf("SIGINT seen %d times (exit %d), want once (exit 0); output:\n%s", n, code, out)
+			}
+		})
+	}
+}
+
+// TestZombiesReaped: an orphan reparented to the sandbox's PID 1 is
+// reaped while the program still runs.
+func TestZombiesReaped(t *testing.T) {
+	w := newWorld(t, nobody)
+	script := `sh -c 'sleep 0.1 & exit 0'; sleep 0.5; ps -eo stat= | grep -c '^Z' || true`
+	r := w.sh("sandbox", script)
+	if got := strings.TrimSpace(r.stdout); got != "0" {
+		t.Errorf("zombies inside the sandbox: %q, want 0 (stderr %s)", got, r.stderr)
+	}
+}
+
+// TestParentDeathKillsTree: SIGKILL to omega-run ends everything inside.
+func TestParentDeathKillsTree(t *testing.T) {
+	w := newWorld(t, nobody)
+	marker := filepath.Join(w.dataDir, "workspace", "marker")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	script := fmt.Sprintf(`(sleep 1; echo alive > %q) & echo ready; wait`, marker)
+	c := w.cmd(ctx, "--", "/bin/sh", "-c", script)
+	startAndWaitReady(t, c)
+	c.Process.Kill()
+	c.Wait()
+	time.Sleep(1500 * time.Millisecond)
+	if w.exists(marker) {
+		t.Error("a process inside the sandbox outlived omega-run")
+	}
+}
