@@ -97,6 +97,9 @@ func newWorld(t *testing.T, u user) *world {
 
 func requireRoot(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test (-short)")
+	}
 	if os.Geteuid() != 0 {
 		t.Skip("requires root (it creates files for other users)")
 	}

@@ -99,7 +99,20 @@ func openPty(t *testing.T) (master, slave *os.File) {
 // terminal output and exit status.
 func onPty(t *testing.T, w *world, keys string, args ...string) (string, int) {
 	t.Helper()
+	return onPtyKeys(t, w, 24, 80, keys, args...)
+}
+
+func onPtySized(t *testing.T, w *world, rows, cols uint16, args ...string) (string, int) {
+	t.Helper()
+	return onPtyKeys(t, w, rows, cols, "", args...)
+}
+
+func onPtyKeys(t *testing.T, w *world, rows, cols uint16, keys string, args ...string) (string, int) {
+	t.Helper()
 	master, slave := openPty(t)
+	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
+		t.Fatal(err)
+	}
 	defer master.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -174,5 +187,20 @@ func TestParentDeathKillsTree(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond)
 	if w.exists(marker) {
 		t.Error("a process inside the sandbox outlived omega-run")
+	}
+}
+
+// TestTerminal: the program keeps a working terminal: window size, raw
+// mode, /dev/tty.
+func TestTerminal(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			script := `stty size; stty size </dev/tty; stty raw -echo </dev/tty && stty -a </dev/tty | grep -o -- -icanon; stty sane; echo ready`
+			out, code := onPtySized(t, w, 33, 111, "--mode", mode, "--", "/bin/sh", "-c", script)
+			if code != 0 || strings.Count(out, "33 111") != 2 || !strings.Contains(out, "-icanon") {
+				t.Errorf("exit %d, terminal output:\n%s", code, out)
+			}
+		})
 	}
 }
