@@ -11,16 +11,8 @@ import (
 
 // CredentialStores lists, relative to home, what sandbox mode hides from
 // the program: the usual credential stores, then browser profiles and the
-// keychains. It is data so that Linux masks and Seatbelt denies can share
-// it (it may move to profiles).
-var CredentialStores = []string{
-	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",
-	".netrc", ".git-credentials", ".password-store", ".config/gh", ".npmrc",
-	".pypirc", ".cargo/credentials.toml", ".local/share/keyrings",
-	"Library/Application Support/Google/Chrome",
-	"Library/Application Support/Firefox",
-	"Library/Keychains",
-}
+// keychains. The list is shared with the Linux masks (profiles).
+var CredentialStores = profiles.CredentialStores("darwin")
 
 // Writable roots every confined program gets besides the data dir and
 // ~/.claude: /tmp and the per-user temporary dirs (TMPDIR, caches) that

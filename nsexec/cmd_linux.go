@@ -21,7 +21,9 @@ type Namespaces struct {
 func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 	spec := *s
 	spec.PID1 = ns.Enabled
-	spec.Mounts = ns.Enabled
+	if !ns.Enabled {
+		spec.Mounts = nil
+	}
 	spec.Loopback = ns.Enabled && ns.Net
 	f, err := memfdFor(&spec)
 	if err != nil {
@@ -69,7 +71,7 @@ func ExecInPlace(s *Spec) error {
 	if err := confine(s, w); err != nil {
 		return err
 	}
-	env := programEnv(os.Environ(), s.Env)
+	env := programEnv(os.Environ(), s.Env, s.Unsetenv)
 	return execProgram(s.Path, s.Argv, env)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -33,8 +34,8 @@ func runInit() error {
 		return err
 	}
 	w := warner{json: s.LogJSON}
-	if s.Mounts {
-		if err := setupMounts(s.Landlock.Writable); err != nil {
+	if s.Mounts != nil {
+		if err := setupMounts(s.Mounts); err != nil {
 			if !errors.Is(err, unix.EPERM) || s.FailClosed {
 				return fmt.Errorf("mounts: %w", err)
 			}
@@ -52,7 +53,7 @@ func runInit() error {
 	if s.Probe {
 		os.Exit(0)
 	}
-	env := programEnv(os.Environ(), s.Env)
+	env := programEnv(os.Environ(), s.Env, s.Unsetenv)
 	if err := confine(s, w); err != nil {
 		return err
 	}
@@ -62,13 +63,13 @@ func runInit() error {
 	return supervise(s, env)
 }
 
-// programEnv is the inherited environment without omega-run's internal
-// variables, plus the spec's additions (which win).
-func programEnv(inherited, add []string) []string {
+// programEnv is the inherited environment without the unset names, plus
+// the spec's additions (which win).
+func programEnv(inherited, add, unset []string) []string {
 	env := make([]string, 0, len(inherited)+len(add))
 	for _, kv := range inherited {
 		k, _, _ := strings.Cut(kv, "=")
-		if hasKey(add, k) {
+		if hasKey(add, k) || slices.Contains(unset, k) {
 			continue
 		}
 		env = append(env, kv)

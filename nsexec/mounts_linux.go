@@ -4,41 +4,53 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
 
-// devNodes are bound from the host into the private /dev.
-var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
-
 // setupMounts runs inside the new mount namespace. The host root stays the
-// root (no pivot_root): Landlock, not read-only mounts, confines writes, so
-// the only mounts are those that change what the program sees.
-func setupMounts(writable []string) error {
+// root (no pivot_root); the order matters: paths to keep are held by fd
+// before anything covers them, the root goes read-only before /proc and
+// /dev are mounted on it, and masks come last so nothing mounts over them.
+func setupMounts(p *MountPlan) error {
 	// Nothing mounted here may propagate back to the host.
 	if err := mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return err
 	}
-	if err := readOnlyRoot(writable); err != nil {
+	kept, err := holdPaths(p.Keep)
+	if err != nil {
 		return err
 	}
-	if err := mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return err
+	defer closeAll(kept)
+	steps := []func() error{
+		func() error { return readOnlyRoot(p) },
+		func() error { return freshRun(p) },
+		func() error { return rebind(kept) },
+		func() error { return mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") },
+		setupDev,
+		func() error { return hide(p.HideDirs, p.HideFiles) },
+		func() error { return readOnlyBinds(p.ReadOnly) },
 	}
-	return setupDev()
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readOnlyRoot makes every mount read-only except the writable roots.
 // Landlock already confines writes; this adds what Landlock has no rights
 // for (chmod, chown, utimes, xattrs) and a second wall behind it.
-func readOnlyRoot(writable []string) error {
+func readOnlyRoot(p *MountPlan) error {
 	var binds []string
-	for _, w := range writable {
-		if strings.HasPrefix(w, "/dev/") {
-			continue // the private /dev comes later
+	for _, w := range p.Writable {
+		src := w
+		if w == "/tmp" && p.TmpFrom != "" {
+			src = p.TmpFrom
 		}
-		if err := mount(w, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		if err := mount(src, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			if errors.Is(err, unix.ENOENT) {
 				continue
 			}
@@ -59,81 +71,88 @@ func readOnlyRoot(writable []string) error {
 	return nil
 }
 
-// setupDev replaces /dev with a tmpfs holding only harmless nodes, a new
-// devpts instance and a private /dev/shm, as bubblewrap's --dev does: the
-// host's disks and other users' terminals stay out of reach.
-func setupDev() error {
-	// Hold the host nodes by fd: the tmpfs is about to cover their paths.
-	fds := make(map[string]int, len(devNodes))
-	for _, n := range devNodes {
-		fd, err := unix.Open("/dev/"+n, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
-			continue // a host without the node gets none
-		}
-		defer unix.Close(fd)
-		fds[n] = fd
+// freshRun hides the host's service sockets behind an empty /run (and
+// /var/run where that is a directory rather than the usual symlink).
+func freshRun(p *MountPlan) error {
+	if !p.FreshRun {
+		return nil
 	}
-	if err := mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
-		return err
-	}
-	for _, n := range devNodes {
-		fd, ok := fds[n]
-		if !ok {
+	for _, dir := range []string{"/run", "/var/run"} {
+		st, err := os.Lstat(dir)
+		if err != nil || !st.IsDir() {
 			continue
 		}
-		target := "/dev/" + n
-		if err := os.WriteFile(target, nil, 0o666); err != nil {
-			return fmt.Errorf("create %s: %w", target, err)
-		}
-		if err := mount(fmt.Sprintf("/proc/self/fd/%d", fd), target, "", unix.MS_BIND, ""); err != nil {
+		if err := mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=1m"); err != nil {
 			return err
-		}
-	}
-	if err := mkdirMount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err != nil {
-		return err
-	}
-	if err := mkdirMount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
-		return err
-	}
-	links := [][2]string{{"pts/ptmx", "/dev/ptmx"}, {"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"},
-		{"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}}
-	for _, l := range links {
-		if err := os.Symlink(l[0], l[1]); err != nil {
-			return fmt.Errorf("symlink %s: %w", l[1], err)
 		}
 	}
 	return nil
 }
 
-func mkdirMount(source, target, fstype string, flags uintptr, data string) error {
-	if err := os.Mkdir(target, 0o755); err != nil {
-		return fmt.Errorf("mkdir %s: %w", target, err)
+// heldPath is a host path kept open across the mounts that cover it.
+type heldPath struct {
+	path string
+	fd   int
+	dir  bool
+}
+
+func holdPaths(paths []string) ([]heldPath, error) {
+	var held []heldPath
+	for _, p := range paths {
+		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue // gone since the parent looked: nothing to keep
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			unix.Close(fd)
+			return nil, &os.SyscallError{Syscall: "fstat " + p, Err: err}
+		}
+		held = append(held, heldPath{path: p, fd: fd, dir: st.Mode&unix.S_IFMT == unix.S_IFDIR})
 	}
-	return mount(source, target, fstype, flags, data)
+	return held, nil
+}
+
+func closeAll(held []heldPath) {
+	for _, h := range held {
+		unix.Close(h.fd)
+	}
+}
+
+// rebind puts each held path back at its place in the new /run or /tmp.
+func rebind(held []heldPath) error {
+	for _, h := range held {
+		if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
+			return fmt.Errorf("keep %s: %w", h.path, err)
+		}
+		if err := placeholder(h.path, h.dir); err != nil {
+			return fmt.Errorf("keep %s: %w", h.path, err)
+		}
+		if err := mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), h.path, "", unix.MS_BIND, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placeholder creates the empty file or directory a bind mount needs.
+func placeholder(path string, dir bool) error {
+	if dir {
+		if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		return nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 func mount(source, target, fstype string, flags uintptr, data string) error {
 	if err := unix.Mount(source, target, fstype, flags, data); err != nil {
 		return fmt.Errorf("mount %s on %s: %w", source, target, err)
-	}
-	return nil
-}
-
-// loopbackUp brings lo up in a new network namespace (SIOCSIFFLAGS on a
-// throwaway socket: no netlink library needed for one flag).
-func loopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return &os.SyscallError{Syscall: "socket", Err: err}
-	}
-	defer unix.Close(fd)
-	ifr, err := unix.NewIfreq("lo")
-	if err != nil {
-		return err
-	}
-	ifr.SetUint16(unix.IFF_UP | unix.IFF_LOOPBACK | unix.IFF_RUNNING)
-	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
-		return &os.SyscallError{Syscall: "ioctl(SIOCSIFFLAGS)", Err: err}
 	}
 	return nil
 }

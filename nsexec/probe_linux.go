@@ -10,7 +10,7 @@ import (
 // Probe starts the init stage in every namespace the sandbox uses, lets
 // it mount what the sandbox mounts, and reports whether that worked.
 func Probe() error {
-	cmd, err := Command(context.Background(), &Spec{Probe: true}, Namespaces{Enabled: true, Net: true})
+	cmd, err := Command(context.Background(), &Spec{Probe: true, Mounts: &MountPlan{}}, Namespaces{Enabled: true, Net: true})
 	if err != nil {
 		return err
 	}

@@ -26,8 +26,11 @@ type Spec struct {
 	// PID1 makes the init stage stay as PID 1 of a new pid namespace and
 	// run the program as its child; otherwise it execs in place.
 	PID1 bool
-	// Mounts sets up the private mount namespace (fresh /proc, /dev).
-	Mounts bool
+	// Mounts is what the init stage mounts; nil mounts nothing.
+	Mounts *MountPlan
+	// Unsetenv names variables removed from the program's environment
+	// (sockets it cannot reach: SSH_AUTH_SOCK, DBUS_SESSION_BUS_ADDRESS…).
+	Unsetenv []string
 	// Loopback brings lo up in a new network namespace.
 	Loopback bool
 	// KeepFDs passes fds 3…3+KeepFDs-1 on to the program.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Policy is what a backend enforces. Every path in it is absolute and clean.
@@ -18,7 +19,15 @@ type Policy struct {
 	Writable []string
 	// AllowWrite holds the user's own --allow-write paths (also in Writable).
 	AllowWrite []string
-	Net        Network
+	// Hide adds paths to the credential stores that sandbox mode hides.
+	Hide []string
+	// ReadOnly are subtrees of writable roots kept read-only (sandbox).
+	ReadOnly []string
+	// AllowSocket are unix sockets the program may reach on purpose.
+	AllowSocket []string
+	// WritableGitConfig leaves .git/hooks and .git/config writable.
+	WritableGitConfig bool
+	Net               Network
 	// Seccomp names a built-in profile ("default", "strict", "none") or a
 	// JSON profile file.
 	Seccomp    string
@@ -27,13 +36,17 @@ type Policy struct {
 
 // Input is what a caller states; New turns it into a Policy.
 type Input struct {
-	Mode       Mode
-	DataDir    string // absolute; defaults to Home/.omega
-	Home       string // absolute
-	AllowWrite []string
-	Net        Network
-	Seccomp    string
-	FailClosed bool
+	Mode              Mode
+	DataDir           string // absolute; defaults to Home/.omega
+	Home              string // absolute
+	AllowWrite        []string
+	Hide              []string
+	ReadOnly          []string
+	AllowSocket       []string
+	WritableGitConfig bool
+	Net               Network
+	Seccomp           string
+	FailClosed        bool
 }
 
 // DefaultDataDirName is the data dir below the invoking user's home.
@@ -72,11 +85,22 @@ func New(in Input) (Policy, error) {
 		Seccomp:    in.Seccomp,
 		FailClosed: in.FailClosed,
 	}
-	for _, w := range in.AllowWrite {
-		if !filepath.IsAbs(w) {
-			return Policy{}, fmt.Errorf("--allow-write %q is not an absolute path", w)
+	p.WritableGitConfig = in.WritableGitConfig
+	lists := []struct {
+		flag string
+		in   []string
+		out  *[]string
+	}{
+		{"--allow-write", in.AllowWrite, &p.AllowWrite}, {"--hide", in.Hide, &p.Hide},
+		{"--read-only", in.ReadOnly, &p.ReadOnly}, {"--allow-socket", in.AllowSocket, &p.AllowSocket},
+	}
+	for _, l := range lists {
+		for _, path := range l.in {
+			if !filepath.IsAbs(path) {
+				return Policy{}, fmt.Errorf("%s %q is not an absolute path", l.flag, path)
+			}
+			*l.out = append(*l.out, filepath.Clean(path))
 		}
-		p.AllowWrite = append(p.AllowWrite, filepath.Clean(w))
 	}
 	if err := p.Validate(); err != nil {
 		return Policy{}, err
@@ -88,12 +112,16 @@ func New(in Input) (Policy, error) {
 // ClaudeDir is ~/.claude.
 func (p Policy) ClaudeDir() string { return filepath.Join(p.Home, ClaudeDirName) }
 
+// PrivateTmp backs sandbox mode's /tmp, so what the program leaves there
+// survives for inspection.
+func (p Policy) PrivateTmp() string { return filepath.Join(p.DataDir, "tmp") }
+
 // Workspace is the data dir's workspace/ directory.
 func (p Policy) Workspace() string { return filepath.Join(p.DataDir, "workspace") }
 
 // Validate runs every check and returns the first failure.
 func (p Policy) Validate() error {
-	checks := []func(Policy) error{checkDataDir, checkAllowWrite}
+	checks := []func(Policy) error{checkDataDir, checkAllowWrite, checkReadOnly}
 	for _, c := range checks {
 		if err := c(p); err != nil {
 			return err
@@ -127,4 +155,29 @@ func dedupe(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// checkReadOnly: --read-only narrows a writable root, which only the
+// sandbox's mount namespace can do (Landlock rules only add rights).
+func checkReadOnly(p Policy) error {
+	if len(p.ReadOnly) > 0 && p.Mode != ModeSandbox {
+		return fmt.Errorf("--read-only needs --mode sandbox (in %s mode Landlock can only add rights, not take them away below a writable root)", p.Mode)
+	}
+	return nil
+}
+
+// Within reports whether path is root or below it.
+func Within(path, root string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// WritableRootOf returns the writable root path lies in, or "".
+func (p Policy) WritableRootOf(path string) string {
+	for _, w := range p.Writable {
+		if Within(path, w) {
+			return w
+		}
+	}
+	return ""
 }

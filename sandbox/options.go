@@ -24,6 +24,16 @@ type Options struct {
 	Home string
 	// AllowWrite adds writable roots; each must exist.
 	AllowWrite []string
+	// Hide adds paths that sandbox mode hides, like the credential stores.
+	Hide []string
+	// ReadOnly keeps subtrees of writable roots read-only (sandbox mode).
+	ReadOnly []string
+	// AllowSocket exposes unix sockets the sandbox would hide.
+	AllowSocket []string
+	// WritableGitConfig leaves .git/hooks and .git/config writable.
+	WritableGitConfig bool
+	// PreserveFDs passes fds 3…3+N-1 on to the program.
+	PreserveFDs int
 	// Workdir is the program's working directory; "" keeps the caller's.
 	Workdir string
 	Net     Network
@@ -70,14 +80,9 @@ func (o Options) Policy() (profiles.Policy, error) {
 	}
 	in := profiles.Input{
 		Mode: o.Mode, DataDir: dataDir, Home: home, Net: o.Net,
-		Seccomp: o.Seccomp, FailClosed: o.FailClosed,
-	}
-	for _, w := range o.AllowWrite {
-		abs, err := absFrom(o.workdir(), w)
-		if err != nil {
-			return profiles.Policy{}, err
-		}
-		in.AllowWrite = append(in.AllowWrite, abs)
+		Seccomp: o.Seccomp, FailClosed: o.FailClosed, WritableGitConfig: o.WritableGitConfig,
+		AllowWrite: o.absAll(o.AllowWrite), Hide: o.absAll(o.Hide),
+		ReadOnly: o.absAll(o.ReadOnly), AllowSocket: o.absAll(o.AllowSocket),
 	}
 	return profiles.New(in)
 }
@@ -136,6 +141,15 @@ func absFrom(base, p string) (string, error) {
 	return filepath.Join(base, p), nil
 }
 
+// absAll makes each path absolute against the working directory.
+func (o Options) absAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i], _ = absFrom(o.workdir(), p)
+	}
+	return out
+}
+
 // resolveProgram finds program the way execvp would, deciding 127/126
 // before any namespace exists.
 func resolveProgram(program, workdir string) (string, error) {
@@ -181,6 +195,28 @@ func ensureDirs(p profiles.Policy) error {
 	for _, w := range p.AllowWrite {
 		if _, err := os.Stat(w); err != nil {
 			return fmt.Errorf("--allow-write %s: %w", w, err)
+		}
+	}
+	for _, r := range p.ReadOnly {
+		if _, err := os.Stat(r); err != nil {
+			return fmt.Errorf("--read-only %s: %w", r, err)
+		}
+		if p.WritableRootOf(r) == "" {
+			return fmt.Errorf("--read-only %s: not inside a writable root (everything else is read-only already)", r)
+		}
+	}
+	for _, s := range p.AllowSocket {
+		st, err := os.Stat(s)
+		if err != nil {
+			return fmt.Errorf("--allow-socket %s: %w", s, err)
+		}
+		if st.Mode()&fs.ModeSocket == 0 {
+			return fmt.Errorf("--allow-socket %s: not a unix socket", s)
+		}
+	}
+	if p.Mode == ModeSandbox {
+		if err := os.MkdirAll(p.PrivateTmp(), 0o700); err != nil {
+			return fmt.Errorf("cannot create %s: %w", p.PrivateTmp(), err)
 		}
 	}
 	return nil

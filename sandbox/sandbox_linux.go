@@ -49,8 +49,11 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
+		plan, mwarn := mountPlan(p.policy)
+		spec.Mounts, spec.Unsetenv = plan, droppedEnv(p.policy)
+		warnings = append(warnings, mwarn...)
 		if cause := usernsUnavailable(); cause != "" {
-			warnings = append(warnings, usernsWarning(cause))
+			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
 			ns = nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
 		}

@@ -1,0 +1,118 @@
+package nsexec
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// devNodes are bound from the host into the private /dev.
+var devNodes = []string{"null", "zero", "full", "random", "urandom", "tty"}
+
+// setupDev replaces /dev with a tmpfs holding only harmless nodes, a new
+// devpts instance and a private /dev/shm, as bubblewrap's --dev does: the
+// host's disks and other users' terminals stay out of reach.
+func setupDev() error {
+	// Hold the host nodes by fd: the tmpfs is about to cover their paths.
+	fds := make(map[string]int, len(devNodes))
+	for _, n := range devNodes {
+		fd, err := unix.Open("/dev/"+n, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue // a host without the node gets none
+		}
+		defer unix.Close(fd)
+		fds[n] = fd
+	}
+	if err := mount("tmpfs", "/dev", "tmpfs", unix.MS_NOSUID|unix.MS_NOEXEC, "mode=0755,size=64k"); err != nil {
+		return err
+	}
+	for _, n := range devNodes {
+		if fd, ok := fds[n]; ok {
+			if err := bindFD(fd, "/dev/"+n); err != nil {
+				return err
+			}
+		}
+	}
+	if err := mkdirMount("devpts", "/dev/pts", "devpts", unix.MS_NOSUID|unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err != nil {
+		return err
+	}
+	if err := mkdirMount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=1777"); err != nil {
+		return err
+	}
+	links := [][2]string{{"pts/ptmx", "/dev/ptmx"}, {"/proc/self/fd", "/dev/fd"}, {"/proc/self/fd/0", "/dev/stdin"},
+		{"/proc/self/fd/1", "/dev/stdout"}, {"/proc/self/fd/2", "/dev/stderr"}}
+	for _, l := range links {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			return fmt.Errorf("symlink %s: %w", l[1], err)
+		}
+	}
+	return nil
+}
+
+func bindFD(fd int, target string) error {
+	if err := os.WriteFile(target, nil, 0o666); err != nil {
+		return fmt.Errorf("create %s: %w", target, err)
+	}
+	return mount(fmt.Sprintf("/proc/self/fd/%d", fd), target, "", unix.MS_BIND, "")
+}
+
+func mkdirMount(source, target, fstype string, flags uintptr, data string) error {
+	if err := os.Mkdir(target, 0o755); err != nil {
+		return fmt.Errorf("mkdir %s: %w", target, err)
+	}
+	return mount(source, target, fstype, flags, data)
+}
+
+// hide masks credential stores: a directory becomes an empty read-only
+// tmpfs, a file an empty read-only file (bound from one that is unlinked
+// again, so nothing shows where it came from).
+func hide(dirs, files []string) error {
+	for _, d := range dirs {
+		if err := mount("tmpfs", d, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0755"); err != nil {
+			return err
+		}
+	}
+	if len(files) == 0 {
+		return nil
+	}
+	const empty = "/dev/.omega-run-empty"
+	if err := os.WriteFile(empty, nil, 0o444); err != nil {
+		return fmt.Errorf("create %s: %w", empty, err)
+	}
+	defer os.Remove(empty)
+	for _, f := range files {
+		if err := mount(empty, f, "", unix.MS_BIND, ""); err != nil {
+			return err
+		}
+		if err := setReadOnly(f, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readOnlyBinds makes each path (inside a writable root) read-only.
+func readOnlyBinds(paths []string) error {
+	for _, p := range paths {
+		if err := mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return err
+		}
+		if err := setReadOnly(p, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func setReadOnly(path string, recursive bool) error {
+	flags := uint(0)
+	if recursive {
+		flags = unix.AT_RECURSIVE
+	}
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	if err := unix.MountSetattr(unix.AT_FDCWD, path, flags, ro); err != nil {
+		return &os.SyscallError{Syscall: "mount_setattr(" + path + ", RDONLY)", Err: err}
+	}
+	return nil
+}

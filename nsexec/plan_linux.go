@@ -1,0 +1,26 @@
+package nsexec
+
+// MountPlan is what the init stage mounts in sandbox mode, worked out by
+// the parent (which paths exist, which are files) so that the init stage
+// only mounts.
+type MountPlan struct {
+	// Writable roots stay read-write; the rest of the root is remounted
+	// read-only.
+	Writable []string
+	// TmpFrom is bound onto /tmp, so the program gets a private /tmp that
+	// survives it for inspection (<data-dir>/tmp).
+	TmpFrom string
+	// FreshRun replaces /run with an empty tmpfs: host service sockets
+	// (docker, dbus, ssh-agent, systemd) live there.
+	FreshRun bool
+	// Keep are host paths under /run or /tmp that stay visible in the new
+	// ones: name resolution files and each --allow-socket.
+	Keep []string
+	// HideDirs become empty read-only directories, HideFiles empty
+	// read-only files (credential stores, --hide).
+	HideDirs  []string
+	HideFiles []string
+	// ReadOnly are bound read-only: --read-only, and files that run code
+	// later outside the sandbox (.git/hooks, .envrc, …).
+	ReadOnly []string
+}

@@ -1,0 +1,50 @@
+package profiles
+
+import "slices"
+
+// credentialStores lists, relative to home, the well-known places where
+// credentials live. sandbox mode hides them (empty read-only on Linux,
+// denied reads on macOS); --hide adds more.
+var credentialStores = []string{
+	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",
+	".netrc", ".git-credentials", ".password-store", ".config/gh", ".npmrc",
+	".pypirc", ".cargo/credentials.toml", ".local/share/keyrings",
+}
+
+// browserProfiles hold cookies and saved passwords, per OS.
+var browserProfiles = map[string][]string{
+	"linux": {
+		".mozilla", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware",
+		".config/microsoft-edge", ".config/vivaldi", "snap/firefox", "snap/chromium",
+	},
+	"darwin": {
+		"Library/Application Support/Google/Chrome",
+		"Library/Application Support/Firefox",
+		"Library/Keychains",
+	},
+}
+
+// CredentialStores returns, relative to home, what sandbox mode hides on
+// goos: the credential stores, then the browser profiles.
+func CredentialStores(goos string) []string {
+	return append(slices.Clone(credentialStores), browserProfiles[goos]...)
+}
+
+// RunsLater lists files, relative to a project directory, that tools
+// outside the sandbox execute later (direnv, editors, MCP clients, git).
+// sandbox mode keeps existing ones read-only inside every writable root.
+var RunsLater = []string{
+	".envrc", ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json",
+	".idea/workspace.xml", ".mcp.json", ".devcontainer/devcontainer.json",
+}
+
+// GitRunsLater are the parts of a repository's .git that run code: hooks,
+// and the config that can name programs (core.fsmonitor, core.pager,
+// credential helpers, aliases). The rest of .git stays writable so that
+// commits work. --writable-git-config opts out.
+var GitRunsLater = []string{".git/hooks", ".git/config"}
+
+// ScanDepth bounds how deep below each writable root sandbox mode looks
+// for repositories and RunsLater files, so start-up stays fast on big
+// trees.
+const ScanDepth = 3

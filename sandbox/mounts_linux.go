@@ -1,0 +1,146 @@
+package sandbox
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// socketEnv are variables that point programs at host services; they are
+// dropped in sandbox mode unless --allow-socket names their socket.
+var socketEnv = []string{"SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT_INFO", "DOCKER_HOST", "XDG_RUNTIME_DIR", "WAYLAND_DISPLAY", "DISPLAY"}
+
+// resolverFiles are the /run files name resolution may need.
+var resolverFiles = []string{"/run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/resolv.conf", "/run/resolvconf/resolv.conf", "/run/nscd/socket"}
+
+// mountPlan works out, on the host, what the init stage mounts.
+func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
+	var warnings []string
+	plan := &nsexec.MountPlan{Writable: pol.Writable, TmpFrom: pol.PrivateTmp(), FreshRun: true}
+	for _, f := range resolverFiles {
+		if exists(f) {
+			plan.Keep = append(plan.Keep, f)
+		}
+	}
+	if target, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && underRunOrTmp(target) && !slices.Contains(plan.Keep, target) {
+		plan.Keep = append(plan.Keep, target)
+	}
+	for _, s := range pol.AllowSocket {
+		if underRunOrTmp(s) {
+			plan.Keep = append(plan.Keep, s)
+		}
+	}
+	for _, h := range hidden(pol) {
+		st, err := os.Stat(h)
+		switch {
+		case err != nil:
+		case st.IsDir():
+			plan.HideDirs = append(plan.HideDirs, h)
+		default:
+			plan.HideFiles = append(plan.HideFiles, h)
+		}
+	}
+	plan.ReadOnly = append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
+	// Host /tmp is replaced by the private one, so nothing there needs
+	// protecting.
+	if self, err := os.Executable(); err == nil && pol.WritableRootOf(self) != "" && !profiles.Within(self, "/tmp") {
+		// The program could otherwise rewrite the launcher that runs it
+		// next time, outside any sandbox.
+		plan.ReadOnly = append(plan.ReadOnly, self)
+		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
+	}
+	return plan, warnings
+}
+
+// hidden lists the credential stores under home and every --hide.
+func hidden(pol profiles.Policy) []string {
+	var out []string
+	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
+		out = append(out, filepath.Join(pol.Home, rel))
+	}
+	return append(out, pol.Hide...)
+}
+
+func underRunOrTmp(p string) bool {
+	return profiles.Within(p, "/run") || profiles.Within(p, "/var/run") || profiles.Within(p, "/tmp")
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// droppedEnv are the socket variables to remove: every one whose value
+// does not name an --allow-socket path.
+func droppedEnv(pol profiles.Policy) []string {
+	var out []string
+	for _, k := range socketEnv {
+		v, ok := os.LookupEnv(k)
+		if !ok {
+			continue
+		}
+		allowed := slices.ContainsFunc(pol.AllowSocket, func(s string) bool { return strings.Contains(v, s) })
+		if !allowed {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// runsLater finds, below each writable root (ScanDepth levels at most),
+// the files that tools outside the sandbox execute later.
+func runsLater(pol profiles.Policy) []string {
+	var out []string
+	for _, root := range pol.Writable {
+		if root == "/tmp" {
+			continue // scratch space: nothing there runs later
+		}
+		walkDirs(root, profiles.ScanDepth, func(dir string) {
+			names := profiles.RunsLater
+			if !pol.WritableGitConfig {
+				names = append(slices.Clone(names), profiles.GitRunsLater...)
+			}
+			for _, n := range names {
+				if p := filepath.Join(dir, n); exists(p) {
+					out = append(out, p)
+				}
+			}
+		})
+	}
+	return out
+}
+
+// skipDirs are never descended into: large, and not where projects live.
+var skipDirs = map[string]bool{"tmp": true, "node_modules": true, ".git": true, "vendor": true, ".cache": true, "target": true, "__pycache__": true, ".venv": true}
+
+func walkDirs(dir string, depth int, visit func(string)) {
+	visit(dir)
+	if depth == 0 {
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] {
+			walkDirs(filepath.Join(dir, e.Name()), depth-1, visit)
+		}
+	}
+}
+
+// notHidden says exactly what the sandbox cannot hide without a mount
+// namespace.
+func notHidden(plan *nsexec.MountPlan) string {
+	paths := append(append(slices.Clone(plan.HideDirs), plan.HideFiles...), plan.ReadOnly...)
+	if len(paths) == 0 {
+		return "without namespaces /run and /tmp stay the host's"
+	}
+	return "without namespaces these stay readable (and read-only ones writable where Landlock allows): " + strings.Join(paths, ", ") + "; /run and /tmp stay the host's"
+}
