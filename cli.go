@@ -51,6 +51,16 @@ func runFlags() []cli.Flag {
 			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
 			Usage: "exit 125 instead of warning when something cannot be enforced"},
+		&cli.StringSliceFlag{Name: "hide", EnvVars: []string{"OMEGA_RUN_HIDE"},
+			Usage: "sandbox: also hide `PATH` like the credential stores (empty and read-only inside)"},
+		&cli.StringSliceFlag{Name: "read-only", EnvVars: []string{"OMEGA_RUN_READ_ONLY"},
+			Usage: "sandbox: keep `PATH` inside a writable root read-only"},
+		&cli.StringSliceFlag{Name: "allow-socket", EnvVars: []string{"OMEGA_RUN_ALLOW_SOCKET"},
+			Usage: "sandbox: let the program reach the unix socket at `PATH` (and keep the variables naming it)"},
+		&cli.BoolFlag{Name: "writable-git-config", EnvVars: []string{"OMEGA_RUN_WRITABLE_GIT_CONFIG"},
+			Usage: "sandbox: leave .git/hooks and .git/config writable"},
+		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
+			Usage: "pass file descriptors 3…3+`N`-1 on to the program (all others above 2 are closed)"},
 	}
 }
 
@@ -68,7 +78,7 @@ func newApp() *cli.App {
 		Name:                   "omega-run",
 		Usage:                  "run a program that may read and execute, but write only where allowed",
 		UsageText:              usageText,
-		Version:                version,
+		Version:                versionText(),
 		Flags:                  append(runFlags(), logFlags()...),
 		Before:                 configLogrus,
 		Action:                 runAction,
@@ -116,14 +126,22 @@ func options(c *cli.Context) (sandbox.Options, error) {
 	if err != nil {
 		return sandbox.Options{}, fmt.Errorf("--net: %w", err)
 	}
+	if n := c.Int("preserve-fds"); n < 0 || n > 1000 {
+		return sandbox.Options{}, fmt.Errorf("--preserve-fds %d: want 0 to 1000", n)
+	}
 	return sandbox.Options{
-		Mode:       mode,
-		DataDir:    c.String("data-dir"),
-		AllowWrite: c.StringSlice("allow-write"),
-		Workdir:    c.String("workdir"),
-		Net:        net,
-		Seccomp:    c.String("seccomp"),
-		FailClosed: c.Bool("fail-closed"),
+		Mode:              mode,
+		DataDir:           c.String("data-dir"),
+		AllowWrite:        c.StringSlice("allow-write"),
+		Hide:              c.StringSlice("hide"),
+		ReadOnly:          c.StringSlice("read-only"),
+		AllowSocket:       c.StringSlice("allow-socket"),
+		WritableGitConfig: c.Bool("writable-git-config"),
+		PreserveFDs:       c.Int("preserve-fds"),
+		Workdir:           c.String("workdir"),
+		Net:               net,
+		Seccomp:           c.String("seccomp"),
+		FailClosed:        c.Bool("fail-closed"),
 	}, nil
 }
 

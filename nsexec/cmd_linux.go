@@ -2,6 +2,7 @@ package nsexec
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -32,6 +33,9 @@ func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 	cmd := exec.CommandContext(ctx, "/proc/self/exe", InitArg)
 	cmd.Args[0] = "omega-run-init"
 	cmd.ExtraFiles = []*os.File{f}
+	for i := 0; i < s.KeepFDs; i++ {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(3+i), fmt.Sprintf("fd%d", 3+i)))
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if ns.Enabled {
 		setNamespaces(cmd.SysProcAttr, ns)
@@ -72,7 +76,7 @@ func ExecInPlace(s *Spec) error {
 		return err
 	}
 	env := programEnv(os.Environ(), s.Env, s.Unsetenv)
-	return execProgram(s.Path, s.Argv, env)
+	return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 }
 
 func newMemfd(name string) (*os.File, error) {

@@ -29,12 +29,21 @@ func Init() {
 
 // runInit returns only on failure.
 func runInit() error {
+	// Nobody inside may open this process's memory, fds or exe through
+	// /proc: it holds capabilities in the namespace until confine().
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+	}
 	s, err := readSpec()
 	if err != nil {
 		return err
 	}
+	if err := shiftFDs(s.KeepFDs); err != nil {
+		return err
+	}
 	w := warner{json: s.LogJSON}
 	if s.Mounts != nil {
+		wd, _ := os.Getwd()
 		if err := setupMounts(s.Mounts); err != nil {
 			if !errors.Is(err, unix.EPERM) || s.FailClosed {
 				return fmt.Errorf("mounts: %w", err)
@@ -43,6 +52,11 @@ func runInit() error {
 			// namespace holds no privilege. Landlock still confines writes.
 			w.warn("mount namespace unusable (" + err.Error() + "): /proc and /dev are the host's; " +
 				"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+		}
+		// The cwd still points into the mount tree from before the binds;
+		// look the same path up again so it lands on the new mounts.
+		if err := os.Chdir(wd); err != nil {
+			w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
 		}
 	}
 	if s.Loopback {
@@ -58,7 +72,7 @@ func runInit() error {
 		return err
 	}
 	if !s.PID1 {
-		return execProgram(s.Path, s.Argv, env)
+		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
 	return supervise(s, env)
 }
@@ -103,11 +117,34 @@ func execFailure(path string, err error) error {
 	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w", path, err)}
 }
 
-// execProgram replaces this process with the program. Only fds 0-2 (and
-// those the caller asked to keep) survive.
-func execProgram(path string, argv, env []string) error {
-	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return fmt.Errorf("close_range: %w", err)
+// execProgram replaces this process with the program. Only fds 0-2 and
+// the keep fds after them survive.
+func execProgram(path string, argv, env []string, keep int) error {
+	if err := closeFrom(3 + keep); err != nil {
+		return err
 	}
 	return execFailure(path, unix.Exec(path, argv, env))
+}
+
+// closeFrom marks every fd from first on close-on-exec: the init stage's
+// own spec and anything the caller leaked must not reach the program.
+func closeFrom(first int) error {
+	if err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return &os.SyscallError{Syscall: "close_range", Err: err}
+	}
+	return nil
+}
+
+// shiftFDs moves the n preserved fds, which follow the spec fd, down to
+// 3…3+n-1 where the program expects them (the spec fd is closed by now).
+func shiftFDs(n int) error {
+	for i := 0; i < n; i++ {
+		if err := unix.Dup3(specFD+1+i, specFD+i, 0); err != nil {
+			return &os.SyscallError{Syscall: "dup3", Err: err}
+		}
+	}
+	if n > 0 {
+		return closeFrom(specFD + n)
+	}
+	return nil
 }

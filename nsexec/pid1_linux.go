@@ -22,14 +22,21 @@ var Forwarded = []os.Signal{
 func supervise(s *Spec, env []string) error {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, Forwarded...)
-	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return &os.SyscallError{Syscall: "close_range", Err: err}
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	for i := 0; i < s.KeepFDs; i++ {
+		files = append(files, os.NewFile(uintptr(3+i), "kept"))
+	}
+	if err := closeFrom(3 + s.KeepFDs); err != nil {
+		return err
 	}
 	// StartProcess forks from this locked thread, so the child inherits
 	// the thread's Landlock domain, seccomp filter and empty capabilities.
+	// Without a seccomp filter nothing stops TIOCSTI, so the program then
+	// gets a session of its own and no controlling terminal to inject into.
 	proc, err := os.StartProcess(s.Path, s.Argv, &os.ProcAttr{
 		Env:   env,
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Files: files,
+		Sys:   &syscall.SysProcAttr{Setsid: s.NewSession},
 	})
 	if err != nil {
 		var pe *os.PathError

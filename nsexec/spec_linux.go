@@ -34,7 +34,10 @@ type Spec struct {
 	// Loopback brings lo up in a new network namespace.
 	Loopback bool
 	// KeepFDs passes fds 3…3+KeepFDs-1 on to the program.
-	KeepFDs    int
+	KeepFDs int
+	// NewSession starts the program in a session of its own (no
+	// controlling terminal): the fallback for TIOCSTI without seccomp.
+	NewSession bool
 	Landlock   landlock.Rules
 	Seccomp    *seccomp.Program
 	FailClosed bool

@@ -163,6 +163,9 @@ func checkReadOnly(p Policy) error {
 	if len(p.ReadOnly) > 0 && p.Mode != ModeSandbox {
 		return fmt.Errorf("--read-only needs --mode sandbox (in %s mode Landlock can only add rights, not take them away below a writable root)", p.Mode)
 	}
+	if len(p.Hide) > 0 && p.Mode != ModeSandbox {
+		return fmt.Errorf("--hide needs --mode sandbox (%s mode has no mount namespace to hide anything with)", p.Mode)
+	}
 	return nil
 }
 

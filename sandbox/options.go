@@ -53,6 +53,7 @@ type plan struct {
 	// explicitSeccomp is set when the caller named a profile, which then
 	// must be enforced.
 	explicitSeccomp bool
+	preserveFDs     int
 }
 
 // CommandContext returns an unstarted command running program under o.
@@ -105,7 +106,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	}
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
-		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "",
+		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
 	}, nil
 }
 

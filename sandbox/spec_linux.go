@@ -33,15 +33,17 @@ func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
 		Seccomp:    prog,
 		FailClosed: pol.FailClosed,
 		LogJSON:    isJSON,
+		KeepFDs:    p.preserveFDs,
+		NewSession: prog == nil && pol.Mode == profiles.ModeSandbox,
 	}, warnings, nil
 }
 
 func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
-			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf, io_uring and terminal injection stay reachable)"}, nil
+			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
-		return nil, nil, nil
+		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI) — use sandbox mode or a seccomp profile"}, nil
 	}
 	prof, err := seccomp.Resolve(pol.Seccomp)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,9 +172,41 @@ func (w *world) under(wrapper []string, args ...string) result {
 
 func (w *world) runProg(prog string, args ...string) result {
 	w.t.Helper()
+	return w.runWith(nil, nil, prog, args...)
+}
+
+// runEnv runs omega-run with extra environment variables.
+func (w *world) runEnv(env []string, args ...string) result {
+	w.t.Helper()
+	return w.runWith(env, nil, bin, args...)
+}
+
+// withFD3 runs a program that writes to fd 3, a pipe the test holds, with
+// or without --preserve-fds, and reports whether the write arrived.
+func (w *world) withFD3(mode string, preserve bool) bool {
+	w.t.Helper()
+	r, wr, err := os.Pipe()
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer r.Close()
+	args := []string{"--mode", mode}
+	if preserve {
+		args = append(args, "--preserve-fds", "1")
+	}
+	w.runWith(nil, []*os.File{wr}, bin, append(args, "--", "/bin/sh", "-c", "echo leak >&3")...)
+	wr.Close()
+	b, _ := io.ReadAll(r)
+	return strings.Contains(string(b), "leak")
+}
+
+func (w *world) runWith(env []string, extra []*os.File, prog string, args ...string) result {
+	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := w.cmdOf(ctx, prog, args...)
+	c.Env = append(c.Env, env...)
+	c.ExtraFiles = extra
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
 	err := c.Run()

@@ -27,6 +27,9 @@ func main() {
 }
 
 func run(action string, args []string) error {
+	if known, err := attack(action, args); known {
+		return err
+	}
 	switch action {
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)
