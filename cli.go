@@ -59,6 +59,8 @@ func runFlags() []cli.Flag {
 			Usage: "sandbox: let the program reach the unix socket at `PATH` (and keep the variables naming it)"},
 		&cli.BoolFlag{Name: "writable-git-config", EnvVars: []string{"OMEGA_RUN_WRITABLE_GIT_CONFIG"},
 			Usage: "sandbox: leave .git/hooks and .git/config writable"},
+		&cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
+			Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"},
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
 			Usage: "pass file descriptors 3…3+`N`-1 on to the program (all others above 2 are closed)"},
 	}
@@ -82,7 +84,7 @@ func newApp() *cli.App {
 		Flags:                  append(runFlags(), logFlags()...),
 		Before:                 configLogrus,
 		Action:                 runAction,
-		Commands:               []*cli.Command{checkCommand(), explainCommand()},
+		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand()},
 		HideHelpCommand:        true,
 		UseShortOptionHandling: false,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -116,15 +118,32 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 	return []byte("omega-run: " + e.Level.String() + ": " + e.Message + "\n"), nil
 }
 
-// options builds the sandbox options from the run flags.
-func options(c *cli.Context) (sandbox.Options, error) {
-	mode, err := profiles.ParseMode(c.String("mode"))
-	if err != nil {
-		return sandbox.Options{}, fmt.Errorf("--mode: %w", err)
+// options builds the sandbox options from the run flags; file holds the
+// config file's values for flags that were not set.
+func options(c *cli.Context, file map[string]any) (sandbox.Options, error) {
+	str := func(name string) string {
+		if v, ok := file[name].(string); ok {
+			return v
+		}
+		return c.String(name)
 	}
-	net, err := profiles.ParseNetwork(c.String("net"))
+	list := func(name string) []string {
+		if v, ok := file[name].([]string); ok {
+			return v
+		}
+		return c.StringSlice(name)
+	}
+	failClosed := c.Bool("fail-closed")
+	if v, ok := file["fail-closed"].(bool); ok {
+		failClosed = v
+	}
+	mode, err := profiles.ParseMode(str("mode"))
 	if err != nil {
-		return sandbox.Options{}, fmt.Errorf("--net: %w", err)
+		return sandbox.Options{}, fmt.Errorf("mode: %w", err)
+	}
+	net, err := profiles.ParseNetwork(str("net"))
+	if err != nil {
+		return sandbox.Options{}, fmt.Errorf("net: %w", err)
 	}
 	if n := c.Int("preserve-fds"); n < 0 || n > 1000 {
 		return sandbox.Options{}, fmt.Errorf("--preserve-fds %d: want 0 to 1000", n)
@@ -132,16 +151,16 @@ func options(c *cli.Context) (sandbox.Options, error) {
 	return sandbox.Options{
 		Mode:              mode,
 		DataDir:           c.String("data-dir"),
-		AllowWrite:        c.StringSlice("allow-write"),
-		Hide:              c.StringSlice("hide"),
-		ReadOnly:          c.StringSlice("read-only"),
-		AllowSocket:       c.StringSlice("allow-socket"),
+		AllowWrite:        list("allow-write"),
+		Hide:              list("hide"),
+		ReadOnly:          list("read-only"),
+		AllowSocket:       list("allow-socket"),
 		WritableGitConfig: c.Bool("writable-git-config"),
 		PreserveFDs:       c.Int("preserve-fds"),
 		Workdir:           c.String("workdir"),
 		Net:               net,
-		Seccomp:           c.String("seccomp"),
-		FailClosed:        c.Bool("fail-closed"),
+		Seccomp:           str("seccomp"),
+		FailClosed:        failClosed,
 	}, nil
 }
 
@@ -149,10 +168,11 @@ func runAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return cli.Exit("omega-run: no program given (usage: omega-run [flags] -- PROGRAM [ARGS...]; see --help)", sandbox.ExitLauncher)
 	}
-	opts, err := options(c)
+	s, err := resolveSettings(c)
 	if err != nil {
 		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 	}
+	opts := s.opts
 	args := c.Args().Slice()
 	status, err := opts.Run(args[0], args[1:]...)
 	if err != nil {

@@ -72,10 +72,11 @@ func explainCommand() *cli.Command {
 		Flags: append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.StringFlag{Name: "os", Usage: "explain for another OS: darwin prints the Seatbelt profile and the sandbox-exec command"}),
 		Action: func(c *cli.Context) error {
-			opts, err := options(c)
+			s, err := resolveSettings(c)
 			if err != nil {
 				return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 			}
+			opts := s.opts
 			var program string
 			var args []string
 			if c.NArg() > 0 {
@@ -95,6 +96,7 @@ func explainCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit("omega-run: "+err.Error(), codeOf(err))
 			}
+			e.Sources = s.explainSources()
 			if c.Bool("json") {
 				writeJSON(os.Stdout, e)
 				return nil
@@ -126,6 +128,7 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 		fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))
 	}
 	fmt.Fprintf(w, "environment: %s\n", strings.Join(e.Env, " "))
+	fmt.Fprintf(w, "settings:    %s\n", strings.Join(e.Sources, "\n             "))
 	for _, warn := range e.Warnings {
 		fmt.Fprintf(w, "warning:     %s\n", warn)
 	}

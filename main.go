@@ -19,6 +19,7 @@ func main() {
 // run executes the CLI and returns the process exit status.
 func run(args []string) int {
 	app := newApp()
+	app.Metadata = map[string]any{"args": args}
 	status := 0
 	app.ExitErrHandler = func(_ *cli.Context, err error) {
 		status = exitStatus(err)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
+	"strings"
 
 	"github.com/omega-run/omega-run/sandbox"
 )
@@ -11,6 +14,40 @@ var (
 	version = "dev"
 	commit  = "unknown"
 )
+
+// versionText is the App's Version: the release on the first line, then
+// what this binary and this machine bring, as runc prints it. The other
+// lines are indented so that they line up under VERSION: in --help too.
+//
+//	omega-run version v0.2.0
+//	   commit:      d873bab
+//	   go:          go1.26.8 linux/amd64
+//	   seccomp:     compiled in
+//	   libseccomp:  2.5.4
+//	   landlock:    ABI 7
+func versionText() string {
+	abi, seccompOn, libseccomp := sandbox.Versions()
+	seccompText, libText := "compiled in", libseccomp
+	if !seccompOn {
+		seccompText, libText = "not compiled in (built without cgo)", "none"
+	}
+	landlockText := fmt.Sprintf("ABI %d", abi)
+	if abi == 0 {
+		landlockText += " (not offered by this kernel)"
+		if runtime.GOOS != "linux" {
+			landlockText = "ABI 0 (Linux only)"
+		}
+	}
+	lines := []string{
+		version,
+		"commit:      " + commit,
+		"go:          " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+		"seccomp:     " + seccompText,
+		"libseccomp:  " + libText,
+		"landlock:    " + landlockText,
+	}
+	return strings.Join(lines, "\n   ")
+}
 
 func codeOf(err error) int {
 	var se *sandbox.Error

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,21 +43,35 @@ func setupMounts(p *MountPlan) error {
 
 // readOnlyRoot makes every mount read-only except the writable roots.
 // Landlock already confines writes; this adds what Landlock has no rights
-// for (chmod, chown, utimes, xattrs) and a second wall behind it.
+// for (chmod, chown, utimes, xattrs) and a second wall behind it. Roots
+// are held by fd first, because the private /tmp may cover one (a data
+// dir under /tmp), which is then bound back on top of it.
 func readOnlyRoot(p *MountPlan) error {
-	var binds []string
+	var sources []string
 	for _, w := range p.Writable {
-		src := w
 		if w == "/tmp" && p.TmpFrom != "" {
-			src = p.TmpFrom
+			sources = append(sources, p.TmpFrom)
+		} else {
+			sources = append(sources, w)
 		}
-		if err := mount(src, w, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			if errors.Is(err, unix.ENOENT) {
-				continue
-			}
+	}
+	held, err := holdPaths(sources)
+	if err != nil {
+		return err
+	}
+	defer closeAll(held)
+	// /tmp first, so that roots below it land on top of the private one.
+	slices.SortStableFunc(held, func(a, b heldPath) int { return len(targetOf(p, a.path)) - len(targetOf(p, b.path)) })
+	var binds []string
+	for _, h := range held {
+		target := targetOf(p, h.path)
+		if err := os.MkdirAll(target, 0o700); err != nil {
+			return fmt.Errorf("mount point %s: %w", target, err)
+		}
+		if err := mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return err
 		}
-		binds = append(binds, w)
+		binds = append(binds, target)
 	}
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
@@ -69,6 +84,14 @@ func readOnlyRoot(p *MountPlan) error {
 		}
 	}
 	return nil
+}
+
+// targetOf maps a bind source back to where it appears inside.
+func targetOf(p *MountPlan, source string) string {
+	if p.TmpFrom != "" && source == p.TmpFrom {
+		return "/tmp"
+	}
+	return source
 }
 
 // freshRun hides the host's service sockets behind an empty /run (and

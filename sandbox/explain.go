@@ -23,6 +23,9 @@ type Explanation struct {
 	Seccomp      string   `json:"seccomp"`
 	SeccompRules string   `json:"seccomp_rules,omitempty"`
 	Env          []string `json:"env"`
+	// Sources says where each setting came from (flag, env, config FILE,
+	// default); the CLI fills it in.
+	Sources []string `json:"sources,omitempty"`
 	// Warnings are the fallbacks and gaps that would apply here.
 	Warnings []string `json:"warnings,omitempty"`
 }

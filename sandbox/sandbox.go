@@ -87,3 +87,13 @@ func CommandContext(ctx context.Context, program string, mode Mode, dataDir stri
 }
 
 var errRWXHasNoProfile = errors.New("--mode rwx runs the program plainly: there is no profile to show")
+
+// DisplayName is how a user interface names mode.
+func DisplayName(mode Mode) string { return profiles.DisplayName(mode) }
+
+// PromptConstraint is the system-prompt text that tells a model what mode
+// enforces, with workspace as its working area; the CLI's `omega-run
+// prompt` prints the same text.
+func PromptConstraint(mode Mode, workspace string) (string, error) {
+	return profiles.PromptConstraint(mode, workspace)
+}

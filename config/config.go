@@ -1,0 +1,145 @@
+// Package config reads omega-run's settings from the Omega config file,
+// <data-dir>/config.toml, whose [sandbox] table the Omega gateway shares:
+//
+//	[sandbox]
+//	mode = "rx"                 # sandbox | rx | rwx
+//	allow_write = ["/srv/data"]
+//	read_only = []
+//	hide = ["~/.config/secret"]
+//	allow_socket = []
+//	net = "none"                # host | none
+//	seccomp = "strict"          # default | strict | none | FILE
+//	fail_closed = true
+//
+// Unknown keys and values of the wrong type are errors that name the
+// file, line and key. Values are checked again, with the same messages
+// as flags, when the policy is built.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// FileName is the config file inside the data dir.
+const FileName = "config.toml"
+
+// Sandbox is the [sandbox] table. Pointers tell "not set" from zero.
+type Sandbox struct {
+	Mode        *Mode    `toml:"mode"`
+	AllowWrite  []string `toml:"allow_write"`
+	ReadOnly    []string `toml:"read_only"`
+	Hide        []string `toml:"hide"`
+	AllowSocket []string `toml:"allow_socket"`
+	Net         *Network `toml:"net"`
+	Seccomp     *string  `toml:"seccomp"`
+	FailClosed  *bool    `toml:"fail_closed"`
+}
+
+// Mode is a mode checked while decoding, so a bad one gets a line number.
+// (A struct: the decoder would assign a string kind without asking.)
+type Mode struct{ Value profiles.Mode }
+
+// UnmarshalText checks the mode.
+func (m *Mode) UnmarshalText(b []byte) (err error) {
+	m.Value, err = profiles.ParseMode(string(b))
+	return err
+}
+
+// Network is --net, checked while decoding.
+type Network struct{ Value profiles.Network }
+
+// UnmarshalText checks the network setting.
+func (n *Network) UnmarshalText(b []byte) (err error) {
+	n.Value, err = profiles.ParseNetwork(string(b))
+	return err
+}
+
+// File is a whole config file. Other tables belong to the gateway and
+// are left alone.
+type File struct {
+	Sandbox Sandbox `toml:"sandbox"`
+	// Path is where it was read from ("" when there was no file).
+	Path string `toml:"-"`
+}
+
+// Load reads path. A missing file is no error when optional is set (the
+// default location); an explicit --config must exist.
+func Load(path string, optional bool) (File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && optional {
+		return File{}, nil
+	}
+	if err != nil {
+		return File{}, fmt.Errorf("config: %w", err)
+	}
+	f, err := Parse(data, path)
+	f.Path = path
+	return f, err
+}
+
+// Parse decodes a config file's content; name is used in errors.
+func Parse(data []byte, name string) (File, error) {
+	var raw map[string]any
+	if err := toml.Unmarshal(data, &raw); err != nil {
+		return File{}, positioned(name, err)
+	}
+	// Only [sandbox] is ours: decode it strictly, the rest not at all.
+	var f File
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) {
+			return File{}, firstOwnUnknown(name, sm)
+		}
+		return File{}, positioned(name, err)
+	}
+	return f, nil
+}
+
+// firstOwnUnknown reports the first unknown key inside [sandbox]; keys of
+// other tables are the gateway's business.
+func firstOwnUnknown(name string, sm *toml.StrictMissingError) error {
+	for _, e := range sm.Errors {
+		key := e.Key()
+		if len(key) > 1 && key[0] == "sandbox" {
+			row, col := e.Position()
+			return fmt.Errorf("config: %s:%d:%d: unknown key %s in [sandbox] (known: mode, allow_write, read_only, hide, allow_socket, net, seccomp, fail_closed)", name, row, col, strings.Join(key[1:], "."))
+		}
+	}
+	return nil
+}
+
+func positioned(name string, err error) error {
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		key := strings.Join(de.Key(), ".")
+		if key != "" {
+			return fmt.Errorf("config: %s:%d:%d: %s: %s", name, row, col, key, strings.TrimPrefix(want(de.Error()), "toml: "))
+		}
+		return fmt.Errorf("config: %s:%d:%d: %s", name, row, col, strings.TrimPrefix(de.Error(), "toml: "))
+	}
+	return fmt.Errorf("config: %s: %w", name, err)
+}
+
+// want turns the decoder's Go type names into what to write in TOML.
+func want(msg string) string {
+	for goType, tomlType := range map[string]string{
+		"of type bool": "want true or false", "of type []string": `want a list of strings, like ["/a", "/b"]`,
+		"of type string": "want a string in double quotes",
+	} {
+		if strings.Contains(msg, goType) {
+			return tomlType
+		}
+	}
+	return msg
+}

@@ -1,0 +1,65 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		name, doc, err string
+	}{
+		{"empty", "", ""},
+		{"full", `[sandbox]
+mode = "rx"
+allow_write = ["/a", "/b"]
+read_only = ["/a/r"]
+hide = ["/h"]
+allow_socket = ["/run/s"]
+net = "none"
+seccomp = "strict"
+fail_closed = true
+`, ""},
+		{"gateway tables are left alone", "[gateway]\nport = 1\n[sandbox]\nmode = \"rx\"\n", ""},
+		{"unknown key", "[sandbox]\nmode = \"rx\"\nallow_writes = [\"/a\"]\n", "c.toml:3:1: unknown key allow_writes in [sandbox]"},
+		{"wrong type", "[sandbox]\nfail_closed = \"yes\"\n", "c.toml:2:"},
+		{"list expected", "[sandbox]\nallow_write = \"/a\"\n", "c.toml:2:"},
+		{"syntax", "[sandbox\nmode = 1\n", "c.toml:1:"},
+		{"bad mode", "[sandbox]\n\nmode = \"bogus\"\n", `c.toml:3:8: sandbox.mode: unknown mode "bogus"`},
+		{"bad net", "[sandbox]\nnet = \"wifi\"\n", `c.toml:2:7: sandbox.net: unknown network "wifi"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Parse([]byte(c.doc), "c.toml")
+			if c.err == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				if c.name == "full" && (f.Sandbox.Mode.Value != "rx" || len(f.Sandbox.AllowWrite) != 2 || !*f.Sandbox.FailClosed) {
+					t.Errorf("decoded %+v", f.Sandbox)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("err = %v, want it to contain %q", err, c.err)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	if f, err := Load(filepath.Join(dir, "none.toml"), true); err != nil || f.Path != "" {
+		t.Errorf("missing optional file: %+v, %v", f, err)
+	}
+	if _, err := Load(filepath.Join(dir, "none.toml"), false); err == nil {
+		t.Error("missing explicit --config must be an error")
+	}
+	p := filepath.Join(dir, "c.toml")
+	os.WriteFile(p, []byte("[sandbox]\nnet = \"none\"\n"), 0o644)
+	if f, err := Load(p, false); err != nil || f.Sandbox.Net.Value != "none" || f.Path != p {
+		t.Errorf("Load: %+v, %v", f, err)
+	}
+}

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/omega-run/omega-run/sandbox"
+	"github.com/urfave/cli/v2"
+)
+
+// manCommand prints omega-run(1), generated from the CLI definition, so
+// that the man page never drifts from --help. `make install` writes it to
+// $(PREFIX)/share/man/man1/omega-run.1.
+func manCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "man",
+		Usage:  "print the man page (roff, section 1)",
+		Hidden: true,
+		Action: func(c *cli.Context) error {
+			page, err := manPage(c.App)
+			if err != nil {
+				return cli.Exit("omega-run: man: "+err.Error(), sandbox.ExitLauncher)
+			}
+			fmt.Fprint(os.Stdout, page)
+			return nil
+		},
+	}
+}
+
+// manPage renders app as a section 1 man page (omega-run is a user
+// command, not the section 8 urfave/cli picks by default).
+func manPage(app *cli.App) (string, error) {
+	return app.ToManWithSection(1)
+}

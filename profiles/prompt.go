@@ -1,0 +1,52 @@
+package profiles
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DisplayName is how a user interface names a mode.
+func DisplayName(m Mode) string {
+	switch m {
+	case ModeSandbox:
+		return "Sandboxed"
+	case ModeRX:
+		return "Read & execute"
+	case ModeRWX:
+		return "Full access"
+	}
+	return string(m)
+}
+
+// PromptConstraint is the text the Omega gateway puts into the model's
+// system prompt for mode, so that the prompt layer describes exactly what
+// the OS layer enforces. workspace is where the model is meant to work.
+func PromptConstraint(m Mode, workspace string) (string, error) {
+	var lines []string
+	switch m {
+	case ModeSandbox:
+		lines = []string{
+			"You are running in an OS-enforced sandbox (omega-run, mode: sandbox).",
+			fmt.Sprintf("Work inside your workspace: %s.", workspace),
+			"You can read and execute files anywhere, but writes succeed only in the workspace, the Omega data directory, /tmp (private to this sandbox) and ~/.claude.",
+			"Credential stores such as ~/.ssh, ~/.aws and ~/.config/gh are hidden, host services under /run are out of reach, and processes outside the sandbox are invisible.",
+			"A write anywhere else fails with \"Permission denied\" or \"Read-only file system\". Do not try to work around it; tell the user what you need instead.",
+		}
+	case ModeRX:
+		lines = []string{
+			"You are running with OS-enforced write restrictions (omega-run, mode: rx).",
+			fmt.Sprintf("Work inside your workspace: %s.", workspace),
+			"You can read and execute files anywhere on this machine, but writes succeed only in the workspace, the Omega data directory, /tmp and ~/.claude.",
+			"A write anywhere else fails with \"Permission denied\". Do not try to work around it; tell the user what you need instead.",
+		}
+	case ModeRWX:
+		lines = []string{
+			"You are running without OS restrictions (omega-run, mode: rwx): you have the user's full access to this machine.",
+			fmt.Sprintf("Your workspace is %s; stay in it unless the user asks otherwise, and take care with anything outside it.", workspace),
+		}
+	default:
+		_, err := ParseMode(string(m))
+		return "", err
+	}
+	return strings.Join(lines, "\n") + "\n", nil
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/omega-run/omega-run/config"
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/sandbox"
+	"github.com/urfave/cli/v2"
+)
+
+// settings is the run flags resolved by precedence: flag > environment >
+// config file > built-in default. sources says where each came from.
+type settings struct {
+	opts    sandbox.Options
+	sources map[string]string
+}
+
+// fileSetting reads one [sandbox] key of the config file into a flag's
+// place; ok is false when the file does not set it.
+type fileSetting struct {
+	flag string
+	get  func(s config.Sandbox) (value any, ok bool)
+}
+
+var fileSettings = []fileSetting{
+	{"mode", func(s config.Sandbox) (any, bool) {
+		if s.Mode == nil {
+			return nil, false
+		}
+		return string(s.Mode.Value), true
+	}},
+	{"net", func(s config.Sandbox) (any, bool) {
+		if s.Net == nil {
+			return nil, false
+		}
+		return string(s.Net.Value), true
+	}},
+	{"seccomp", func(s config.Sandbox) (any, bool) { return deref(s.Seccomp) }},
+	{"fail-closed", func(s config.Sandbox) (any, bool) { return derefBool(s.FailClosed) }},
+	{"allow-write", func(s config.Sandbox) (any, bool) { return s.AllowWrite, s.AllowWrite != nil }},
+	{"read-only", func(s config.Sandbox) (any, bool) { return s.ReadOnly, s.ReadOnly != nil }},
+	{"hide", func(s config.Sandbox) (any, bool) { return s.Hide, s.Hide != nil }},
+	{"allow-socket", func(s config.Sandbox) (any, bool) { return s.AllowSocket, s.AllowSocket != nil }},
+}
+
+func deref(p *string) (any, bool) {
+	if p == nil {
+		return nil, false
+	}
+	return *p, true
+}
+
+func derefBool(p *bool) (any, bool) {
+	if p == nil {
+		return nil, false
+	}
+	return *p, true
+}
+
+// resolveSettings applies the precedence. The config file is
+// <data-dir>/config.toml unless --config names one.
+func resolveSettings(c *cli.Context) (settings, error) {
+	s := settings{sources: map[string]string{}}
+	file, err := loadConfig(c)
+	if err != nil {
+		return s, err
+	}
+	values := map[string]any{}
+	for _, f := range runFlags() {
+		name := f.Names()[0]
+		switch {
+		case c.IsSet(name):
+			s.sources[name] = sourceOf(c, name)
+		default:
+			s.sources[name] = "default"
+		}
+	}
+	for _, fs := range fileSettings {
+		if v, ok := fs.get(file.Sandbox); ok && s.sources[fs.flag] == "default" {
+			values[fs.flag] = v
+			s.sources[fs.flag] = "config " + file.Path
+		}
+	}
+	s.opts, err = options(c, values)
+	return s, err
+}
+
+// sourceOf tells a command-line flag from its environment variable.
+func sourceOf(c *cli.Context, name string) string {
+	args, _ := c.App.Metadata["args"].([]string)
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") || a == "-"+name {
+			return "flag"
+		}
+	}
+	return "env"
+}
+
+func loadConfig(c *cli.Context) (config.File, error) {
+	if p := c.String("config"); p != "" {
+		return config.Load(p, false)
+	}
+	dataDir := c.String("data-dir")
+	if dataDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return config.File{}, nil // no home, no default config
+		}
+		dataDir = filepath.Join(home, profiles.DefaultDataDirName)
+	}
+	return config.Load(filepath.Join(dataDir, config.FileName), true)
+}
+
+// explainSources lists where each setting came from, for explain.
+func (s settings) explainSources() []string {
+	var out []string
+	for _, f := range runFlags() {
+		name := f.Names()[0]
+		if name == "config" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s=%s", name, s.sources[name]))
+	}
+	slices.Sort(out)
+	return out
+}

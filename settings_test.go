@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/omega-run/omega-run/sandbox"
+)
+
+// explainJSON runs `omega-run explain --json args…` and decodes stdout.
+func explainJSON(t *testing.T, args ...string) (sandbox.Explanation, int) {
+	t.Helper()
+	r, w, _ := os.Pipe()
+	saved := os.Stdout
+	os.Stdout = w
+	code := run(append([]string{"omega-run", "explain", "--json"}, args...))
+	os.Stdout = saved
+	w.Close()
+	out, _ := io.ReadAll(r)
+	var e sandbox.Explanation
+	if code == 0 {
+		if err := json.Unmarshal(out, &e); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+	}
+	return e, code
+}
+
+// TestPrecedence: flag > environment > config file > built-in default.
+func TestPrecedence(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.MkdirAll(filepath.Join(home, ".omega"), 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"),
+		[]byte("[sandbox]\nmode = \"rx\"\nnet = \"none\"\nseccomp = \"strict\"\n"), 0o644)
+	cases := []struct {
+		name    string
+		env     map[string]string
+		args    []string
+		mode    sandbox.Mode
+		net     sandbox.Network
+		seccomp string
+		source  string // "key=source" expected among Sources
+	}{
+		{"file beats default", nil, nil, sandbox.ModeRX, sandbox.NetNone, "strict", "mode=config " + filepath.Join(home, ".omega", "config.toml")},
+		{"env beats file", map[string]string{"OMEGA_SANDBOX_MODE": "sandbox"}, nil, sandbox.ModeSandbox, sandbox.NetNone, "strict", "mode=env"},
+		{"flag beats env", map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--net", "host"}, sandbox.ModeRX, sandbox.NetHost, "strict", "net=flag"},
+		{"default without file", nil, []string{"--config", filepath.Join(home, "empty.toml")}, sandbox.ModeSandbox, sandbox.NetHost, "default", "seccomp=default"},
+	}
+	os.WriteFile(filepath.Join(home, "empty.toml"), nil, 0o644)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			e, code := explainJSON(t, c.args...)
+			if code != 0 || e.Mode != c.mode || e.Network != c.net || e.Seccomp != c.seccomp {
+				t.Errorf("exit %d: mode %s net %s seccomp %s; want %s %s %s", code, e.Mode, e.Network, e.Seccomp, c.mode, c.net, c.seccomp)
+			}
+			if !slices.Contains(e.Sources, c.source) {
+				t.Errorf("sources %v lack %q", e.Sources, c.source)
+			}
+		})
+	}
+}
+
+// TestConfigErrors: each bad config exits 125 (message checked in config).
+func TestConfigErrors(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, doc := range []string{"[sandbox]\nmode = \"x\"\n", "[sandbox]\nnope = 1\n", "[sandbox\n", "[sandbox]\nfail_closed = 1\n"} {
+		p := filepath.Join(home, "c.toml")
+		os.WriteFile(p, []byte(doc), 0o644)
+		if _, code := explainJSON(t, "--config", p); code != 125 {
+			t.Errorf("%q: exit %d, want 125", doc, code)
+		}
+	}
+	if _, code := explainJSON(t, "--config", filepath.Join(home, "missing.toml")); code != 125 {
+		t.Errorf("missing --config: exit %d, want 125", code)
+	}
+}
