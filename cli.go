@@ -59,6 +59,13 @@ func runFlags() []cli.Flag {
 			Usage: "sandbox: let the program reach the unix socket at `PATH` (and keep the variables naming it)"},
 		&cli.BoolFlag{Name: "writable-git-config", EnvVars: []string{"OMEGA_RUN_WRITABLE_GIT_CONFIG"},
 			Usage: "sandbox: leave .git/hooks and .git/config writable"},
+		&cli.StringFlag{Name: "user", EnvVars: []string{"OMEGA_RUN_USER"}, Usage: "run the program as `NAME|UID` (root only)"},
+		&cli.StringFlag{Name: "group", EnvVars: []string{"OMEGA_RUN_GROUP"}, DefaultText: "the user's primary group", Usage: "run the program with group `NAME|GID` (root only)"},
+		&cli.StringSliceFlag{Name: "groups", EnvVars: []string{"OMEGA_RUN_GROUPS"}, DefaultText: "none", Usage: "supplementary `GROUPS` (names or ids, comma-separated; root only)"},
+		&cli.BoolFlag{Name: "clearenv", EnvVars: []string{"OMEGA_RUN_CLEARENV"}, Usage: "start the program with an empty environment (OMEGA_SANDBOX is still set)"},
+		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable)"},
+		&cli.StringSliceFlag{Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable)"},
+		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
 		&cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
 			Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"},
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
@@ -84,7 +91,7 @@ func newApp() *cli.App {
 		Flags:                  append(runFlags(), logFlags()...),
 		Before:                 configLogrus,
 		Action:                 runAction,
-		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand()},
+		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
 		HideHelpCommand:        true,
 		UseShortOptionHandling: false,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -161,6 +168,11 @@ func options(c *cli.Context, file map[string]any) (sandbox.Options, error) {
 		Net:               net,
 		Seccomp:           str("seccomp"),
 		FailClosed:        failClosed,
+		Process: sandbox.Process{
+			User: c.String("user"), Group: c.String("group"), Groups: c.StringSlice("groups"),
+			ClearEnv: c.Bool("clearenv"), SetEnv: c.StringSlice("setenv"), UnsetEnv: c.StringSlice("unsetenv"),
+			Hostname: c.String("hostname"),
+		},
 	}, nil
 }
 

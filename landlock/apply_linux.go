@@ -53,18 +53,46 @@ func (r Rules) toLandlock() []ll.Rule {
 	return rules
 }
 
+// Ruleset is a built, not yet enforced ruleset. Building opens every path,
+// so it happens before the process switches to a user who may not be
+// able to open them.
+type Ruleset struct {
+	fd    int
+	flags uint32
+}
+
+// Prepare builds the ruleset for r. Enforced reports false when Landlock
+// is unavailable (the ruleset then does nothing).
+func Prepare(r Rules) (*Ruleset, error) {
+	fd, flags, err := config(r).NewRulesetFD(r.toLandlock()...)
+	if err != nil {
+		return nil, fmt.Errorf("landlock: %w", err)
+	}
+	return &Ruleset{fd: fd, flags: flags}, nil
+}
+
+// Available reports whether the ruleset will enforce anything.
+func (rs *Ruleset) Available() bool { return rs.fd >= 0 }
+
 // RestrictThread applies r to the calling OS thread only, so that a
 // following execve (or fork from this thread) carries it. The caller must
 // hold runtime.LockOSThread and must already have set no_new_privs. It
 // returns false when Landlock is unavailable.
 func RestrictThread(r Rules) (bool, error) {
-	fd, flags, err := config(r).NewRulesetFD(r.toLandlock()...)
+	rs, err := Prepare(r)
 	if err != nil {
-		return false, fmt.Errorf("landlock: %w", err)
+		return false, err
 	}
-	if fd < 0 {
+	return rs.Enforce()
+}
+
+// Enforce applies the ruleset to the calling thread and closes it.
+func (rs *Ruleset) Enforce() (bool, error) {
+	if rs.fd < 0 {
 		return false, nil
 	}
+	fd, flags := rs.fd, rs.flags
+	rs.fd = -1
 	defer func() { _ = closeFD(fd) }()
 	if err := llsys.LandlockRestrictSelf(fd, flags); err != nil {
 		if errors.Is(err, errE2BIG) {

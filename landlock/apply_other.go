@@ -11,3 +11,15 @@ func ABI() int { return 0 }
 func RestrictThread(Rules) (bool, error) {
 	return false, errors.New("landlock: only available on Linux")
 }
+
+// Ruleset does nothing outside Linux.
+type Ruleset struct{}
+
+// Prepare builds nothing outside Linux.
+func Prepare(Rules) (*Ruleset, error) { return &Ruleset{}, nil }
+
+// Available is false outside Linux.
+func (*Ruleset) Available() bool { return false }
+
+// Enforce enforces nothing outside Linux.
+func (*Ruleset) Enforce() (bool, error) { return false, nil }

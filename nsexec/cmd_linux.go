@@ -75,7 +75,11 @@ func ExecInPlace(s *Spec) error {
 	if err := confine(s, w); err != nil {
 		return err
 	}
-	env := programEnv(os.Environ(), s.Env, s.Unsetenv)
+	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
+	if s.Plain {
+		// rwx is a plain exec: every inherited fd stays as it was.
+		return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))
+	}
 	return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 }
 

@@ -11,18 +11,40 @@ import (
 )
 
 // Confine applies the program's restrictions to the calling thread, in the
-// order that keeps each step possible: capabilities go first (dropping the
-// bounding set needs CAP_SETPCAP), then no_new_privs (Landlock and seccomp
-// need it), Landlock, and seccomp last so that the filter does not have to
-// allow the setup calls. The caller holds runtime.LockOSThread.
+// order that keeps each step possible: the bounding set goes first (that
+// needs CAP_SETPCAP), then the user switch (CAP_SETUID), the remaining
+// capabilities, no_new_privs (Landlock and seccomp need it), Landlock,
+// and seccomp last so that the filter does not have to allow the setup
+// calls. The caller holds runtime.LockOSThread.
 func confine(s *Spec, w warner) error {
-	if err := dropCapabilities(); err != nil {
+	var rs *landlock.Ruleset
+	if !s.Plain {
+		if err := dropBounding(); err != nil {
+			return fmt.Errorf("capabilities: %w", err)
+		}
+		var err error
+		if rs, err = landlock.Prepare(s.Landlock); err != nil {
+			return err
+		}
+	}
+	if err := setRlimits(s.Limits); err != nil {
+		return err
+	}
+	if s.User != nil {
+		if err := switchUser(s.User); err != nil {
+			return fmt.Errorf("--user: %w", err)
+		}
+	}
+	if s.Plain {
+		return nil // rwx: ids and limits only
+	}
+	if err := clearCapabilities(); err != nil {
 		return fmt.Errorf("capabilities: %w", err)
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return &os.SyscallError{Syscall: "prctl(PR_SET_NO_NEW_PRIVS)", Err: err}
 	}
-	enforced, err := landlock.RestrictThread(s.Landlock)
+	enforced, err := rs.Enforce()
 	if err != nil {
 		return err
 	}
@@ -37,27 +59,35 @@ func confine(s *Spec, w warner) error {
 	return nil
 }
 
-// dropCapabilities empties every capability set of this thread. The
-// bounding set can only shrink with CAP_SETPCAP, which an unprivileged rx
-// caller lacks; its bounding set then stays as the kernel gave it, which
-// grants nothing under no_new_privs.
-func dropCapabilities() error {
+// dropBounding empties this thread's bounding set. It can only shrink with
+// CAP_SETPCAP, which an unprivileged rx caller lacks; its bounding set then
+// stays as the kernel gave it, which grants nothing under no_new_privs.
+func dropBounding() error {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {
 		return &os.SyscallError{Syscall: "capget", Err: err}
 	}
-	if data[0].Effective&(1<<unix.CAP_SETPCAP) != 0 {
-		last, err := lastCap()
-		if err != nil {
-			return err
-		}
-		for c := 0; c <= last; c++ {
-			if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
-				return &os.SyscallError{Syscall: "prctl(PR_CAPBSET_DROP)", Err: err}
-			}
+	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
+		return nil
+	}
+	last, err := lastCap()
+	if err != nil {
+		return err
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return &os.SyscallError{Syscall: "prctl(PR_CAPBSET_DROP)", Err: err}
 		}
 	}
+	return nil
+}
+
+// clearCapabilities empties the ambient, effective, permitted and
+// inheritable sets of this thread.
+func clearCapabilities() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
 		return &os.SyscallError{Syscall: "prctl(PR_CAP_AMBIENT_CLEAR_ALL)", Err: err}
 	}

@@ -59,6 +59,11 @@ func runInit() error {
 			w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
 		}
 	}
+	if s.Hostname != "" {
+		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {
+			return &os.SyscallError{Syscall: "sethostname", Err: err}
+		}
+	}
 	if s.Loopback {
 		if err := loopbackUp(); err != nil {
 			return fmt.Errorf("loopback: %w", err)
@@ -67,7 +72,7 @@ func runInit() error {
 	if s.Probe {
 		os.Exit(0)
 	}
-	env := programEnv(os.Environ(), s.Env, s.Unsetenv)
+	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
 	if err := confine(s, w); err != nil {
 		return err
 	}
@@ -75,6 +80,13 @@ func runInit() error {
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
 	return supervise(s, env)
+}
+
+func inheritedEnv(s *Spec) []string {
+	if s.ClearEnv {
+		return nil
+	}
+	return os.Environ()
 }
 
 // programEnv is the inherited environment without the unset names, plus

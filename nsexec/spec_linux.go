@@ -41,6 +41,18 @@ type Spec struct {
 	Landlock   landlock.Rules
 	Seccomp    *seccomp.Program
 	FailClosed bool
+	// Plain skips every restriction (rwx): only ids, limits and the
+	// environment are applied.
+	Plain bool
+	// User switches ids before the program runs (root callers only).
+	User *Credentials
+	// Hostname is set in the new uts namespace ("" keeps the host's).
+	Hostname string
+	// ClearEnv starts the program's environment empty (--clearenv);
+	// Env is then all it gets.
+	ClearEnv bool
+	// Limits are resource limits set before the program starts.
+	Limits []Rlimit
 	// Probe makes the init stage exit 0 once the namespaces are set up
 	// (omega-run check).
 	Probe bool

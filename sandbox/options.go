@@ -42,6 +42,8 @@ type Options struct {
 	Seccomp string
 	// FailClosed turns every "not enforced" warning into an error.
 	FailClosed bool
+	// Process is what the program runs as and with.
+	Process Process
 }
 
 // plan is a validated request: the policy plus the resolved program.
@@ -54,6 +56,8 @@ type plan struct {
 	// must be enforced.
 	explicitSeccomp bool
 	preserveFDs     int
+	process         Process
+	ids             *ids
 }
 
 // CommandContext returns an unstarted command running program under o.
@@ -99,6 +103,16 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := o.Process.checkEnv(); err != nil {
+		return nil, launcherErr(err)
+	}
+	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
+		return nil, launcherErr(fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode))
+	}
+	ids, err := o.Process.resolveIDs()
+	if err != nil {
+		return nil, launcherErr(err)
+	}
 	if pol.Mode != ModeRWX {
 		if err := ensureDirs(pol); err != nil {
 			return nil, launcherErr(err)
@@ -107,6 +121,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
+		process: o.Process, ids: ids,
 	}, nil
 }
 

@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"slices"
+
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 	"golang.org/x/sys/unix"
@@ -50,7 +52,8 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
 		plan, mwarn := mountPlan(p.policy)
-		spec.Mounts, spec.Unsetenv = plan, droppedEnv(p.policy)
+		spec.Mounts = plan
+		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 		warnings = append(warnings, mwarn...)
 		if cause := usernsUnavailable(); cause != "" {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
@@ -79,8 +82,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		p.workdir = ""
 	}
 	if p.policy.Mode == ModeRWX {
-		env := append(os.Environ(), programEnv(p.policy)...)
-		return 0, execErr(p.path, unix.Exec(p.path, p.argv, env))
+		return 0, inPlace(plainSpec(p))
 	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {
@@ -142,4 +144,14 @@ func cloneFailure(err error) string {
 		return "creating them failed: " + errno.Error()
 	}
 	return ""
+}
+
+// plainSpec is rwx: the program with its ids, limits and environment, and
+// no confinement.
+func plainSpec(p *plan) *nsexec.Spec {
+	return &nsexec.Spec{
+		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs,
+		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
+		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
+	}
 }

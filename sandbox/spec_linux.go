@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -28,7 +29,11 @@ func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
 	return &nsexec.Spec{
 		Path:       p.path,
 		Argv:       p.argv,
-		Env:        programEnv(pol),
+		Env:        append(slices.Clone(p.process.SetEnv), programEnv(pol)...),
+		ClearEnv:   p.process.ClearEnv,
+		Unsetenv:   slices.Clone(p.process.UnsetEnv),
+		Hostname:   p.process.Hostname,
+		User:       p.credentials(),
 		Landlock:   rules,
 		Seccomp:    prog,
 		FailClosed: pol.FailClosed,
@@ -97,4 +102,15 @@ func usernsWarning(cause string) string {
 	return "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
 		"without namespaces, masks or a private /proc; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
 		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"
+}
+
+func (p *plan) credentials() *nsexec.Credentials {
+	if p.ids == nil {
+		return nil
+	}
+	uid, gid := p.ids.uid, p.ids.gid
+	if p.process.User == "" {
+		uid = uint32(os.Getuid())
+	}
+	return &nsexec.Credentials{UID: uid, GID: gid, Groups: p.ids.groups}
 }

@@ -1,5 +1,5 @@
-// Package e2e drives the built omega-run binary the way users do and
-// checks every outcome from outside the sandbox.
+//go:build linux
+
 package e2e
 
 import (

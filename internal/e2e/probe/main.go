@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command probe performs one action from inside a sandbox so that a test
 // can check the outcome from outside. It prints what happened and exits 0
 // when the action succeeded, 1 when it was refused.

@@ -1,0 +1,112 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+)
+
+// Process holds what the program runs as and with, for server
+// deployments (bubblewrap's names where they exist).
+type Process struct {
+	// User, Group and Groups switch ids (names or numbers); root only.
+	User   string
+	Group  string
+	Groups []string
+	// ClearEnv starts from an empty environment; SetEnv (KEY=VALUE) and
+	// UnsetEnv (KEY) edit it. OMEGA_SANDBOX is always set.
+	ClearEnv bool
+	SetEnv   []string
+	UnsetEnv []string
+	// Hostname is set in the sandbox's uts namespace.
+	Hostname string
+	// Rlimits are NAME=SOFT[:HARD] specs as prlimit(1) names them.
+	Rlimits []string
+}
+
+// ids is a resolved --user/--group/--groups.
+type ids struct {
+	uid, gid uint32
+	groups   []uint32
+}
+
+// resolveIDs looks the names up; nil when no switch was asked for.
+func (p Process) resolveIDs() (*ids, error) {
+	if p.User == "" && p.Group == "" && len(p.Groups) == 0 {
+		return nil, nil
+	}
+	if os.Geteuid() != 0 {
+		return nil, errors.New("--user, --group and --groups need omega-run to run as root (it cannot switch to another user otherwise)")
+	}
+	out := &ids{}
+	if p.User != "" {
+		u, err := lookupUser(p.User)
+		if err != nil {
+			return nil, err
+		}
+		uid, _ := strconv.ParseUint(u.Uid, 10, 32)
+		gid, _ := strconv.ParseUint(u.Gid, 10, 32)
+		out.uid, out.gid = uint32(uid), uint32(gid)
+	}
+	if p.Group != "" {
+		gid, err := lookupGroup(p.Group)
+		if err != nil {
+			return nil, err
+		}
+		out.gid = gid
+	}
+	for _, g := range p.Groups {
+		for _, name := range strings.Split(g, ",") {
+			gid, err := lookupGroup(strings.TrimSpace(name))
+			if err != nil {
+				return nil, err
+			}
+			out.groups = append(out.groups, gid)
+		}
+	}
+	return out, nil
+}
+
+func lookupUser(name string) (*user.User, error) {
+	if _, err := strconv.ParseUint(name, 10, 32); err == nil {
+		if u, err := user.LookupId(name); err == nil {
+			return u, nil
+		}
+		return &user.User{Uid: name, Gid: name}, nil // a bare uid: its own group
+	}
+	u, err := user.Lookup(name)
+	if err != nil {
+		return nil, fmt.Errorf("--user %s: %w", name, err)
+	}
+	return u, nil
+}
+
+func lookupGroup(name string) (uint32, error) {
+	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
+		return uint32(n), nil
+	}
+	g, err := user.LookupGroup(name)
+	if err != nil {
+		return 0, fmt.Errorf("--group %s: %w", name, err)
+	}
+	n, _ := strconv.ParseUint(g.Gid, 10, 32)
+	return uint32(n), nil
+}
+
+// checkEnv validates --setenv and --unsetenv.
+func (p Process) checkEnv() error {
+	for _, kv := range p.SetEnv {
+		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			return fmt.Errorf("--setenv %q: want KEY=VALUE", kv)
+		}
+	}
+	for _, k := range p.UnsetEnv {
+		if k == "" || strings.Contains(k, "=") {
+			return fmt.Errorf("--unsetenv %q: want a variable name", k)
+		}
+	}
+	return nil
+}
