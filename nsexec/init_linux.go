@@ -90,7 +90,8 @@ func inheritedEnv(s *Spec) []string {
 }
 
 // programEnv is the inherited environment without the unset names, plus
-// the spec's additions (which win).
+// the spec's additions; among additions with the same key the last wins
+// (omega-run puts OMEGA_SANDBOX last, so --setenv cannot fake it).
 func programEnv(inherited, add, unset []string) []string {
 	env := make([]string, 0, len(inherited)+len(add))
 	for _, kv := range inherited {
@@ -100,7 +101,13 @@ func programEnv(inherited, add, unset []string) []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, add...)
+	for i, kv := range add {
+		k, _, _ := strings.Cut(kv, "=")
+		if !hasKey(add[i+1:], k) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 func hasKey(env []string, key string) bool {
