@@ -4,8 +4,17 @@ BIN       ?= omega-run
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT    ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS   := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+# make install: $(DESTDIR)$(PREFIX)/bin, man page and bash/zsh completion.
+PREFIX      ?= /usr/local
+MANDIR      ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+# make static / make dist: scripts/build-static.sh is the one static build
+# command (internal/static's test runs it too).
+HOSTARCH    := $(shell $(GO) env GOHOSTARCH 2>/dev/null)
+STATIC_ENV  := GO='$(GO)' LDFLAGS='$(LDFLAGS)'
 
-.PHONY: help deps build test test-short run cross lint clean
+.PHONY: help deps build test test-short run cross lint clean static deps-cross dist install uninstall
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -42,3 +51,34 @@ cross: ## cross-compile and vet darwin/amd64, darwin/arm64, windows, freebsd, li
 
 clean: ## remove build outputs
 	rm -rf $(BIN) dist
+
+static: deps ## build dist/omega-run-linux-<arch>: static (libseccomp linked in, no ELF interpreter), stripped
+	$(STATIC_ENV) GOARCH=$(HOSTARCH) scripts/build-static.sh dist/$(BIN)-linux-$(HOSTARCH)
+
+deps-cross: ## install the arm64 cross compiler and libseccomp-dev:arm64 that make dist needs (Debian amd64; root)
+	@if ! command -v aarch64-linux-gnu-gcc >/dev/null || [ ! -f /usr/lib/aarch64-linux-gnu/libseccomp.a ]; then \
+	  if [ "$$(id -u)" = 0 ]; then dpkg --add-architecture arm64 && apt-get update -qq && apt-get install -y -qq gcc-aarch64-linux-gnu libseccomp-dev:arm64; \
+	  else echo "run: sudo sh -c 'dpkg --add-architecture arm64 && apt-get update && apt-get install -y gcc-aarch64-linux-gnu libseccomp-dev:arm64'"; exit 1; fi; fi
+
+dist: deps deps-cross ## release binaries in dist/: static linux amd64+arm64, darwin amd64+arm64 (no cgo), SHA256SUMS
+	rm -f dist/$(BIN)-* dist/SHA256SUMS
+	@set -e; for arch in amd64 arm64; do \
+	  echo "dist: linux/$$arch (static)"; \
+	  $(STATIC_ENV) GOARCH=$$arch scripts/build-static.sh dist/$(BIN)-linux-$$arch; \
+	  echo "dist: darwin/$$arch"; \
+	  GOOS=darwin GOARCH=$$arch CGO_ENABLED=0 $(GO) build -trimpath -ldflags '-s -w $(LDFLAGS)' -o dist/$(BIN)-darwin-$$arch . ; \
+	done
+	cd dist && sha256sum $(BIN)-* > SHA256SUMS
+	@cat dist/SHA256SUMS
+
+install: build ## install omega-run, omega-run(1) and bash/zsh completion under $(DESTDIR)$(PREFIX)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/$(BIN)
+	@set -e; gen() { out=$$1; shift; ./$(BIN) "$$@" > "$$out" || { rm -f "$$out"; exit 1; }; chmod 0644 "$$out"; echo "$$out"; }; \
+	  gen $(DESTDIR)$(MANDIR)/man1/$(BIN).1 manpage; \
+	  gen $(DESTDIR)$(BASHCOMPDIR)/$(BIN) completion bash; \
+	  gen $(DESTDIR)$(ZSHCOMPDIR)/_$(BIN) completion zsh
+
+uninstall: ## remove what make install installed (same PREFIX and DESTDIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/$(BIN) $(DESTDIR)$(MANDIR)/man1/$(BIN).1 \
+	  $(DESTDIR)$(BASHCOMPDIR)/$(BIN) $(DESTDIR)$(ZSHCOMPDIR)/_$(BIN)

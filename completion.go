@@ -42,8 +42,7 @@ type compFlag struct {
 	value  bool     // takes a value
 	repeat bool     // may be given more than once
 	words  []string // the fixed values it completes to
-	files  bool     // its value may be a path
-	dirs   bool     // … a directory
+	kind   string   // what else: "path", "dir", "user", "group", "env" or ""
 }
 
 // compCmd is the top level ("" name) or one subcommand.
@@ -60,9 +59,9 @@ type compSpec struct {
 	cmds []compCmd // visible subcommands
 }
 
-// flagWords are the fixed values of the flags that have them. A string
-// flag that is not here completes to paths; one whose usage names a FILE
-// completes to both.
+// flagWords are the fixed values of the flags that have them. Beyond
+// these, a string flag's value completes to what its usage placeholder
+// names (flagKind).
 func flagWords() map[string][]string {
 	modes := make([]string, len(profiles.Modes))
 	for i, m := range profiles.Modes {
@@ -106,7 +105,11 @@ func compFlags(flags []cli.Flag, words map[string][]string) []compFlag {
 				cf.names = append(cf.names, "--"+n)
 			}
 		}
+		placeholder := ""
 		if d, ok := f.(cli.DocGenerationFlag); ok {
+			if parts := strings.Split(d.GetUsage(), "`"); len(parts) >= 3 {
+				placeholder = parts[1]
+			}
 			cf.usage = strings.ReplaceAll(d.GetUsage(), "`", "")
 			cf.value = d.TakesValue()
 		}
@@ -114,14 +117,36 @@ func compFlags(flags []cli.Flag, words map[string][]string) []compFlag {
 			cf.repeat = s.IsSliceFlag()
 		}
 		if cf.value {
-			name := f.Names()[0]
-			cf.words = words[name]
-			cf.files = takesString(f) && (cf.words == nil || strings.Contains(cf.usage, "FILE"))
-			cf.dirs = cf.files && strings.HasSuffix(name, "dir")
+			cf.words = words[f.Names()[0]]
+			if takesString(f) {
+				cf.kind = flagKind(f.Names()[0], placeholder, cf.words != nil)
+			}
 		}
 		out = append(out, cf)
 	}
 	return out
+}
+
+// flagKind reads a string flag's usage placeholder (`PATH`, `NAME|UID`
+// …): with none, the value is a path (a directory for a *dir flag) unless
+// the flag has fixed words.
+func flagKind(name, placeholder string, hasWords bool) string {
+	switch {
+	case placeholder == "" && hasWords:
+		return ""
+	case placeholder == "" || strings.Contains(placeholder, "PATH") || strings.Contains(placeholder, "FILE") || strings.Contains(placeholder, "DIR"):
+		if strings.HasSuffix(name, "dir") || strings.Contains(placeholder, "DIR") {
+			return "dir"
+		}
+		return "path"
+	case strings.Contains(placeholder, "UID"):
+		return "user"
+	case strings.Contains(placeholder, "GID") || strings.Contains(placeholder, "GROUP"):
+		return "group"
+	case strings.HasPrefix(placeholder, "KEY"):
+		return "env"
+	}
+	return ""
 }
 
 // takesString reports whether f's value is a string, which may be a path

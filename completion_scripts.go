@@ -23,17 +23,15 @@ func bashCompletion(s compSpec) string {
 	}
 	b.WriteString("\tesac\n}\n\n")
 
-	fmt.Fprintf(&b, "%s_value() { # COMMAND FLAG: fails unless FLAG takes a value; prints f (paths), d (dirs) or - and its fixed values\n\tcase $1:$2 in\n", f)
+	fmt.Fprintf(&b, "%s_value() { # COMMAND FLAG: fails unless FLAG takes a value; prints its kind (f paths, d dirs, u users, g groups, e variables, - nothing else) and its fixed values\n\tcase $1:$2 in\n", f)
 	for _, c := range s.allCmds() {
 		for _, fl := range c.flags {
 			if !fl.value {
 				continue
 			}
-			kind := "-"
-			if fl.dirs {
-				kind = "d"
-			} else if fl.files {
-				kind = "f"
+			kind := map[string]string{"path": "f", "dir": "d", "user": "u", "group": "g", "env": "e"}[fl.kind]
+			if kind == "" {
+				kind = "-"
 			}
 			keys := make([]string, len(fl.names))
 			for i, n := range fl.names {
@@ -95,10 +93,7 @@ const bashMain = `%[1]s_program() { # INDEX: complete the program at word INDEX 
 		[[ $cur == = ]] && cur=''
 		read -r kind words < <(%[1]s_value "$cmd" "$flag")
 		mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
-		case $kind in
-		f) mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur") ;;
-		d) mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur") ;;
-		esac
+		[[ $kind == [fduge] ]] && mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen "-$kind" -- "$cur")
 		[[ $kind == [fd] ]] && compopt -o filenames 2>/dev/null
 		return 0
 	fi
@@ -172,19 +167,18 @@ func zshSpecs(flags []compFlag, indent string) string {
 }
 
 func zshAction(fl compFlag) string {
-	files := "_files"
-	if fl.dirs {
-		files = "_files -/"
-	}
+	other := map[string]string{"path": "_files", "dir": "_files -/", "user": "_users", "group": "_groups", "env": "_parameters -g \"*export*\""}[fl.kind]
 	switch {
-	case fl.words == nil && !fl.files:
-		return " " // a number or such: nothing to offer
+	case fl.words == nil && other == "":
+		return " " // a number, a name: nothing to offer
 	case fl.words == nil:
-		return files
-	case !fl.files:
+		return other
+	case other == "":
 		return "(" + strings.Join(fl.words, " ") + ")"
 	}
-	return `_alternative "values:value:(` + strings.Join(fl.words, " ") + `)" "files:file:` + files + `"`
+	// The leading space makes _arguments call _alternative without compadd
+	// options; colons inside an action are escaped.
+	return ` _alternative "values\:value\:(` + strings.Join(fl.words, " ") + `)" "other\:` + fl.kind + `\:` + other + `"`
 }
 
 // zshEscape puts a backslash before every character of special in s.

@@ -80,6 +80,9 @@ func TestBashCompletion(t *testing.T) {
 		{[]string{"omega-run", "--", "--mo"}, nil, []string{"--mode"}},
 		{[]string{"omega-run", "--mode=rx", "ech"}, []string{"echo"}, nil},
 		{[]string{"omega-run", "c"}, []string{"check"}, []string{"completion"}}, // hidden
+		{[]string{"omega-run", "--preserve-fds", ""}, nil, []string{"subdir", "sfile"}},
+		{[]string{"omega-run", "--user", "roo"}, []string{"root"}, nil},
+		{[]string{"omega-run", "--unsetenv", "PAT"}, []string{"PATH"}, nil},
 	} {
 		got := bashComplete(t, script, work, tc.words...)
 		for _, w := range tc.want {
@@ -140,6 +143,22 @@ func TestManPage(t *testing.T) {
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil || stderr.Len() > 0 {
 			t.Errorf("man --warnings -l: %v\n%s", err, stderr.String())
+		}
+	}
+}
+
+// TestHiddenCommandsWired: make install runs `omega-run manpage` and
+// `omega-run completion bash|zsh`.
+func TestHiddenCommandsWired(t *testing.T) {
+	app := newApp()
+	for _, name := range []string{"manpage", "completion"} {
+		c := app.Command(name)
+		if c == nil {
+			t.Errorf("no %q command: add %sCommand() to newApp's Commands in cli.go", name, map[string]string{"manpage": "man", "completion": "completion"}[name])
+			continue
+		}
+		if !c.Hidden {
+			t.Errorf("%q is not hidden", name)
 		}
 	}
 }

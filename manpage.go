@@ -10,16 +10,17 @@ import (
 
 // manCommand prints omega-run(1), generated from the CLI definition, so
 // that the man page never drifts from --help. `make install` writes it to
-// $(PREFIX)/share/man/man1/omega-run.1.
+// $(PREFIX)/share/man/man1/omega-run.1. It is "manpage", not "man", so
+// that `omega-run man ls` still runs man.
 func manCommand() *cli.Command {
 	return &cli.Command{
-		Name:   "man",
+		Name:   "manpage",
 		Usage:  "print the man page (roff, section 1)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
 			page, err := manPage(c.App)
 			if err != nil {
-				return cli.Exit("omega-run: man: "+err.Error(), sandbox.ExitLauncher)
+				return cli.Exit("omega-run: manpage: "+err.Error(), sandbox.ExitLauncher)
 			}
 			fmt.Fprint(os.Stdout, page)
 			return nil

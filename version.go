@@ -27,16 +27,15 @@ var (
 //	   landlock:    ABI 7
 func versionText() string {
 	abi, seccompOn, libseccomp := sandbox.Versions()
-	seccompText, libText := "compiled in", libseccomp
-	if !seccompOn {
+	seccompText, libText, landlockText := "compiled in", libseccomp, fmt.Sprintf("ABI %d", abi)
+	switch {
+	case runtime.GOOS != "linux":
+		seccompText, libText, landlockText = "Linux only", "none", "Linux only"
+	case !seccompOn:
 		seccompText, libText = "not compiled in (built without cgo)", "none"
 	}
-	landlockText := fmt.Sprintf("ABI %d", abi)
-	if abi == 0 {
+	if runtime.GOOS == "linux" && abi == 0 {
 		landlockText += " (not offered by this kernel)"
-		if runtime.GOOS != "linux" {
-			landlockText = "ABI 0 (Linux only)"
-		}
 	}
 	lines := []string{
 		version,

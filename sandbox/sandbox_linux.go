@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 
-	"slices"
+	"github.com/sirupsen/logrus"
 
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
@@ -88,10 +91,52 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, launcherErr(err)
 	}
-	if !ns.Enabled {
+	syncs, err := programState(p, spec)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	if !ns.Enabled && syncs == nil {
 		return 0, inPlace(spec)
 	}
-	return runSupervised(p, spec, ns)
+	status, err := runSupervised(p, spec, ns, syncs != nil)
+	for _, st := range syncs {
+		if warning, serr := st.syncOut(); serr != nil {
+			logrus.Warn(serr.Error())
+		} else if warning != "" {
+			logrus.Warn(warning)
+		}
+	}
+	return status, err
+}
+
+// programState applies a well-known tool's profile: it warns about state
+// the policy will refuse, and for tools whose state file needs syncing
+// (Claude Code) sets their environment and copies the state in. A non-nil
+// result means omega-run must stay as the parent to copy it back.
+func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
+	prog := profiles.ProgramFor(p.path)
+	if prog == nil {
+		return nil, nil
+	}
+	if w := stateWarning(p.policy, prog); w != "" {
+		logrus.Warn(w)
+	}
+	if len(prog.Sync) == 0 {
+		return nil, nil
+	}
+	var env []string
+	for k, rel := range prog.SetEnv {
+		if _, set := os.LookupEnv(k); set || hasEnvKey(p.process.SetEnv, k) {
+			return nil, nil // the user placed the state themselves
+		}
+		env = append(env, k+"="+filepath.Join(p.policy.Home, rel))
+	}
+	spec.Env = append(env, spec.Env...)
+	return syncIn(p.policy.Home, prog)
+}
+
+func hasEnvKey(env []string, key string) bool {
+	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 }
 
 func inPlace(spec *nsexec.Spec) error {
@@ -103,7 +148,9 @@ func inPlace(spec *nsexec.Spec) error {
 	return launcherErr(err)
 }
 
-func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (int, error) {
+// runSupervised starts the init stage as a child, forwards signals and
+// waits. mustWait keeps omega-run as the parent even when namespaces fail.
+func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bool) (int, error) {
 	cmd, err := nsexec.Command(context.Background(), spec, ns)
 	if err != nil {
 		return 0, launcherErr(err)
@@ -117,6 +164,9 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (int, error
 		if cause := cloneFailure(err); cause != "" && !p.policy.FailClosed {
 			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
 				return 0, launcherErr(err)
+			}
+			if mustWait {
+				return runSupervised(p, spec, nsexec.Namespaces{}, true)
 			}
 			return 0, inPlace(spec)
 		}

@@ -203,6 +203,12 @@ func TestConfinesInEmptyRoot(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			outside := []string{"/outside-" + mode, "/home/outside-" + mode, "/proc/self/root/via-proc-" + mode}
 			inside := []string{"/w/inside-" + mode, "/data/inside-" + mode}
+			// The host's /proc, bound: bwrap's own --proc covers /proc/bus
+			// and /proc/irq, and the kernel refuses the fresh /proc that
+			// omega-run mounts in its user namespace while any proc mount
+			// is partly covered. bwrap runs as root without --unshare-user,
+			// so that omega-run creates the user namespace (pivot_root, not
+			// chroot: a chrooted process may not create one).
 			args := []string{"--bind", root, "/", "--bind", "/proc", "/proc", "--chdir", "/", "--die-with-parent", "--",
 				"/omega-run", "--mode", mode, "--data-dir", "/data", "--allow-write", "/w", "--", "/probe"}
 			args = append(append(args, outside...), inside...)

@@ -1,0 +1,84 @@
+package profiles
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Program describes where a well-known tool keeps its state, so that
+// omega-run can name the writes the policy will refuse, and, for Claude
+// Code, keep its state file in sync.
+type Program struct {
+	Name string
+	// State lists, relative to home, where the tool writes outside its
+	// project.
+	State []string
+	// EnvDirs are environment variables that move state elsewhere; their
+	// values count as state paths too.
+	EnvDirs []string
+	// SetEnv is added to the environment, values relative to home.
+	SetEnv map[string]string
+	// Sync pairs a state file in home with its working copy inside the
+	// writable set (see StateSync).
+	Sync []StateSync
+	// Hint says how to fix refused writes for this tool.
+	Hint string
+}
+
+// StateSync keeps a file that the tool writes next to others in home (so
+// it needs home writable: tmp file, lock, rename) in a working copy inside
+// a writable directory. omega-run copies Home → Work before the program
+// runs and Work → Home after it, from outside the sandbox, only when Home
+// did not change in between.
+type StateSync struct {
+	Home string // relative to home, e.g. ".claude.json"
+	Work string // relative to home, e.g. ".claude/.claude.json"
+}
+
+// Programs are the tools omega-run knows. Claude Code keeps ~/.claude.json
+// beside ~/.claude and writes it with a temporary file, a lock directory
+// and a rename in home; with CLAUDE_CONFIG_DIR=~/.claude it keeps the same
+// file as ~/.claude/.claude.json instead, which the sandbox may write.
+var Programs = []Program{
+	{
+		Name: "claude", State: []string{".claude", ".claude.json"},
+		SetEnv: map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
+		Sync:   []StateSync{{Home: ".claude.json", Work: ".claude/.claude.json"}},
+	},
+	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []string{"GIT_CONFIG_GLOBAL"},
+		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~; point GIT_CONFIG_GLOBAL at a file in the workspace, or --allow-write ~ (makes home writable)"},
+	{Name: "npm", State: []string{".npm", ".config/configstore"}, EnvDirs: []string{"npm_config_cache", "NPM_CONFIG_PREFIX"},
+		Hint: "set npm_config_cache to a directory in the workspace, or --allow-write ~/.npm"},
+	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin", ".config/pip"}, EnvDirs: []string{"PIP_CACHE_DIR"},
+		Hint: "use a virtualenv in the workspace (python3 -m venv), or --allow-write ~/.cache/pip and ~/.local"},
+	{Name: "go", State: []string{"go", ".cache/go-build", ".config/go"}, EnvDirs: []string{"GOPATH", "GOCACHE", "GOMODCACHE"},
+		Hint: "set GOPATH and GOCACHE to directories in the workspace, or --allow-write ~/go ~/.cache/go-build"},
+}
+
+// ProgramFor returns the profile for a program path ("pip3" is pip,
+// "claude.exe" is claude), or nil.
+func ProgramFor(path string) *Program {
+	base := strings.TrimSuffix(filepath.Base(path), ".exe")
+	base = strings.TrimRight(base, "0123456789.")
+	for i := range Programs {
+		if Programs[i].Name == base {
+			return &Programs[i]
+		}
+	}
+	return nil
+}
+
+// StatePaths returns the absolute state paths of p: State under home,
+// then the values of its EnvDirs found by getenv.
+func (p *Program) StatePaths(home string, getenv func(string) string) []string {
+	var out []string
+	for _, rel := range p.State {
+		out = append(out, filepath.Join(home, rel))
+	}
+	for _, k := range p.EnvDirs {
+		if v := getenv(k); v != "" && filepath.IsAbs(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// stateSync is one profiles.StateSync in progress: the home file as it was
+// when copied in, and what the working copy held then.
+type stateSync struct {
+	home, work string
+	before     []byte // home file content at sync-in; nil when absent
+	existed    bool
+	copied     []byte // what the working copy held after sync-in
+}
+
+// syncIn copies each home state file into its working copy, so that the
+// confined program starts from the user's current state.
+func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
+	var out []*stateSync
+	for _, s := range prog.Sync {
+		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
+		data, err := os.ReadFile(st.home)
+		switch {
+		case err == nil:
+			st.before, st.existed = data, true
+			if err := atomicWrite(st.work, data, st.home); err != nil {
+				return nil, fmt.Errorf("state sync: %w", err)
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("state sync: %w", err)
+		}
+		st.copied, _ = os.ReadFile(st.work)
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// syncOut copies a changed working copy back to home, unless home changed
+// meanwhile (an unconfined run): then the working copy stays and the
+// returned warning says so. The working copy is removed once home has it.
+func (st *stateSync) syncOut() (string, error) {
+	data, err := os.ReadFile(st.work)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("state sync: %w", err)
+	}
+	now, err := os.ReadFile(st.home)
+	existsNow := err == nil
+	if existsNow != st.existed || !bytes.Equal(now, st.before) {
+		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil
+	}
+	if !bytes.Equal(data, st.copied) || !st.existed {
+		if err := atomicWrite(st.home, data, st.work); err != nil {
+			return "", fmt.Errorf("state sync: %w", err)
+		}
+	}
+	if err := os.Remove(st.work); err != nil {
+		return "", fmt.Errorf("state sync: %w", err)
+	}
+	return "", nil
+}
+
+// atomicWrite replaces path with data through a temporary file and a
+// rename, with the mode and owner of like (when it exists).
+func atomicWrite(path string, data []byte, like string) error {
+	mode, uid, gid := fs.FileMode(0o600), -1, -1
+	if st, err := os.Stat(like); err == nil {
+		mode = st.Mode().Perm()
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+			uid, gid = int(sys.Uid), int(sys.Gid)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".omega-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return err
+	}
+	if os.Geteuid() == 0 && uid >= 0 {
+		_ = os.Lchown(tmp.Name(), uid, gid)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// refusedState names, for the program's well-known tool, the state paths
+// outside the writable set (which its writes there will fail on).
+func refusedState(pol profiles.Policy, prog *profiles.Program) []string {
+	var out []string
+	synced := map[string]bool{}
+	for _, s := range prog.Sync {
+		synced[filepath.Join(pol.Home, s.Home)] = true
+	}
+	for _, p := range prog.StatePaths(pol.Home, os.Getenv) {
+		if pol.WritableRootOf(p) == "" && !synced[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// stateWarning is the one line naming refused writes for prog, or "".
+func stateWarning(pol profiles.Policy, prog *profiles.Program) string {
+	refused := refusedState(pol, prog)
+	if len(refused) == 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("%s keeps state in %v, outside the writable set: writes there will be refused", prog.Name, refused)
+	if prog.Hint != "" {
+		msg += "; " + prog.Hint
+	}
+	return msg
+}
