@@ -1,0 +1,107 @@
+//go:build linux && cgo
+
+package seccomp
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+)
+
+// compileJSON compiles a profile given as JSON text for this host.
+func compileJSON(t *testing.T, text string) ([]insn, []string, error) {
+	t.Helper()
+	p, err := Parse("test.json", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog, warnings, err := Compile(p)
+	if err != nil {
+		return nil, warnings, err
+	}
+	insns, err := decode(prog.BPF, binary.NativeEndian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return insns, warnings, nil
+}
+
+// TestCustomProfileSemantics covers the rules libseccomp cannot express
+// by itself: an argument check that overrides an unconditional rule of
+// the same syscall, and two checks of one argument. For each syscall the
+// first listed rule whose checks hold decides, then the unconditional
+// rule, then the default action.
+func TestCustomProfileSemantics(t *testing.T) {
+	amd64 := mustArchName(t, "amd64")
+	prog, warnings, err := compileJSON(t, `{
+		"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 13,
+		"syscalls": [
+			{"names": ["getppid", "ioctl", "fcntl"], "action": "SCMP_ACT_ALLOW"},
+			{"names": ["fcntl"], "action": "SCMP_ACT_ERRNO", "errnoRet": 22, "args": [{"index": 1, "value": 1033, "op": "SCMP_CMP_EQ"}]},
+			{"names": ["kill"], "action": "SCMP_ACT_ALLOW", "args": [
+				{"index": 1, "value": 0, "op": "SCMP_CMP_GT"},
+				{"index": 1, "value": 16, "op": "SCMP_CMP_LT"}]},
+			{"names": ["dup3"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 0, "op": "SCMP_CMP_EQ"}]},
+			{"names": ["dup3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1, "args": [{"index": 0, "value": 0, "op": "SCMP_CMP_EQ"}]}
+		]}`)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("%v %q", err, warnings)
+	}
+	for _, c := range []struct {
+		syscall string
+		args    []uint64
+		want    ret
+	}{
+		{"getppid", nil, allow},
+		{"getpid", nil, retErrno | 13},                   // default, with defaultErrnoRet
+		{"ioctl", []uint64{0, tiocsti}, eperm},           // added to every profile
+		{"ioctl", []uint64{0, tcgets}, allow},            // the unconditional allow
+		{"fcntl", []uint64{0, 1033}, retErrno | 22},      // F_ADD_SEALS: the check wins
+		{"fcntl", []uint64{0, 1}, allow},                 // else the unconditional rule
+		{"kill", []uint64{1, 9}, allow},                  // 0 < sig < 16: both checks of arg1
+		{"kill", []uint64{1, 20}, retErrno | 13},         // one fails: default
+		{"kill", []uint64{1, 0}, retErrno | 13},          //
+		{"dup3", []uint64{0, 1, 0}, allow},               // both rules match: the first listed
+		{"dup3", []uint64{0, 1, 0x80000}, eperm},         // only the second
+		{"dup3", []uint64{3, 1, 0x80000}, retErrno | 13}, // neither
+	} {
+		in := call{nr: nr(t, c.syscall, amd64), arch: amd64}
+		copy(in.args[:], c.args)
+		if got, err := run(prog, in); err != nil || got != c.want {
+			t.Errorf("%s%#x = %s (%v), want %s", c.syscall, c.args, describeRet(got), err, describeRet(c.want))
+		}
+	}
+}
+
+// TestCompileWarningsAndErrors: what cannot be enforced is a warning,
+// what makes no sense is an error.
+func TestCompileWarningsAndErrors(t *testing.T) {
+	cases := []struct {
+		name, json string
+		warning    string // substring of the only warning
+		err        string // substring of the error
+	}{
+		{name: "unknown syscall", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["frobnicate", "reboot"], "action": "SCMP_ACT_ERRNO"}]}`,
+			warning: "1 syscalls unknown to libseccomp " + Version() + " have no rules and get the default action (allow): frobnicate"},
+		{name: "unsupported arch", json: `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_M68K"]}`,
+			warning: "architecture SCMP_ARCH_M68K left out"},
+		{name: "other byte order", json: `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_S390X"]}`,
+			warning: "architecture SCMP_ARCH_S390X left out: its byte order differs"},
+		{name: "two actions", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["mount"], "action": "SCMP_ACT_ERRNO"}, {"names": ["mount"], "action": "SCMP_ACT_KILL"}]}`,
+			err: "test.json: syscalls[1]: mount has two unconditional actions, fail with EPERM and kill thread"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, warnings, err := compileJSON(t, c.json)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("error %v, want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], c.warning) {
+				t.Errorf("warnings %q, error %v; want one warning with %q", warnings, err, c.warning)
+			}
+		})
+	}
+}

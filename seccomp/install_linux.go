@@ -1,0 +1,49 @@
+package seccomp
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Install loads the filter into every thread of this process
+// (SECCOMP_FILTER_FLAG_TSYNC), which passes it to everything the process
+// executes. It cannot be undone. The caller must have set no_new_privs
+// (or hold CAP_SYS_ADMIN); omega-run installs the filter last, right
+// before execve, so that its own setup is not filtered. It needs no cgo.
+func (p *Program) Install() error {
+	if p == nil || len(p.BPF) == 0 {
+		return errors.New("install: empty program")
+	}
+	prog, err := decode(p.BPF, binary.NativeEndian)
+	if err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	if len(prog) > maxInsns {
+		return fmt.Errorf("install: %d instructions, the kernel takes at most %d", len(prog), maxInsns)
+	}
+	filters := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		filters[i] = unix.SockFilter{Code: in.code, Jt: in.jt, Jf: in.jf, K: in.k}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
+	flags := uintptr(unix.SECCOMP_FILTER_FLAG_TSYNC | p.Flags)
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
+	runtime.KeepAlive(filters)
+	switch {
+	case errno == unix.EACCES:
+		return errors.New("install: permission denied (no_new_privs is not set)")
+	case errno == unix.EINVAL:
+		return fmt.Errorf("install: %w (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", errno)
+	case errno != 0:
+		return fmt.Errorf("install: %w", errno)
+	case r != 0:
+		// With TSYNC a positive result is a thread that could not join.
+		return fmt.Errorf("install: thread %d could not be synchronised", r)
+	}
+	return nil
+}

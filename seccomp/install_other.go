@@ -1,0 +1,10 @@
+//go:build !linux
+
+package seccomp
+
+import "errors"
+
+// Install fails: seccomp filters exist on Linux only.
+func (p *Program) Install() error {
+	return errors.New("filters are only supported on Linux")
+}

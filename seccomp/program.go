@@ -1,0 +1,21 @@
+package seccomp
+
+import "errors"
+
+// ErrNotEnabled is returned by Compile in builds without libseccomp
+// (CGO_ENABLED=0 or not Linux).
+var ErrNotEnabled = errors.New("not available in this build of omega-run (built without cgo and libseccomp)")
+
+// Program is a compiled filter, ready for Install. It is plain data so
+// that it can travel as JSON to the re-executed init stage.
+type Program struct {
+	// BPF is the raw struct sock_filter array in host byte order:
+	// omega-run's guard followed by libseccomp's program.
+	BPF []byte `json:"bpf"`
+	// Flags are SECCOMP_FILTER_FLAG_* bits the profile asked for (LOG,
+	// SPEC_ALLOW); Install adds TSYNC.
+	Flags uint `json:"flags,omitempty"`
+}
+
+// Len is the number of BPF instructions.
+func (p *Program) Len() int { return len(p.BPF) / insnSize }
