@@ -138,6 +138,13 @@ func (c *compiler) filterProgram() ([]insn, error) {
 	sentinel := c.plan.unusedErrno()
 	progs := make([][]insn, len(c.plan.arches))
 	errs := make([]error, len(c.plan.arches))
+	if len(c.plan.arches) > 1 {
+		// libseccomp probes the kernel lazily into globals; have it do
+		// so now, before filters are built concurrently.
+		if _, err := libseccomp.GetAPI(); err != nil {
+			return nil, fmt.Errorf("libseccomp: %w", err)
+		}
+	}
 	var wg sync.WaitGroup
 	for i, a := range c.plan.arches {
 		if i == 0 {
@@ -205,7 +212,7 @@ func (pl *plan) unusedErrno() ret {
 			used[r.act] = true
 		}
 	}
-	for e := ret(maxErrno - 1); ; e-- { // libseccomp refuses MAX_ERRNO itself
+	for e := ret(maxErrno); ; e-- {
 		if !used[retErrno|e] {
 			return retErrno | e
 		}

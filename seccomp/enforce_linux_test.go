@@ -94,12 +94,10 @@ func errStr(e unix.Errno) string {
 // under any profile, custom ones that allow every ioctl included, with
 // or without high bits in the request; other terminal ioctls work.
 func TestTTYDeniedInEveryProfile(t *testing.T) {
-	dir := t.TempDir()
-	allowAll := filepath.Join(dir, "allow-all.json")
-	allowIoctl := filepath.Join(dir, "allow-ioctl.json")
-	if inChild() {
-		allowAll, allowIoctl = os.Getenv("ALLOW_ALL"), os.Getenv("ALLOW_IOCTL")
-	} else {
+	allowAll, allowIoctl := os.Getenv("ALLOW_ALL"), os.Getenv("ALLOW_IOCTL")
+	if !inChild() {
+		dir := t.TempDir()
+		allowAll, allowIoctl = filepath.Join(dir, "allow-all.json"), filepath.Join(dir, "allow-ioctl.json")
 		writeFile(t, allowAll, []byte(`{"defaultAction": "SCMP_ACT_ALLOW"}`))
 		// A profile that tries to allow TIOCSTI outright, next to another
 		// ioctl rule (docker-default allows every ioctl unconditionally).

@@ -5,6 +5,7 @@ package seccomp
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -120,24 +121,32 @@ func errnoOf(err error) unix.Errno {
 	return err.(syscall.Errno)
 }
 
-// runProbes opens a pty (its slave is the terminal a TIOCSTI attack
-// would type into) and makes every probe, keyed by name.
+// runProbes makes every probe on a thread of its own, which dies with
+// what the probes change of it: unshare(CLONE_FILES) gives it a file
+// table of its own, personality and unshare(CLONE_NEWNET) act on it
+// alone.
 func runProbes(t *testing.T) map[string]unix.Errno {
+	done := make(chan map[string]unix.Errno)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread exits with us
+		done <- probeAll(t)
+	}()
+	return <-done
+}
+
+// probeAll opens a pty (its slave is the terminal a TIOCSTI attack would
+// type into) and makes every probe, keyed by name.
+func probeAll(t *testing.T) map[string]unix.Errno {
 	master, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return nil
 	}
 	defer unix.Close(master)
-	if err := unix.IoctlSetPointerInt(master, unix.TIOCSPTLCK, 0); err != nil {
-		t.Fatal(err)
-	}
-	n, err := unix.IoctlGetInt(master, unix.TIOCGPTN)
+	tty, err := openSlave(master)
 	if err != nil {
-		t.Fatal(err)
-	}
-	tty, err := unix.Open(fmt.Sprintf("/dev/pts/%d", n), unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		t.Fatal(err)
+		t.Error(err)
+		return nil
 	}
 	defer unix.Close(tty)
 	got := map[string]unix.Errno{}
@@ -145,6 +154,17 @@ func runProbes(t *testing.T) map[string]unix.Errno {
 		got[p.name] = p.call(tty)
 	}
 	return got
+}
+
+func openSlave(master int) (int, error) {
+	if err := unix.IoctlSetPointerInt(master, unix.TIOCSPTLCK, 0); err != nil {
+		return -1, err
+	}
+	n, err := unix.IoctlGetInt(master, unix.TIOCGPTN)
+	if err != nil {
+		return -1, err
+	}
+	return unix.Open(fmt.Sprintf("/dev/pts/%d", n), unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 }
 
 const probeMarker = "PROBES: "

@@ -102,8 +102,9 @@ var filterFlags = map[string]uint{
 	"SECCOMP_FILTER_FLAG_SPEC_ALLOW": 4,
 }
 
-// maxErrno is the largest errno the kernel passes through (MAX_ERRNO).
-const maxErrno = 4095
+// maxErrno is the largest errno a rule can return: the kernel passes up
+// to MAX_ERRNO (4095), but libseccomp refuses that one.
+const maxErrno = 4094
 
 // validSyscallName tells what a syscall name can look like: lower-case
 // letters, digits and underscores, not starting with a digit. A name that

@@ -45,7 +45,7 @@ func TestBadInput(t *testing.T) {
 			want: []string{"syscalls[0]: no syscall names"}},
 		{name: "errno on allow", json: `{"defaultAction": "SCMP_ACT_ERRNO", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_ALLOW", "errnoRet": 1}]}`,
 			want: []string{"errnoRet is only valid with SCMP_ACT_ERRNO or SCMP_ACT_TRACE, not SCMP_ACT_ALLOW"}},
-		{name: "errno range", json: `{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 5000}`, want: []string{"defaultAction: errnoRet 5000 is out of range (0-4095)"}},
+		{name: "errno range", json: `{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": 4095}`, want: []string{"defaultAction: errnoRet 4095 is out of range (0-4094)"}},
 		{name: "notify", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["read"], "action": "SCMP_ACT_NOTIFY"}]}`,
 			want: []string{"action SCMP_ACT_NOTIFY is not supported"}},
 		{name: "listener", json: `{"defaultAction": "SCMP_ACT_ALLOW", "listenerPath": "/run/x.sock"}`, want: []string{"listenerPath: user notification is not supported"}},

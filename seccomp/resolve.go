@@ -48,11 +48,7 @@ func Resolve(nameOrPath string) (*Profile, error) {
 	if err != nil {
 		return nil, readError(nameOrPath, err)
 	}
-	p, err := Parse(nameOrPath, data)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return Parse(nameOrPath, data)
 }
 
 // readError explains a profile that cannot be read. A bare word that is
