@@ -122,6 +122,7 @@ func newPlan(p *Profile, h host) (*plan, error) {
 		pl.split(sp)
 	}
 	pl.addTTYRules(byName)
+	pl.addSetIDRules(byName)
 	for _, sp := range byName {
 		pl.syscalls = append(pl.syscalls, sp)
 	}

@@ -73,6 +73,8 @@ type world struct {
 	dataDir string
 	outside string // not writable by policy, writable by permissions
 	extra   string // passed as --allow-write where a test wants it
+	// timeout bounds each run (30 s unless a test sets more).
+	timeout time.Duration
 }
 
 func newWorld(t *testing.T, u user) *world {
@@ -83,7 +85,7 @@ func newWorld(t *testing.T, u user) *world {
 		t.Fatal(err)
 	}
 	os.Chmod(base, 0o755)
-	w := &world{t: t, u: u, home: filepath.Join(base, "home")}
+	w := &world{t: t, u: u, home: filepath.Join(base, "home"), timeout: 30 * time.Second}
 	w.dataDir = filepath.Join(w.home, ".omega")
 	w.outside = filepath.Join(w.home, "outside")
 	w.extra = filepath.Join(base, "extra")
@@ -202,7 +204,7 @@ func (w *world) withFD3(mode string, preserve bool) bool {
 
 func (w *world) runWith(env []string, extra []*os.File, prog string, args ...string) result {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 	defer cancel()
 	c := w.cmdOf(ctx, prog, args...)
 	c.Env = append(c.Env, env...)
