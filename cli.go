@@ -66,6 +66,11 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable)"},
 		&cli.StringSliceFlag{Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable)"},
 		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
+		&cli.StringSliceFlag{Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
+			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack; repeatable)"},
+		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it)"},
+		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
+		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
 		&cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
 			Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"},
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
@@ -171,7 +176,8 @@ func options(c *cli.Context, file map[string]any) (sandbox.Options, error) {
 		Process: sandbox.Process{
 			User: c.String("user"), Group: c.String("group"), Groups: c.StringSlice("groups"),
 			ClearEnv: c.Bool("clearenv"), SetEnv: c.StringSlice("setenv"), UnsetEnv: c.StringSlice("unsetenv"),
-			Hostname: c.String("hostname"),
+			Hostname: c.String("hostname"), Rlimits: c.StringSlice("rlimit"),
+			Memory: c.String("memory"), Pids: c.String("pids"), CPUs: c.String("cpus"),
 		},
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,6 +77,9 @@ func ExecInPlace(s *Spec) error {
 		return err
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
+	if err := rlimits.Apply(s.Limits); err != nil {
+		return err
+	}
 	if s.Plain {
 		// rwx is a plain exec: every inherited fd stays as it was.
 		return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))

@@ -27,9 +27,6 @@ func confine(s *Spec, w warner) error {
 			return err
 		}
 	}
-	if err := setRlimits(s.Limits); err != nil {
-		return err
-	}
 	if s.User != nil {
 		if err := switchUser(s.User); err != nil {
 			return fmt.Errorf("--user: %w", err)

@@ -31,22 +31,3 @@ func switchUser(c *Credentials) error {
 	}
 	return nil
 }
-
-// Rlimit is one resource limit (--rlimit).
-type Rlimit struct {
-	Name       string
-	Resource   int
-	Soft, Hard uint64
-}
-
-// setRlimits applies the limits to this process; the program inherits
-// them. Raising a hard limit needs privilege, so it goes before the
-// capabilities are dropped.
-func setRlimits(limits []Rlimit) error {
-	for _, l := range limits {
-		if err := unix.Setrlimit(l.Resource, &unix.Rlimit{Cur: l.Soft, Max: l.Hard}); err != nil {
-			return &os.SyscallError{Syscall: "setrlimit(" + l.Name + ")", Err: err}
-		}
-	}
-	return nil
-}

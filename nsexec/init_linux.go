@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,6 +37,9 @@ func runInit() error {
 	}
 	s, err := readSpec()
 	if err != nil {
+		return err
+	}
+	if err := waitGoAhead(s); err != nil {
 		return err
 	}
 	if err := shiftFDs(s.KeepFDs); err != nil {
@@ -77,6 +81,9 @@ func runInit() error {
 		return err
 	}
 	if !s.PID1 {
+		if err := rlimits.Apply(s.Limits); err != nil {
+			return err
+		}
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
 	return supervise(s, env)
@@ -134,6 +141,27 @@ func execFailure(path string, err error) error {
 		code = 127
 	}
 	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w", path, err)}
+}
+
+// waitGoAhead blocks until the parent has placed this process in its
+// cgroup, then enters a cgroup namespace rooted there.
+func waitGoAhead(s *Spec) error {
+	if !s.GoAhead {
+		return nil
+	}
+	fd := specFD + 1 + s.KeepFDs
+	var b [1]byte
+	n, err := unix.Read(fd, b[:])
+	unix.Close(fd)
+	if n != 1 {
+		return fmt.Errorf("waiting for the parent: %d bytes, %v", n, err)
+	}
+	if s.CgroupNS {
+		if err := unix.Unshare(unix.CLONE_NEWCGROUP); err != nil {
+			return &os.SyscallError{Syscall: "unshare(CLONE_NEWCGROUP)", Err: err}
+		}
+	}
+	return nil
 }
 
 // execProgram replaces this process with the program. Only fds 0-2 and

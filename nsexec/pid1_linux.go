@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -27,6 +28,12 @@ func supervise(s *Spec, env []string) error {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
 	}
 	if err := closeFrom(3 + s.KeepFDs); err != nil {
+		return err
+	}
+	// Limits go last: they bind this process too, and a low one must not
+	// stop the setup above. (Raising a hard limit fails in a user
+	// namespace; lowering always works.)
+	if err := rlimits.Apply(s.Limits); err != nil {
 		return err
 	}
 	// StartProcess forks from this locked thread, so the child inherits

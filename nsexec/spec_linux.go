@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
 )
 
@@ -51,8 +52,14 @@ type Spec struct {
 	// ClearEnv starts the program's environment empty (--clearenv);
 	// Env is then all it gets.
 	ClearEnv bool
-	// Limits are resource limits set before the program starts.
-	Limits []Rlimit
+	// Limits are resource limits set right before the program starts.
+	Limits []rlimits.Limit
+	// GoAhead makes the init stage wait, before anything else, for one
+	// byte on the fd after the kept ones: the parent sends it once it has
+	// put the init stage in its cgroup (cgroup v1 has no clone-into).
+	GoAhead bool
+	// CgroupNS unshares a cgroup namespace after the go-ahead.
+	CgroupNS bool
 	// Probe makes the init stage exit 0 once the namespaces are set up
 	// (omega-run check).
 	Probe bool

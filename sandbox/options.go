@@ -10,7 +10,9 @@ import (
 	"os/user"
 	"path/filepath"
 
+	"github.com/omega-run/omega-run/cgroups"
 	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/rlimits"
 )
 
 // Options is everything the CLI can set. The zero value is the default
@@ -58,6 +60,8 @@ type plan struct {
 	preserveFDs     int
 	process         Process
 	ids             *ids
+	limits          []rlimits.Limit
+	cgroup          cgroups.Limits
 }
 
 // CommandContext returns an unstarted command running program under o.
@@ -113,6 +117,17 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err != nil {
 		return nil, launcherErr(err)
 	}
+	limits, err := rlimits.Parse(o.Process.Rlimits)
+	if err != nil {
+		return nil, launcherErr(fmt.Errorf("--rlimit: %w", err))
+	}
+	cg, err := cgroups.ParseLimits(o.Process.Memory, o.Process.Pids, o.Process.CPUs)
+	if err != nil {
+		return nil, launcherErr(err)
+	}
+	if !cg.IsZero() && pol.Mode == ModeRWX {
+		return nil, launcherErr(errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)"))
+	}
 	if pol.Mode != ModeRWX {
 		if err := ensureDirs(pol); err != nil {
 			return nil, launcherErr(err)
@@ -121,7 +136,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg,
 	}, nil
 }
 

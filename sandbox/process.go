@@ -25,6 +25,9 @@ type Process struct {
 	Hostname string
 	// Rlimits are NAME=SOFT[:HARD] specs as prlimit(1) names them.
 	Rlimits []string
+	// Memory (bytes, K/M/G suffixes), Pids and CPUs (a fraction of one
+	// CPU) put the program in a cgroup of its own with those limits.
+	Memory, Pids, CPUs string
 }
 
 // ids is a resolved --user/--group/--groups.

@@ -95,7 +95,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, launcherErr(err)
 	}
-	if !ns.Enabled && syncs == nil {
+	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() {
 		return 0, inPlace(spec)
 	}
 	status, err := runSupervised(p, spec, ns, syncs != nil)
@@ -151,9 +151,19 @@ func inPlace(spec *nsexec.Spec) error {
 // runSupervised starts the init stage as a child, forwards signals and
 // waits. mustWait keeps omega-run as the parent even when namespaces fail.
 func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bool) (int, error) {
+	cg, err := newCgroup(p, spec, ns)
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	defer func() { cg.finish() }()
 	cmd, err := nsexec.Command(context.Background(), spec, ns)
 	if err != nil {
 		return 0, launcherErr(err)
+	}
+	if cg != nil {
+		if err := cg.place(cmd, ns); err != nil {
+			return 0, launcherErr(err)
+		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 16)
@@ -165,7 +175,9 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
 				return 0, launcherErr(err)
 			}
-			if mustWait {
+			if mustWait || cg != nil {
+				cg.finish()
+				cg = nil
 				return runSupervised(p, spec, nsexec.Namespaces{}, true)
 			}
 			return 0, inPlace(spec)
@@ -173,6 +185,13 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 		return 0, launcherErr(err)
 	}
 	cmd.ExtraFiles[0].Close()
+	if cg != nil {
+		if err := cg.started(cmd.Process.Pid); err != nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+			return 0, launcherErr(err)
+		}
+	}
 	go forwardSignals(sigs, cmd.Process)
 	err = cmd.Wait()
 	var xe *exec.ExitError
@@ -200,7 +219,7 @@ func cloneFailure(err error) string {
 // no confinement.
 func plainSpec(p *plan) *nsexec.Spec {
 	return &nsexec.Spec{
-		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs,
+		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
 		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
 	}

@@ -34,6 +34,7 @@ func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
 		Unsetenv:   slices.Clone(p.process.UnsetEnv),
 		Hostname:   p.process.Hostname,
 		User:       p.credentials(),
+		Limits:     p.limits,
 		Landlock:   rules,
 		Seccomp:    prog,
 		FailClosed: pol.FailClosed,

@@ -1,0 +1,101 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// forkBomb tries to start 300 sleepers; dash gives up at the first
+// refused fork. Bounded either way.
+const forkBomb = `i=0; while [ $i -lt 300 ]; do (sleep 3) & i=$((i+1)); done; echo all-started`
+
+// leftoverCgroups lists omega-run cgroups still present on the host.
+func leftoverCgroups(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pattern := range []string{"/sys/fs/cgroup/*/omega-run-*", "/sys/fs/cgroup/*/*/omega-run-*", "/sys/fs/cgroup/omega-run-*"} {
+		m, _ := filepath.Glob(pattern)
+		out = append(out, m...)
+	}
+	return out
+}
+
+// TestForkBombContained: --pids (root, a cgroup) and --rlimit nproc
+// (nobody; the kernel exempts real root from nproc) stop a fork bomb, the
+// host can still fork, and no cgroup is left behind.
+func TestForkBombContained(t *testing.T) {
+	cases := []struct {
+		name string
+		u    user
+		args []string
+	}{
+		{"pids", rootUser, []string{"--pids", "64"}},
+		{"rlimit-nproc", nobody, []string{"--rlimit", "nproc=64"}},
+	}
+	for _, c := range cases {
+		for _, mode := range confinedModes {
+			t.Run(c.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, c.u)
+				start := time.Now()
+				r := w.run(append(append([]string{"--mode", mode}, c.args...), "--", "/bin/sh", "-c", forkBomb)...)
+				if strings.Contains(r.stdout, "all-started") || r.code == 0 {
+					t.Errorf("fork bomb not contained: exit %d, stdout %q", r.code, r.stdout)
+				}
+				if !strings.Contains(r.stderr, "Cannot fork") {
+					t.Errorf("want the shell's fork failure, stderr %q", r.stderr)
+				}
+				if err := exec.Command("true").Run(); err != nil {
+					t.Errorf("host cannot fork after the bomb: %v", err)
+				}
+				if left := leftoverCgroups(t); len(left) > 0 {
+					t.Errorf("cgroups left behind: %v", left)
+				}
+				t.Logf("contained in %v", time.Since(start).Round(time.Millisecond))
+			})
+		}
+	}
+}
+
+// TestMemoryLimit: a memory hog is OOM-killed inside its cgroup, omega-run
+// exits 137 and says why, and the cgroup is gone afterwards.
+func TestMemoryLimit(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			r := w.run("--mode", mode, "--memory", "64M", "--", "/usr/bin/python3", "-c", "a = bytearray(300 << 20); print('survived')")
+			if r.code != 137 || strings.Contains(r.stdout, "survived") {
+				t.Errorf("exit %d stdout %q, want 137 and no survivor", r.code, r.stdout)
+			}
+			if !strings.Contains(r.stderr, "OOM killer") {
+				t.Errorf("no log line about the OOM kill: %q", r.stderr)
+			}
+			if left := leftoverCgroups(t); len(left) > 0 {
+				t.Errorf("cgroups left behind: %v", left)
+			}
+			r = w.run("--mode", mode, "--memory", "64M", "--", "/usr/bin/python3", "-c", "a = bytearray(8 << 20); print('fine')")
+			if r.code != 0 || strings.Contains(r.stderr, "OOM") {
+				t.Errorf("a small program under the limit: exit %d, stderr %q", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// TestCgroupRefusals: clear errors where a cgroup cannot be had.
+func TestCgroupRefusals(t *testing.T) {
+	if r := newWorld(t, rootUser).run("--mode", "rwx", "--pids", "10", "--", "true"); r.code != 125 {
+		t.Errorf("rwx --pids: exit %d, want 125", r.code)
+	}
+	if r := newWorld(t, nobody).run("--pids", "10", "--", "true"); r.code != 125 || !strings.Contains(r.stderr, "cgroup") {
+		t.Errorf("nobody --pids: exit %d %q, want 125 naming the cgroup problem", r.code, r.stderr)
+	}
+	if r := newWorld(t, rootUser).run("--memory", "lots", "--", "true"); r.code != 125 {
+		t.Errorf("bad --memory: exit %d, want 125", r.code)
+	}
+	_ = os.Getpid
+}

@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+
+	"github.com/omega-run/omega-run/cgroups"
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
+)
+
+// cgroupRun is the program's cgroup while it runs.
+type cgroupRun struct {
+	g       *cgroups.Group
+	goAhead *os.File // write end: the init stage waits for one byte (v1)
+}
+
+// newCgroup creates the cgroup before the init stage exists. On cgroup
+// v2 the init stage is cloned straight into it (and into a cgroup
+// namespace rooted there); on v1 it waits until the parent has added it.
+func newCgroup(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (*cgroupRun, error) {
+	if p.cgroup.IsZero() {
+		return nil, nil
+	}
+	g, err := cgroups.New("", p.cgroup)
+	if err != nil {
+		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
+	}
+	if _, ok := g.FD(); !ok {
+		spec.GoAhead, spec.CgroupNS = true, ns.Enabled
+	}
+	return &cgroupRun{g: g}, nil
+}
+
+// place sets up cmd before Start: clone into the group, or a go-ahead pipe.
+func (c *cgroupRun) place(cmd *exec.Cmd, ns nsexec.Namespaces) error {
+	if fd, ok := c.g.FD(); ok {
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+		if ns.Enabled {
+			cmd.SysProcAttr.Cloneflags |= unix.CLONE_NEWCGROUP
+		}
+		return nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
+	c.goAhead = w
+	return nil
+}
+
+// started adds the init stage to the group and lets it go on (v1).
+func (c *cgroupRun) started(pid int) error {
+	if c.goAhead == nil {
+		return nil
+	}
+	defer c.goAhead.Close()
+	if err := c.g.Add(pid); err != nil {
+		return err
+	}
+	_, err := c.goAhead.Write([]byte{1})
+	return err
+}
+
+// finish reports an OOM kill and removes the group.
+func (c *cgroupRun) finish() {
+	if c == nil {
+		return
+	}
+	if oom, err := c.g.OOMKilled(); err == nil && oom {
+		logrus.WithField("cgroup", c.g.Name()).Warnf("the OOM killer killed a process in the program's cgroup: it reached its memory limit (%s)", c.g.Limits())
+	}
+	if err := c.g.Delete(); err != nil {
+		logrus.Warn(err.Error())
+	}
+}
