@@ -75,6 +75,8 @@ type world struct {
 	extra   string // passed as --allow-write where a test wants it
 	// timeout bounds each run (30 s unless a test sets more).
 	timeout time.Duration
+	// dir is the working directory of runs ("" is home).
+	dir string
 }
 
 func newWorld(t *testing.T, u user) *world {
@@ -151,6 +153,9 @@ func (w *world) cmdOf(ctx context.Context, prog string, args ...string) *exec.Cm
 	c := exec.CommandContext(ctx, prog, args...)
 	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"}
 	c.Dir = w.home
+	if w.dir != "" {
+		c.Dir = w.dir
+	}
 	if w.u.uid != 0 {
 		c.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{
 			Uid: uint32(w.u.uid), Gid: uint32(w.u.gid), Groups: []uint32{},
@@ -174,6 +179,24 @@ func (w *world) under(wrapper []string, args ...string) result {
 
 func (w *world) runProg(prog string, args ...string) result {
 	w.t.Helper()
+	return w.runWith(nil, nil, prog, args...)
+}
+
+// runIn runs omega-run in dir.
+func (w *world) runIn(dir string, args ...string) result {
+	w.t.Helper()
+	saved := w.dir
+	w.dir = dir
+	defer func() { w.dir = saved }()
+	return w.runWith(nil, nil, bin, args...)
+}
+
+// runProgIn runs prog (not omega-run) in dir, as w's user.
+func (w *world) runProgIn(dir, prog string, args ...string) result {
+	w.t.Helper()
+	saved := w.dir
+	w.dir = dir
+	defer func() { w.dir = saved }()
 	return w.runWith(nil, nil, prog, args...)
 }
 

@@ -1,0 +1,129 @@
+//go:build linux
+
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// claudeCache keeps the npm install between runs on the same machine.
+const claudeCache = "/var/cache/omega-run-tests/claude-code"
+
+// claudeBinary installs Claude Code from the npm registry once.
+func claudeBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(claudeCache, "node_modules", ".bin", "claude")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Fatal("npm is needed to install Claude Code for this test (apt-get install npm)")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	os.MkdirAll(claudeCache, 0o755)
+	out, err := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--prefix", claudeCache, "@anthropic-ai/claude-code@2").CombinedOutput()
+	if err != nil {
+		t.Fatalf("installing Claude Code from the npm registry: %v\n%s", err, out)
+	}
+	return bin
+}
+
+var (
+	uuidRe  = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	stampRe = regexp.MustCompile(`[0-9]{13}`)
+	projRe  = regexp.MustCompile(`^\.claude/projects/[^/]+`)
+)
+
+// stateTree lists what is under home, ids and times normalised, with
+// sizes where they are deterministic.
+func stateTree(t *testing.T, home string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(home, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == home {
+			return err
+		}
+		rel, _ := filepath.Rel(home, p)
+		if rel == ".omega" || rel == "outside" {
+			return filepath.SkipDir // the sandbox's own data dir; the fixture
+		}
+		name := projRe.ReplaceAllString(stampRe.ReplaceAllString(uuidRe.ReplaceAllString(rel, "ID"), "TS"), ".claude/projects/CWD")
+		if d.IsDir() {
+			out = append(out, name+"/")
+			return nil
+		}
+		info, _ := d.Info()
+		size := fmt.Sprint(info.Size())
+		if strings.Contains(rel, "telemetry") || strings.HasPrefix(rel, ".claude/projects/") {
+			size = "*" // logs and transcripts hold times and the cwd
+		}
+		out = append(out, name+" "+size)
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// TestClaudeCodeState: claude --version, --help and -p in a fresh home
+// leave the same state confined as unconfined (no login here, so -p
+// answers "Not logged in" after writing its state).
+func TestClaudeCodeState(t *testing.T) {
+	claude := claudeBinary(t)
+	trees := map[string][]string{}
+	for _, mode := range []string{"unconfined", "sandbox", "rx"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			w.timeout = 2 * time.Minute
+			ws := filepath.Join(w.dataDir, "workspace")
+			for _, args := range [][]string{{"--version"}, {"--help"}, {"-p", "hi"}} {
+				var r result
+				if mode == "unconfined" {
+					r = w.runProgIn(ws, claude, args...)
+				} else {
+					r = w.runIn(ws, append([]string{"--mode", mode, "--", claude}, args...)...)
+				}
+				if args[0] == "--version" && !strings.Contains(r.stdout, "Claude Code") {
+					t.Fatalf("claude --version: exit %d %q %q", r.code, r.stdout, r.stderr)
+				}
+			}
+			trees[mode] = stateTree(t, w.home)
+			if !slices.Contains(trees[mode], ".claude.json 341") && !slices.ContainsFunc(trees[mode], func(s string) bool { return strings.HasPrefix(s, ".claude.json ") }) {
+				t.Errorf("no ~/.claude.json saved: %v", trees[mode])
+			}
+		})
+	}
+	for _, mode := range confinedModes {
+		if !slices.Equal(trees[mode], trees["unconfined"]) {
+			t.Errorf("%s state differs from unconfined:\n%s\nvs\n%s", mode, strings.Join(trees[mode], "\n"), strings.Join(trees["unconfined"], "\n"))
+		}
+	}
+}
+
+// TestClaudeStateSyncKeepsExisting: an existing ~/.claude.json is used
+// confined, updated after, and left alone when it changed meanwhile.
+func TestClaudeStateSyncKeepsExisting(t *testing.T) {
+	claude := claudeBinary(t)
+	w := newWorld(t, rootUser)
+	w.timeout = 2 * time.Minute
+	state := filepath.Join(w.home, ".claude.json")
+	writeFile(t, state, `{"userID": "existing-user", "numStartups": 41}`)
+	w.runIn(w.home, "--", claude, "-p", "hi")
+	b, _ := os.ReadFile(state)
+	if !strings.Contains(string(b), "existing-user") {
+		t.Errorf("confined run lost the existing state: %s", b)
+	}
+	if w.exists(filepath.Join(w.home, ".claude", ".claude.json")) {
+		t.Error("the working copy was left behind after a clean sync")
+	}
+}

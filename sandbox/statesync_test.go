@@ -1,0 +1,81 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+func TestStateSync(t *testing.T) {
+	claude := profiles.ProgramFor("claude")
+	cases := []struct {
+		name        string
+		before      string // "" = no ~/.claude.json
+		program     string // what the program leaves in the working copy ("" = nothing)
+		meanwhile   string // what an unconfined run writes to home meanwhile ("" = nothing)
+		wantHome    string
+		wantWarning bool
+	}{
+		{name: "fresh home", program: "new", wantHome: "new"},
+		{name: "updated", before: "old", program: "new", wantHome: "new"},
+		{name: "untouched", before: "old", program: "old", wantHome: "old"},
+		{name: "changed meanwhile", before: "old", program: "new", meanwhile: "other", wantHome: "other", wantWarning: true},
+		{name: "program wrote nothing", wantHome: ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			home := t.TempDir()
+			homeFile, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
+			os.Mkdir(filepath.Join(home, ".claude"), 0o700) // ensureDirs makes it
+			if c.before != "" {
+				os.WriteFile(homeFile, []byte(c.before), 0o600)
+			}
+			syncs, err := syncIn(home, claude)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(work); c.before != "" && string(got) != c.before {
+				t.Fatalf("working copy = %q, want %q", got, c.before)
+			}
+			if c.program != "" {
+				os.WriteFile(work, []byte(c.program), 0o600)
+			}
+			if c.meanwhile != "" {
+				os.WriteFile(homeFile, []byte(c.meanwhile), 0o600)
+			}
+			warning, err := syncs[0].syncOut()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(homeFile)
+			if string(got) != c.wantHome || (warning != "") != c.wantWarning {
+				t.Errorf("home = %q, warning %q; want %q, warning %v", got, warning, c.wantHome, c.wantWarning)
+			}
+			_, err = os.Stat(work)
+			if kept := err == nil; kept != (c.wantWarning) {
+				t.Errorf("working copy kept: %v, want %v", kept, c.wantWarning)
+			}
+			if st, err := os.Stat(homeFile); err == nil && st.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want 0600", st.Mode().Perm())
+			}
+		})
+	}
+}
+
+func TestStateWarning(t *testing.T) {
+	pol := profiles.Policy{Home: "/h", Writable: []string{"/h/.omega", "/tmp", "/h/.claude"}}
+	if w := stateWarning(pol, profiles.ProgramFor("claude")); w != "" {
+		t.Errorf("claude's state is all handled, got %q", w)
+	}
+	w := stateWarning(pol, profiles.ProgramFor("git"))
+	if !strings.Contains(w, "/h/.gitconfig") || !strings.Contains(w, "GIT_CONFIG_GLOBAL") {
+		t.Errorf("git warning = %q", w)
+	}
+	pol.Writable = append(pol.Writable, "/h")
+	if w := stateWarning(pol, profiles.ProgramFor("git")); w != "" {
+		t.Errorf("--allow-write ~ fixes it, got %q", w)
+	}
+}
