@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -76,9 +75,7 @@ func atomicWrite(path string, data []byte, like string) error {
 	mode, uid, gid := fs.FileMode(0o600), -1, -1
 	if st, err := os.Stat(like); err == nil {
 		mode = st.Mode().Perm()
-		if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-			uid, gid = int(sys.Uid), int(sys.Gid)
-		}
+		uid, gid, _ = owner(st)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
