@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func onPtyKeys(t *testing.T, w *world, rows, cols uint16, keys string, args ...s
 		t.Fatal(err)
 	}
 	slave.Close()
-	var buf bytes.Buffer
+	var buf lockedBuffer
 	done := make(chan struct{})
 	go func() { io.Copy(&buf, master); close(done) }()
 	deadline := time.Now().Add(10 * time.Second)
@@ -205,4 +206,22 @@ func TestTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lockedBuffer is written by a copying goroutine and polled by the test.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
