@@ -71,14 +71,10 @@ func resolveSettings(c *cli.Context) (settings, error) {
 		return s, err
 	}
 	values := map[string]any{}
+	args, _ := c.App.Metadata["args"].([]string)
 	for _, f := range runFlags() {
-		name := f.Names()[0]
-		switch {
-		case c.IsSet(name):
-			s.sources[name] = sourceOf(c, name)
-		default:
-			s.sources[name] = "default"
-		}
+		name, envs := flagIdentity(f)
+		s.sources[name] = sourceOf(args, name, envs)
 	}
 	for _, fs := range fileSettings {
 		if v, ok := fs.get(file.Sandbox); ok && s.sources[fs.flag] == "default" {
@@ -90,18 +86,39 @@ func resolveSettings(c *cli.Context) (settings, error) {
 	return s, err
 }
 
-// sourceOf tells a command-line flag from its environment variable.
-func sourceOf(c *cli.Context, name string) string {
-	args, _ := c.App.Metadata["args"].([]string)
+// sourceOf says where a flag's value comes from: "flag", "env" or
+// "default". It reads the literals and the arguments instead of asking
+// urfave/cli, whose IsSet walks every flag's names through a regexp.
+func sourceOf(args []string, name string, envs []string) string {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") || a == "-"+name {
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") || a == "-"+name || strings.HasPrefix(a, "-"+name+"=") {
 			return "flag"
 		}
 	}
-	return "env"
+	for _, e := range envs {
+		if _, ok := os.LookupEnv(e); ok {
+			return "env"
+		}
+	}
+	return "default"
+}
+
+// flagIdentity returns a flag literal's name and environment variables.
+func flagIdentity(f cli.Flag) (string, []string) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		return f.Name, f.EnvVars
+	case *cli.StringSliceFlag:
+		return f.Name, f.EnvVars
+	case *cli.BoolFlag:
+		return f.Name, f.EnvVars
+	case *cli.IntFlag:
+		return f.Name, f.EnvVars
+	}
+	return f.Names()[0], nil
 }
 
 func loadConfig(c *cli.Context) (config.File, error) {
@@ -123,7 +140,7 @@ func loadConfig(c *cli.Context) (config.File, error) {
 func (s settings) explainSources() []string {
 	var out []string
 	for _, f := range runFlags() {
-		name := f.Names()[0]
+		name, _ := flagIdentity(f)
 		if name == "config" {
 			continue
 		}

@@ -45,6 +45,6 @@ if ! command -v "${CC:-gcc}" >/dev/null || [ -z "$libdir" ] || [ ! -f "$libdir/l
 fi
 
 export CGO_ENABLED=1 GOOS=linux GOARCH
-exec $GO build -trimpath -tags 'netgo osusergo' \
+exec $GO build -trimpath -tags "netgo osusergo ${BUILDTAGS-urfave_cli_no_docs}" \
 	-ldflags "-s -w ${LDFLAGS:-} -linkmode external -extldflags '-static'" \
 	-o "$out" .
