@@ -94,20 +94,23 @@ func droppedEnv(pol profiles.Policy) []string {
 }
 
 // runsLater finds, below each writable root (ScanDepth levels at most),
-// the files that tools outside the sandbox execute later.
+// the files that tools outside the sandbox execute later. Each directory
+// is read once; a candidate is only looked at when its first component is
+// in the listing, so the scan costs one getdents per directory.
 func runsLater(pol profiles.Policy) []string {
+	names := profiles.RunsLater
+	if !pol.WritableGitConfig {
+		names = append(slices.Clone(names), profiles.GitRunsLater...)
+	}
 	var out []string
 	for _, root := range pol.Writable {
 		if root == "/tmp" {
 			continue // scratch space: nothing there runs later
 		}
-		walkDirs(root, profiles.ScanDepth, func(dir string) {
-			names := profiles.RunsLater
-			if !pol.WritableGitConfig {
-				names = append(slices.Clone(names), profiles.GitRunsLater...)
-			}
+		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
 			for _, n := range names {
-				if p := filepath.Join(dir, n); exists(p) {
+				first, _, _ := strings.Cut(n, "/")
+				if p := filepath.Join(dir, n); entries[first] && exists(p) {
 					out = append(out, p)
 				}
 			}
@@ -119,16 +122,21 @@ func runsLater(pol profiles.Policy) []string {
 // skipDirs are never descended into: large, and not where projects live.
 var skipDirs = map[string]bool{"tmp": true, "node_modules": true, ".git": true, "vendor": true, ".cache": true, "target": true, "__pycache__": true, ".venv": true}
 
-func walkDirs(dir string, depth int, visit func(string)) {
-	visit(dir)
-	if depth == 0 {
-		return
-	}
-	entries, err := os.ReadDir(dir)
+// walkDirs calls visit with each directory and the names in it.
+func walkDirs(dir string, depth int, visit func(dir string, entries map[string]bool)) {
+	list, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
-	for _, e := range entries {
+	entries := make(map[string]bool, len(list))
+	for _, e := range list {
+		entries[e.Name()] = true
+	}
+	visit(dir, entries)
+	if depth == 0 {
+		return
+	}
+	for _, e := range list {
 		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] {
 			walkDirs(filepath.Join(dir, e.Name()), depth-1, visit)
 		}
