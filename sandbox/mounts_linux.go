@@ -46,6 +46,7 @@ func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 			plan.HideFiles = append(plan.HideFiles, h)
 		}
 	}
+	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
 	plan.ReadOnly = append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
 	// Host /tmp is replaced by the private one, so nothing there needs
 	// protecting.
@@ -56,6 +57,36 @@ func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
 	}
 	return plan, warnings
+}
+
+// hostSockets lists the host's bound pathname unix sockets that the
+// private /tmp and /run do not already hide: a Docker socket at a custom
+// path, a rootless daemon's socket under ~. Each is covered by an empty
+// file, so connect() is refused. (Landlock's RESOLVE_UNIX does this for
+// every socket from ABI 9; this kernel family has less. Sockets bound after
+// the sandbox starts are not covered.) The program's own sockets, in the
+// writable set, and --allow-socket stay reachable.
+func hostSockets(pol profiles.Policy, hiddenDirs []string) []string {
+	data, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
+			continue // unnamed or abstract (Landlock scopes those)
+		}
+		p := filepath.Clean(f[7])
+		if underRunOrTmp(p) || pol.WritableRootOf(p) != "" || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
+			slices.ContainsFunc(hiddenDirs, func(d string) bool { return profiles.Within(p, d) }) {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && st.Mode()&fs.ModeSocket != 0 {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // hidden lists the credential stores under home and every --hide.

@@ -81,6 +81,22 @@ var escapes = []escape{
 		w.run("--mode", mode, "--", probe, "connect-unix", path)
 		return got()
 	}, rxOpen},
+	{"host-socket-elsewhere", 6, func(t *testing.T, w *world, mode string) bool {
+		path := filepath.Join(root, "esc-"+filepath.Base(filepath.Dir(w.home))+".sock")
+		got := listenUnix(t, path)
+		w.run("--mode", mode, "--", probe, "connect-unix", path)
+		return got()
+	}, rxOpen},
+	{"allow-socket-elsewhere", 0, func(t *testing.T, w *world, mode string) bool {
+		path := filepath.Join(root, "ok-"+filepath.Base(filepath.Dir(w.home))+".sock")
+		got := listenUnix(t, path)
+		w.run("--mode", mode, "--allow-socket", path, "--", probe, "connect-unix", path)
+		return got()
+	}, allModes},
+	{"own-socket-works", 0, func(t *testing.T, w *world, mode string) bool {
+		path := filepath.Join(w.dataDir, "workspace", "own.sock")
+		return w.run("--mode", mode, "--", probe, "own-socket", path).code == 0
+	}, allModes},
 	{"allow-socket", 0, func(t *testing.T, w *world, mode string) bool {
 		path := "/run/omega-allow-" + filepath.Base(filepath.Dir(w.home)) + ".sock"
 		got := listenUnix(t, path)

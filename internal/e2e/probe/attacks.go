@@ -24,6 +24,22 @@ func attack(action string, args []string) (bool, error) {
 			return true, err
 		}
 		return true, c.Close()
+	case "own-socket": // listen on PATH and connect to it: the program's own server
+		ln, err := net.Listen("unix", args[0])
+		if err != nil {
+			return true, err
+		}
+		defer ln.Close()
+		go func() {
+			if c, err := ln.Accept(); err == nil {
+				c.Close()
+			}
+		}()
+		c, err := net.DialTimeout("unix", args[0], 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
 	case "tiocsti": // push a character into the terminal on fd 0
 		b := []byte(args[0])
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptrOf(&b[0]))
