@@ -129,6 +129,9 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 	}
 	fmt.Fprintf(w, "environment: %s\n", strings.Join(e.Env, " "))
 	fmt.Fprintf(w, "settings:    %s\n", strings.Join(e.Sources, "\n             "))
+	for _, r := range e.RefusedState {
+		fmt.Fprintf(w, "refused:     %s\n", r)
+	}
 	for _, warn := range e.Warnings {
 		fmt.Fprintf(w, "warning:     %s\n", warn)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/omega-run/omega-run/sandbox"
@@ -81,5 +82,24 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, code := explainJSON(t, "--config", filepath.Join(home, "missing.toml")); code != 125 {
 		t.Errorf("missing --config: exit %d, want 125", code)
+	}
+}
+
+// TestExplainRefusedState: explain names the tool state the policy
+// refuses, and --allow-write takes it off the list.
+func TestExplainRefusedState(t *testing.T) {
+	home, err := os.MkdirTemp("/var/tmp", "omega-refused-") // not below /tmp, which is writable
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	t.Setenv("HOME", home)
+	e, _ := explainJSON(t)
+	if !slices.ContainsFunc(e.RefusedState, func(s string) bool { return strings.HasPrefix(s, "git keeps state") }) {
+		t.Errorf("refused state %q lacks git", e.RefusedState)
+	}
+	e, _ = explainJSON(t, "--allow-write", home)
+	if len(e.RefusedState) != 0 {
+		t.Errorf("with home writable nothing is refused, got %q", e.RefusedState)
 	}
 }

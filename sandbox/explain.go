@@ -26,6 +26,9 @@ type Explanation struct {
 	// Sources says where each setting came from (flag, env, config FILE,
 	// default); the CLI fills it in.
 	Sources []string `json:"sources,omitempty"`
+	// RefusedState names, per well-known tool (claude, git, npm, pip, go),
+	// where it keeps state that this policy will not let it write.
+	RefusedState []string `json:"refused_state,omitempty"`
 	// Warnings are the fallbacks and gaps that would apply here.
 	Warnings []string `json:"warnings,omitempty"`
 }
@@ -51,6 +54,11 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if pol.Mode == profiles.ModeRWX {
 		e.Writable, e.Seccomp = []string{"/"}, profiles.SeccompNone
 		return e, nil
+	}
+	for i := range profiles.Programs {
+		if w := stateWarning(pol, &profiles.Programs[i]); w != "" {
+			e.RefusedState = append(e.RefusedState, w)
+		}
 	}
 	return explainPlatform(o, pol, e)
 }

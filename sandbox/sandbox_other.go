@@ -22,12 +22,11 @@ func Init() {}
 // command warns and runs the program plainly: omega-run has no sandbox
 // for this OS. FailClosed refuses instead.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
-	if p.policy.Mode != ModeRWX {
-		if p.policy.FailClosed {
-			return nil, fmt.Errorf("--fail-closed: %w (%s)", ErrUnsupported, runtime.GOOS)
-		}
-		logrus.Warnf("no sandbox on %s: running %s without any confinement", runtime.GOOS, p.argv[0])
+	// Every mode warns, rwx too: on this OS no mode means anything.
+	if p.policy.FailClosed {
+		return nil, fmt.Errorf("--fail-closed: %w (%s)", ErrUnsupported, runtime.GOOS)
 	}
+	logrus.Warnf("no sandbox on %s: running %s without any confinement", runtime.GOOS, p.argv[0])
 	return plainCommand(ctx, p), nil
 }
 
