@@ -3,8 +3,6 @@
 package cgroups
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -12,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	cgroupsv3 "github.com/containerd/cgroups/v3"
+	"golang.org/x/sys/unix"
 )
 
 // backend is one cgroup version's implementation.
@@ -60,13 +58,13 @@ func New(name string, l Limits) (*Group, error) {
 		return nil, err
 	}
 	var b backend
-	switch mode := cgroupsv3.Mode(); mode {
-	case cgroupsv3.Unified:
+	switch v, serr := hostVersion(); v {
+	case 2:
 		b, err = newV2(unifiedRoot, name, l)
-	case cgroupsv3.Legacy, cgroupsv3.Hybrid:
+	case 1:
 		b, err = newV1(name, l)
 	default:
-		err = fmt.Errorf("cgroups: %w: no cgroup file system at %s", ErrUnavailable, unifiedRoot)
+		err = noCgroupFS(serr)
 	}
 	if err != nil {
 		return nil, err
@@ -79,24 +77,49 @@ func New(name string, l Limits) (*Group, error) {
 // returns nil or an error wrapping ErrUnavailable.
 func Probe(l Limits) error {
 	var err error
-	switch cgroupsv3.Mode() {
-	case cgroupsv3.Unified:
+	switch v, serr := hostVersion(); v {
+	case 2:
 		_, err = planV2(unifiedRoot, l)
-	case cgroupsv3.Legacy, cgroupsv3.Hybrid:
-		_, _, err = planV1(l)
+	case 1:
+		_, err = planV1(l)
 	default:
-		err = fmt.Errorf("cgroups: %w: no cgroup file system at %s", ErrUnavailable, unifiedRoot)
+		err = noCgroupFS(serr)
 	}
 	return err
+}
+
+// hostVersion tells how this host mounts cgroups: 2 when /sys/fs/cgroup is
+// the unified (v2) hierarchy, 1 for the legacy and hybrid layouts (v1
+// hierarchies under it, perhaps v2 at /sys/fs/cgroup/unified without the
+// controllers), 0 when there is nothing at /sys/fs/cgroup.
+func hostVersion() (int, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(unifiedRoot, &st); err != nil {
+		return 0, &os.PathError{Op: "statfs", Path: unifiedRoot, Err: err}
+	}
+	if st.Type == unix.CGROUP2_SUPER_MAGIC {
+		return 2, nil
+	}
+	return 1, nil
+}
+
+func noCgroupFS(err error) error {
+	return fmt.Errorf("cgroups: %w: no cgroup file system at %s: %w", ErrUnavailable, unifiedRoot, err)
 }
 
 func groupName(name string) (string, error) {
 	if name == "" {
 		var b [4]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return "", fmt.Errorf("cgroups: random name: %w", err)
+		// getrandom(2) directly: crypto/rand would link in the whole FIPS
+		// module (~370 KB) for these 4 bytes.
+		n, err := ignoringEINTR(func() (int, error) { return unix.Getrandom(b[:], 0) })
+		if err != nil || n != len(b) {
+			if err == nil {
+				err = unix.EIO
+			}
+			return "", fmt.Errorf("cgroups: random name: %w", os.NewSyscallError("getrandom", err))
 		}
-		return fmt.Sprintf("omega-run-%d-%s", os.Getpid(), hex.EncodeToString(b[:])), nil
+		return fmt.Sprintf("omega-run-%d-%x", os.Getpid(), b[:]), nil
 	}
 	if name == "." || name == ".." || strings.ContainsAny(name, "/\x00\n") || len(name) > 255 {
 		return "", fmt.Errorf("cgroups: %w: bad group name %q", ErrInvalid, name)

@@ -9,9 +9,9 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/containerd/cgroups/v3/cgroup2"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,7 +21,6 @@ const unifiedRoot = "/sys/fs/cgroup"
 
 // v2 is a group in the unified hierarchy.
 type v2 struct {
-	m      *cgroup2.Manager
 	dir    string
 	memory bool
 	cgfd   int // O_DIRECTORY fd for CLONE_INTO_CGROUP, -1 when not open
@@ -42,16 +41,19 @@ func v2Controllers(l Limits) []string {
 	return cs
 }
 
-// planV2 returns the group path (relative to unifiedRoot) of the parent the
-// new group goes under: the parent of this process's cgroup (a cgroup that
-// has processes cannot enable controllers for its children), or "/" when this
+// planV2 returns the group path (relative to root) of the parent the new
+// group goes under: the parent of this process's cgroup (a cgroup that has
+// processes cannot enable controllers for its children), or "/" when this
 // process is in the root cgroup of its namespace.
 func planV2(root string, l Limits) (string, error) {
-	own, err := cgroup2.PidGroupPath(os.Getpid())
+	_, own, ok, err := procCgroups()
+	if err == nil && !ok {
+		err = errors.New("no cgroup v2 (0::) entry")
+	}
 	if err != nil {
 		return "", fmt.Errorf("cgroups: %w: reading /proc/self/cgroup: %w", ErrUnavailable, err)
 	}
-	parent := path.Dir(own)
+	parent := path.Dir(path.Clean("/" + own))
 	dir := filepath.Join(root, parent)
 	data, err := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
 	if err != nil {
@@ -77,25 +79,13 @@ func newV2(root, name string, l Limits) (*v2, error) {
 	if err != nil {
 		return nil, err
 	}
-	group := path.Join(parent, name)
-	dir := filepath.Join(root, group)
+	pdir := filepath.Join(root, parent)
+	dir := filepath.Join(pdir, name)
 	// Mkdir first: a name that already exists is someone else's group.
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cgroups: create %s: %w", dir, err)
 	}
-	res := &cgroup2.Resources{}
-	if l.Memory != 0 {
-		res.Memory = &cgroup2.Memory{Max: &l.Memory}
-	}
-	if l.Pids != 0 {
-		res.Pids = &cgroup2.Pids{Max: l.Pids}
-	}
-	if l.CPUs != 0 {
-		quota, period := l.CPUQuota()
-		res.CPU = &cgroup2.CPU{Max: cgroup2.NewCPUMax(&quota, &period)}
-	}
-	m, err := cgroup2.NewManager(root, group, res)
-	if err != nil {
+	if err := enableControllers(pdir, v2Controllers(l)); err != nil {
 		_ = os.Remove(dir)
 		if errors.Is(err, unix.EBUSY) {
 			return nil, fmt.Errorf("cgroups: %w: set up %s: %w (the parent cgroup has processes of its own, "+
@@ -103,61 +93,111 @@ func newV2(root, name string, l Limits) (*v2, error) {
 		}
 		return nil, fmt.Errorf("cgroups: set up %s: %w", dir, err)
 	}
-	if l.Memory != 0 {
-		// No swap beyond the limit, as on v1 with memsw (the file is
-		// absent without swap accounting).
-		if _, err := os.Stat(filepath.Join(dir, "memory.swap.max")); err == nil {
-			zero := int64(0)
-			if err := m.Update(&cgroup2.Resources{Memory: &cgroup2.Memory{Swap: &zero}}); err != nil {
-				_ = m.Delete()
-				return nil, fmt.Errorf("cgroups: set memory.swap.max in %s: %w", dir, err)
-			}
-		}
+	if err := setV2(dir, l); err != nil {
+		_ = os.Remove(dir)
+		return nil, fmt.Errorf("cgroups: set up %s: %w", dir, err)
 	}
 	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		_ = m.Delete()
+		_ = os.Remove(dir)
 		return nil, fmt.Errorf("cgroups: %w", &os.PathError{Op: "open", Path: dir, Err: err})
 	}
-	return &v2{m: m, dir: dir, memory: l.Memory != 0, cgfd: fd}, nil
+	return &v2{dir: dir, memory: l.Memory != 0, cgfd: fd}, nil
 }
 
-func (g *v2) version() int      { return 2 }
-func (g *v2) dirs() []string    { return []string{g.dir} }
-func (g *v2) add(pid int) error { return g.m.AddProc(uint64(pid)) }
+// enableControllers makes sure that pdir hands the controllers cs down to
+// its children (cgroup.subtree_control). planV2 checked that pdir has them
+// itself (cgroup.controllers), so its ancestors already hand them down.
+func enableControllers(pdir string, cs []string) error {
+	data, err := os.ReadFile(filepath.Join(pdir, "cgroup.subtree_control"))
+	if err != nil {
+		return err
+	}
+	on := strings.Fields(string(data))
+	var add []string
+	for _, c := range cs {
+		if !slices.Contains(on, c) {
+			add = append(add, "+"+c)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	return writeFile(pdir, "cgroup.subtree_control", strings.Join(add, " "))
+}
+
+// setV2 writes the limits into the new, empty group.
+func setV2(dir string, l Limits) error {
+	if l.Memory != 0 {
+		if err := writeFile(dir, "memory.max", strconv.FormatInt(l.Memory, 10)); err != nil {
+			return err
+		}
+		// No swap beyond the limit, as on v1 with memsw (the file is
+		// absent without swap accounting).
+		if _, err := os.Stat(filepath.Join(dir, "memory.swap.max")); err == nil {
+			if err := writeFile(dir, "memory.swap.max", "0"); err != nil {
+				return err
+			}
+		}
+	}
+	if l.Pids != 0 {
+		if err := writeFile(dir, "pids.max", strconv.FormatInt(l.Pids, 10)); err != nil {
+			return err
+		}
+	}
+	if l.CPUs != 0 {
+		quota, period := l.CPUQuota()
+		if err := writeFile(dir, "cpu.max", fmt.Sprintf("%d %d", quota, period)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *v2) version() int   { return 2 }
+func (g *v2) dirs() []string { return []string{g.dir} }
+
+func (g *v2) add(pid int) error { return writeFile(g.dir, "cgroup.procs", strconv.Itoa(pid)) }
 
 func (g *v2) fd() (int, bool) { return g.cgfd, g.cgfd >= 0 }
 
-func (g *v2) procs() ([]int, error) {
-	ps, err := g.m.Procs(true)
-	if err != nil {
-		return nil, err
+func (g *v2) procs() ([]int, error) { return treeProcs(g.dir, nil) }
+
+// kill writes cgroup.kill (Linux 5.14+), which kills every process of the
+// group and its descendants at once, forks in flight included. Before
+// that: freeze the group (Linux 5.2+) so that nothing forks, SIGKILL the
+// listed processes (it reaches frozen ones) pinned by pidfds, thaw.
+func (g *v2) kill(pids []int) error {
+	err := writeFile(g.dir, "cgroup.kill", "1")
+	if !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
-	out := make([]int, len(ps))
-	for i, p := range ps {
-		out[i] = int(p)
+	frozen := writeFile(g.dir, "cgroup.freeze", "1") == nil
+	err = killPinned(pids, g.procs)
+	if frozen {
+		if terr := writeFile(g.dir, "cgroup.freeze", "0"); err == nil {
+			err = terr
+		}
 	}
-	return out, nil
+	return err
 }
 
-// kill uses cgroup.kill (Linux 5.14+); the library falls back to freezing
-// the group and signalling each process.
-func (g *v2) kill([]int) error { return g.m.Kill() }
+func (g *v2) remove() error { return removeTree(g.dir) }
 
-func (g *v2) remove() error { return g.m.Delete() }
-
+// oomKills reads the oom_kill counter of memory.events, which covers the
+// group's descendants too.
 func (g *v2) oomKills() (uint64, bool, error) {
 	if !g.memory {
 		return 0, false, nil
 	}
-	st, err := g.m.StatFiltered(cgroup2.StatMemoryEvents)
+	n, ok, err := readCounter(filepath.Join(g.dir, "memory.events"), "oom_kill")
 	if err != nil {
 		return 0, false, err
 	}
-	if st.MemoryEvents == nil {
-		return 0, false, fmt.Errorf("no memory.events in %s", g.dir)
+	if !ok {
+		return 0, false, fmt.Errorf("%s/memory.events has no oom_kill counter", g.dir)
 	}
-	return st.MemoryEvents.GetOomKill(), true, nil
+	return n, true, nil
 }
 
 func (g *v2) close() {
