@@ -1,5 +1,3 @@
-//go:build !urfave_cli_no_docs
-
 package main
 
 import (
@@ -28,10 +26,4 @@ func manCommand() *cli.Command {
 			return nil
 		},
 	}
-}
-
-// manPage renders app as a section 1 man page (omega-run is a user
-// command, not the section 8 urfave/cli picks by default).
-func manPage(app *cli.App) (string, error) {
-	return app.ToManWithSection(1)
 }

@@ -13,12 +13,6 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
-// InitArg is unused on macOS; Init is a no-op there.
-const InitArg = "__omega_run_init__"
-
-// Init does nothing on macOS: sandbox-exec needs no init stage.
-func Init() {}
-
 // command runs the program under /usr/bin/sandbox-exec, or plainly after a
 // warning when it is missing (an error with FailClosed).
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {

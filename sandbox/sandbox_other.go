@@ -13,12 +13,6 @@ import (
 	"github.com/sirupsen/logrus"
 )
 
-// InitArg is unused here; Init is a no-op.
-const InitArg = "__omega_run_init__"
-
-// Init does nothing: there is no init stage on this OS.
-func Init() {}
-
 // command warns and runs the program plainly: omega-run has no sandbox
 // for this OS. FailClosed refuses instead.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
