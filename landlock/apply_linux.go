@@ -21,6 +21,20 @@ func ABI() int {
 	return v
 }
 
+// EffectiveABI is the ABI go-landlock works with on this kernel: ABI,
+// except that a kernel of ABI 6 or later without the fix for the signal
+// scoping erratum counts as ABI 5. Plan needs this one to compute what
+// go-landlock would enforce.
+func EffectiveABI() int {
+	v := ABI()
+	if v >= 6 {
+		if errata, err := llsys.LandlockGetErrata(); err != nil || errata&0x2 == 0 {
+			v = 5
+		}
+	}
+	return v
+}
+
 // config is V9's rights (V10 would also handle UDP, which --net host must
 // keep), trimmed to what the rules ask for, in best-effort mode so that
 // older kernels enforce what they can; Warnings says what they cannot.

@@ -7,6 +7,9 @@ import "errors"
 // ABI is 0: Landlock exists only on Linux.
 func ABI() int { return 0 }
 
+// EffectiveABI is 0: Landlock exists only on Linux.
+func EffectiveABI() int { return 0 }
+
 // RestrictThread enforces nothing outside Linux.
 func RestrictThread(Rules) (bool, error) {
 	return false, errors.New("landlock: only available on Linux")

@@ -1,13 +1,13 @@
 package nsexec
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
+	"golang.org/x/sys/unix"
 )
 
 // InitArg is argv[1] of the re-executed init stage.
@@ -69,11 +69,12 @@ type Spec struct {
 	Warnings []string
 }
 
-// memfdFor writes s into a sealed-size anonymous file the child inherits.
+// memfdFor writes s, in the wire format (wire_linux.go) with the Landlock
+// plan for this kernel, into an anonymous file the child inherits.
 func memfdFor(s *Spec) (*os.File, error) {
-	data, err := json.Marshal(s)
+	data, err := encodeSpec(s, landlock.Plan(s.Landlock, landlock.EffectiveABI()))
 	if err != nil {
-		return nil, fmt.Errorf("encode spec: %w", err)
+		return nil, err
 	}
 	f, err := newMemfd("omega-run-spec")
 	if err != nil {
@@ -90,15 +91,25 @@ func memfdFor(s *Spec) (*os.File, error) {
 	return f, nil
 }
 
+// readSpec reads and closes the spec fd. The Go init stage applies the
+// Landlock rules through go-landlock and has no use for the plan.
 func readSpec() (*Spec, error) {
-	f := os.NewFile(specFD, "spec")
-	if f == nil {
-		return nil, fmt.Errorf("spec fd %d missing", specFD)
+	defer unix.Close(specFD)
+	var st unix.Stat_t
+	if err := unix.Fstat(specFD, &st); err != nil {
+		return nil, fmt.Errorf("spec fd %d: %w", specFD, err)
 	}
-	defer f.Close()
-	var s Spec
-	if err := json.NewDecoder(f).Decode(&s); err != nil {
-		return nil, fmt.Errorf("decode spec: %w", err)
+	data := make([]byte, st.Size)
+	for off := 0; off < len(data); {
+		n, err := unix.Pread(specFD, data[off:], int64(off))
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("read spec: %d of %d bytes, %v", off, len(data), err)
+		}
+		off += n
 	}
-	return &s, nil
+	s, _, err := decodeSpec(data)
+	return s, err
 }

@@ -38,12 +38,11 @@ func Example() {
 	// Output: hello from sandbox mode
 }
 
-// ExampleOptions uses the options form: rx mode with one more writable
-// directory and no network.
+// ExampleOptions uses the options form: rx mode and no network.
 func ExampleOptions() {
 	dir, _ := os.MkdirTemp("", "omega-example-")
 	defer os.RemoveAll(dir)
-	opts := sandbox.Options{Mode: sandbox.ModeRX, DataDir: dir, Net: sandbox.NetNone, Seccomp: "strict"}
+	opts := sandbox.Options{Mode: sandbox.ModeRX, DataDir: dir, Net: sandbox.NetNone}
 	cmd, err := opts.CommandContext(context.Background(), "sh", "-c", "echo $OMEGA_SANDBOX_NETWORK_DISABLED")
 	if err != nil {
 		log.Fatal(err)

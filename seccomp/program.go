@@ -7,7 +7,8 @@ import "errors"
 var ErrNotEnabled = errors.New("not available in this build of omega-run (built without cgo and libseccomp)")
 
 // Program is a compiled filter, ready for Install. It is plain data so
-// that it can travel as JSON to the re-executed init stage.
+// that the parent can hand it to the re-executed init stage (nsexec
+// puts the bytes in the spec; the C init installs them as they are).
 type Program struct {
 	// BPF is the raw struct sock_filter array in host byte order:
 	// omega-run's guard followed by libseccomp's program.

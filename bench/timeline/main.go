@@ -18,7 +18,9 @@
 //	init     the process that execs /proc/self/exe (comm "exe"): the same
 //	         seccomp() probe, then mount(), landlock_*, the seccomp()
 //	         install (SECCOMP_SET_MODE_FILTER with a program), and the
-//	         clone() that starts the program
+//	         clone() that starts the program; an init stage in C
+//	         (nsexec/cinit.c, told by its mount() before any seccomp())
+//	         has no probe, and its phases are reported as -mode sandbox-c
 //	program  the process whose comm is -prog after its execve
 package main
 
@@ -191,6 +193,25 @@ func phases(mode, prog string) []marker {
 			{"seccomp install, close_range, up to execve", execOf(prog)},
 			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
 		}
+	case "sandbox-c":
+		// The init stage in C (nsexec/cinit.c): no Go runtime, no
+		// libseccomp probe; its first marker is the first mount.
+		return []marker{
+			start,
+			{"parent: exec, ld.so (libc, libseccomp), Go runtime start, package init up to libseccomp-golang", first(parentPID, "seccomp", "")},
+			{"parent: rest of package init, main, CLI, policy, data dirs, mount plan", first(parentPID, "landlock_create_ruleset", "")},
+			{"parent: Landlock rules and warnings, seccomp program, spec into memfd", last(parentPID, []string{"memfd_create"}, "", false)},
+			{"parent: os/exec start (pipes, pidfd probe, threads) up to clone", first(parentPID, "clone", "NEWUSER")},
+			{"clone(NEWUSER|NEWNS|NEWPID|…), uid/gid maps, child setup up to execve", first(initPID, "execve", "")},
+			{"init stage (C): execve, ld.so, constructor, read spec", first(initPID, "mount", "")},
+			{"init stage (C): mounts", last(initPID, []string{"mount", "mount_setattr"}, "", true)},
+			{"init stage (C): drop capabilities, Landlock, no_new_privs", first(initPID, "seccomp", "TSYNC, uargs")},
+			{"init stage (C): seccomp install, rlimits, up to the program's fork", last(initPID, []string{"clone", "clone3"}, "", false)},
+			{"fork of the program up to its execve", execOf(prog)},
+			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
+			{"PID 1 reaps the program and exits", exitOf("", initPID)},
+			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
+		}
 	default: // rwx
 		return []marker{
 			start,
@@ -234,6 +255,10 @@ func main() {
 			fail(err)
 		}
 		r := findRoles(evs, *prog)
+		if i == 0 && *mode == "sandbox" && cInit(evs, r) {
+			ms = phases("sandbox-c", *prog)
+			durs = make([][]float64, len(ms))
+		}
 		ts := make([]float64, len(ms))
 		ok := true
 		for j, m := range ms {
@@ -272,6 +297,23 @@ func main() {
 		fmt.Printf("| %s | %.2f | %.2f | %.0f%% |\n", ms[j].label, m, iqr(durs[j]), 100*m/tot)
 	}
 	fmt.Printf("| **total, up to the last exit_group** | **%.2f** | %.2f | |\n", tot, iqr(totals))
+}
+
+// cInit tells an init stage in C: it mounts before any seccomp() call,
+// where the Go one first probes the API level (libseccomp-golang's init).
+func cInit(evs []event, r roles) bool {
+	for _, e := range evs {
+		if e.comm != r.init {
+			continue
+		}
+		switch e.name {
+		case "mount":
+			return true
+		case "seccomp":
+			return false
+		}
+	}
+	return false
 }
 
 func skipped(bad int) string {

@@ -79,6 +79,7 @@ func stateTree(t *testing.T, home string) []string {
 // leave the same state confined as unconfined (no login here, so -p
 // answers "Not logged in" after writing its state).
 func TestClaudeCodeState(t *testing.T) {
+	requireRoot(t)
 	claude := claudeBinary(t)
 	trees := map[string][]string{}
 	for _, mode := range []string{"unconfined", "sandbox", "rx"} {
@@ -113,6 +114,7 @@ func TestClaudeCodeState(t *testing.T) {
 // TestClaudeStateSyncKeepsExisting: an existing ~/.claude.json is used
 // confined, updated after, and left alone when it changed meanwhile.
 func TestClaudeStateSyncKeepsExisting(t *testing.T) {
+	requireRoot(t)
 	claude := claudeBinary(t)
 	w := newWorld(t, rootUser)
 	w.timeout = 2 * time.Minute

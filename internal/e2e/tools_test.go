@@ -35,6 +35,7 @@ if command -v sqlite3 >/dev/null; then sqlite3 db 'create table t(x); insert int
 // TestEverydayTools: the same work gives the same output unconfined and
 // confined, as root and as nobody.
 func TestEverydayTools(t *testing.T) {
+	requireRoot(t)
 	for _, tool := range []string{"git", "go", "node", "npm", "make", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Fatalf("%s is needed for this test", tool)

@@ -1,0 +1,61 @@
+package landlock
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPlan holds Plan against go-landlock's downgrade, worked out by hand
+// from its ABI table (abi_versions.go) for the rules omega-run builds.
+func TestPlan(t *testing.T) {
+	rules := Rules{ReadExec: []string{"/"}, Writable: []string{"/w", "/dev/shm"}, Devices: []string{"/dev/null"}}
+	rx := rules
+	rx.UnixSockets = true
+	tcp := rules
+	tcp.DenyTCP = true
+	const logNewExec = 2
+	plan := func(fs, net, scoped uint64, flags uint32, read, write, dev uint64) RulesetPlan {
+		return RulesetPlan{HandledFS: fs, HandledNet: net, Scoped: scoped, RestrictFlags: flags, Rules: []PathRule{
+			{"/", read, MissingFails}, {"/w", write, MissingSkipped}, {"/dev/shm", write, MissingSkipped}, {"/dev/null", dev, MissingIgnored},
+		}}
+	}
+	cases := []struct {
+		name  string
+		abi   int
+		rules Rules
+		want  RulesetPlan
+	}{
+		{"no landlock", 0, rules, RulesetPlan{}},
+		{"ABI 1 cannot grant REFER: nothing", 1, rules, RulesetPlan{}},
+		{"ABI 2", 2, rules, plan(0x3fff, 0, 0, 0, 0xd, 0x3fff, 0x7)},
+		{"ABI 3 truncate", 3, rules, plan(0x7fff, 0, 0, 0, 0xd, 0x7fff, 0x4007)},
+		{"ABI 4 without --net none", 4, rules, plan(0x7fff, 0, 0, 0, 0xd, 0x7fff, 0x4007)},
+		{"ABI 4 with --net none", 4, tcp, plan(0x7fff, 0x3, 0, 0, 0xd, 0x7fff, 0x4007)},
+		{"ABI 5 ioctl_dev", 5, rules, plan(0xffff, 0, 0, 0, 0xd, 0xffff, 0xc007)},
+		{"ABI 6 scopes", 6, tcp, plan(0xffff, 0x3, 0x3, 0, 0xd, 0xffff, 0xc007)},
+		{"ABI 7 logging", 7, rules, plan(0xffff, 0, 0x3, logNewExec, 0xd, 0xffff, 0xc007)},
+		{"ABI 7 rx", 7, rx, plan(0xffff, 0, 0x3, logNewExec, 0xd, 0xffff, 0xc007)},
+		{"ABI 9 resolve_unix", 9, rules, plan(0x1ffff, 0, 0x3, logNewExec, 0xd, 0x1ffff, 0xc007)},
+		{"ABI 9 rx", 9, rx, plan(0x1ffff, 0, 0x3, logNewExec, 0x1000d, 0x1ffff, 0xc007)},
+		{"ABI 11 keeps V9's rights (no UDP)", 11, tcp, plan(0x1ffff, 0x3, 0x3, logNewExec, 0xd, 0x1ffff, 0xc007)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := Plan(c.rules, c.abi)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("Plan(ABI %d) =\n%+v\nwant\n%+v", c.abi, got, c.want)
+			}
+			if got.Enforces() != (c.abi >= 2) {
+				t.Errorf("Enforces = %v at ABI %d", got.Enforces(), c.abi)
+			}
+		})
+	}
+}
+
+// A rule without paths adds nothing; FromPolicy's rules plan at any ABI.
+func TestPlanEmptyLists(t *testing.T) {
+	p := Plan(Rules{Writable: []string{"/w"}}, 7)
+	if len(p.Rules) != 1 || p.Rules[0].Path != "/w" {
+		t.Errorf("rules = %+v", p.Rules)
+	}
+}

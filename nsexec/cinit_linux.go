@@ -1,0 +1,40 @@
+//go:build linux && cgo && !omega_goinit
+
+package nsexec
+
+// The init stage runs in C (cinit.c) from a constructor, before the Go
+// runtime starts, whenever this package is linked with cgo: the
+// re-executed process never gets to Go. Build with -tags omega_goinit
+// (or CGO_ENABLED=0) to use the Go init stage (Init) instead.
+
+/*
+#include <stdlib.h>
+#include "cinit.h"
+
+static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
+*/
+import "C"
+
+import "unsafe"
+
+// CInit tells whether the init stage of this binary is the C one.
+const CInit = true
+
+// cInitArg is the argv[1] the C constructor recognises.
+func cInitArg() string { return C.GoString(C.omega_init_arg()) }
+
+// cDescribe decodes a wire-format spec with the C decoder and returns its
+// text dump ("" for a malformed spec).
+func cDescribe(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	p := C.CBytes(b)
+	defer C.free(p)
+	out := C.omega_spec_describe((*C.uchar)(p), C.size_t(len(b)))
+	if out == nil {
+		return ""
+	}
+	defer C.free(unsafe.Pointer(out))
+	return C.GoString(out)
+}

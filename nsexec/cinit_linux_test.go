@@ -1,0 +1,37 @@
+//go:build linux && cgo && !omega_goinit
+
+package nsexec
+
+import "testing"
+
+func TestCInitArg(t *testing.T) {
+	if got := cInitArg(); got != InitArg {
+		t.Errorf("cinit.h's OMEGA_INIT_ARG = %q, nsexec.InitArg = %q", got, InitArg)
+	}
+}
+
+// TestCDecoderAgrees decodes each spec with the C init stage's decoder
+// and the Go one: both must read the same fields, and refuse the same
+// cut-off forms.
+func TestCDecoderAgrees(t *testing.T) {
+	for _, c := range wireCases() {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := encodeSpec(c.spec, c.plan)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goText, cText := describe(b), cDescribe(b)
+			if goText == "" || goText != cText {
+				t.Errorf("decoders disagree\nGo:\n%s\nC:\n%s", goText, cText)
+			}
+			for n := 0; n < len(b); n++ {
+				if got := cDescribe(b[:n]); got != "" {
+					t.Fatalf("C decoded a spec cut to %d of %d bytes:\n%s", n, len(b), got)
+				}
+			}
+			if got := cDescribe(append(b, 0)); got != "" {
+				t.Error("C accepted a trailing byte")
+			}
+		})
+	}
+}
