@@ -43,17 +43,22 @@ func config(r Rules) ll.Config {
 	if !r.DenyTCP {
 		c.HandledAccessNet = 0
 	}
+	if r.WritesOnly {
+		c.HandledAccessFS &^= ReadSide
+	}
 	return c.EnableLoggingForSubprocesses().BestEffort()
 }
 
 func (r Rules) toLandlock() []ll.Rule {
-	read := ll.RODirs(r.ReadExec...)
-	if r.UnixSockets {
-		read = read.WithResolveUnix()
-	}
 	rules := []ll.Rule{
-		read,
 		ll.RWDirs(r.Writable...).WithRefer().WithIoctlDev().WithResolveUnix().IgnoreIfMissing(),
+	}
+	if !r.WritesOnly {
+		read := ll.RODirs(r.ReadExec...)
+		if r.UnixSockets {
+			read = read.WithResolveUnix()
+		}
+		rules = append([]ll.Rule{read}, rules...)
 	}
 	var devs []string
 	for _, d := range r.Devices {

@@ -106,6 +106,9 @@ func Plan(r Rules, abi int) RulesetPlan {
 	if !r.DenyTCP {
 		want.net = 0
 	}
+	if r.WritesOnly {
+		want.fs &^= ReadSide
+	}
 	p := RulesetPlan{
 		HandledFS:     want.fs & sup.fs,
 		HandledNet:    want.net & sup.net,

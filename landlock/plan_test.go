@@ -3,6 +3,8 @@ package landlock
 import (
 	"reflect"
 	"testing"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // TestPlan holds Plan against go-landlock's downgrade, worked out by hand
@@ -57,5 +59,29 @@ func TestPlanEmptyLists(t *testing.T) {
 	p := Plan(Rules{Writable: []string{"/w"}}, 7)
 	if len(p.Rules) != 1 || p.Rules[0].Path != "/w" {
 		t.Errorf("rules = %+v", p.Rules)
+	}
+}
+
+// TestPlanWritesOnly: sandbox mode handles no read-side right, so the
+// rule on / falls away and read-only opens need no path walk.
+func TestPlanWritesOnly(t *testing.T) {
+	r := Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, WritesOnly: true}
+	p := Plan(r, 7)
+	if p.HandledFS&ReadSide != 0 {
+		t.Errorf("handled %#x includes read-side rights %#x", p.HandledFS, p.HandledFS&ReadSide)
+	}
+	if p.HandledFS&llsys.AccessFSWriteFile == 0 || p.HandledFS&llsys.AccessFSRefer == 0 {
+		t.Errorf("handled %#x lacks write or refer", p.HandledFS)
+	}
+	for _, rule := range p.Rules {
+		if rule.Path == "/" {
+			t.Errorf("a rule on / remains: %+v", rule)
+		}
+		if rule.Access&^p.HandledFS != 0 {
+			t.Errorf("rule %+v grants unhandled rights", rule)
+		}
+	}
+	if len(p.Rules) != 2 {
+		t.Errorf("want the /w and /dev/null rules, got %+v", p.Rules)
 	}
 }

@@ -6,6 +6,7 @@
 package landlock
 
 import (
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -25,7 +26,18 @@ type Rules struct {
 	// UnixSockets allows connecting to pathname unix sockets anywhere
 	// (ABI 9 handles that right; rx keeps host sockets reachable).
 	UnixSockets bool
+	// WritesOnly handles only the rights that change the filesystem. Read
+	// and execute are allowed everywhere anyway, and in sandbox mode the
+	// read-only mounts stop truncation outside the writable set; without
+	// the read, TRUNCATE and IOCTL_DEV rights the kernel skips its path
+	// walk on every open that does not write (bench/PROFILE.md). Only for
+	// a mount namespace whose root is read-only.
+	WritesOnly bool
 }
+
+// ReadSide are the rights WritesOnly leaves unhandled.
+const ReadSide = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir |
+	llsys.AccessFSTruncate | llsys.AccessFSIoctlDev
 
 // DeviceFiles are the nodes every program writes to. Missing ones are
 // skipped.
@@ -42,5 +54,6 @@ func FromPolicy(p profiles.Policy) Rules {
 		Devices:     DeviceFiles,
 		DenyTCP:     p.Net == profiles.NetNone,
 		UnixSockets: p.Mode != profiles.ModeSandbox,
+		WritesOnly:  p.Mode == profiles.ModeSandbox,
 	}
 }

@@ -1,4 +1,4 @@
-// cinit.h: what cinit.c shares with cinit_linux.go.
+// cinit.h: what the C init stage (cinit*.c) shares with cinit_linux.go.
 #ifndef OMEGA_CINIT_H
 #define OMEGA_CINIT_H
 
@@ -6,6 +6,11 @@
 
 // OMEGA_INIT_ARG is nsexec.InitArg (a Go test checks that they agree).
 #define OMEGA_INIT_ARG "__omega_run_init__"
+
+// OMEGA_LL_READ_SIDE is landlock.ReadSide: the Landlock rights a
+// WritesOnly ruleset leaves unhandled once the mounts are in place
+// (execute, read_file, read_dir, truncate, ioctl_dev; a Go test checks).
+#define OMEGA_LL_READ_SIDE ((1ULL << 0) | (1ULL << 2) | (1ULL << 3) | (1ULL << 14) | (1ULL << 15))
 
 // omega_spec_describe decodes a wire-format spec the way the init stage
 // does and returns a malloc'd text dump of it (NULL when it is

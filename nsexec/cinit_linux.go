@@ -12,6 +12,7 @@ package nsexec
 #include "cinit.h"
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
+static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 */
 import "C"
 
@@ -22,6 +23,9 @@ const CInit = true
 
 // cInitArg is the argv[1] the C constructor recognises.
 func cInitArg() string { return C.GoString(C.omega_init_arg()) }
+
+// cReadSide is the C init stage's copy of landlock.ReadSide.
+func cReadSide() uint64 { return uint64(C.omega_read_side()) }
 
 // cDescribe decodes a wire-format spec with the C decoder and returns its
 // text dump ("" for a malformed spec).

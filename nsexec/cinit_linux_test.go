@@ -2,7 +2,11 @@
 
 package nsexec
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omega-run/omega-run/landlock"
+)
 
 func TestCInitArg(t *testing.T) {
 	if got := cInitArg(); got != InitArg {
@@ -33,5 +37,13 @@ func TestCDecoderAgrees(t *testing.T) {
 				t.Error("C accepted a trailing byte")
 			}
 		})
+	}
+}
+
+// TestCReadSideMatches: the C init narrows rulesets by the same rights
+// as landlock.ReadSide.
+func TestCReadSideMatches(t *testing.T) {
+	if got := cReadSide(); got != uint64(landlock.ReadSide) {
+		t.Errorf("OMEGA_LL_READ_SIDE = %#x, landlock.ReadSide = %#x", got, uint64(landlock.ReadSide))
 	}
 }

@@ -46,14 +46,18 @@ func runInit() error {
 		return err
 	}
 	w := warner{json: s.LogJSON}
-	if s.Mounts != nil {
+	if s.Mounts == nil {
+		s.Landlock.WritesOnly = false // only a read-only root makes it safe
+	} else {
 		wd, _ := os.Getwd()
 		if err := setupMounts(s.Mounts); err != nil {
 			if !errors.Is(err, unix.EPERM) || s.FailClosed {
 				return fmt.Errorf("mounts: %w", err)
 			}
 			// Ubuntu's AppArmor userns restriction: clone worked but the
-			// namespace holds no privilege. Landlock still confines writes.
+			// namespace holds no privilege. Landlock still confines writes,
+			// with its full ruleset: no read-only root covers truncation.
+			s.Landlock.WritesOnly = false
 			w.warn("mount namespace unusable (" + err.Error() + "): /proc and /dev are the host's; " +
 				"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 		}

@@ -72,7 +72,11 @@ type Spec struct {
 // memfdFor writes s, in the wire format (wire_linux.go) with the Landlock
 // plan for this kernel, into an anonymous file the child inherits.
 func memfdFor(s *Spec) (*os.File, error) {
-	data, err := encodeSpec(s, landlock.Plan(s.Landlock, landlock.EffectiveABI()))
+	// The plan is the full one; the init stage narrows it to WritesOnly
+	// after its mounts succeed (see flagWritesOnly).
+	full := s.Landlock
+	full.WritesOnly = false
+	data, err := encodeSpec(s, landlock.Plan(full, landlock.EffectiveABI()))
 	if err != nil {
 		return nil, err
 	}

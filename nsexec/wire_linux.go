@@ -13,9 +13,9 @@ import (
 )
 
 // The spec's wire format: what the parent writes into the memfd at fd 3
-// and both init stages read, the C one (cinit.c, spec_decode) and the Go
-// one (decodeSpec). It is flat so that C needs no parser beyond reading
-// numbers. Every integer is little-endian.
+// and both init stages read, the C one (cinit_spec.c, spec_decode) and
+// the Go one (decodeSpec). It is flat so that C needs no parser beyond
+// reading numbers. Every integer is little-endian.
 //
 //	u32   magic "OMS1" (wireMagic)
 //	u32   flags (the flag* bits below)
@@ -56,6 +56,10 @@ const (
 	flagSeccomp
 	flagDenyTCP
 	flagUnixSockets
+	// flagWritesOnly: once its mounts are in place, the init stage strips
+	// landlock.ReadSide from the plan (which is sent without it, so that a
+	// refused mount namespace keeps the full ruleset).
+	flagWritesOnly
 )
 
 type wireWriter struct {
@@ -112,6 +116,7 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 	set(s.Seccomp != nil, flagSeccomp)
 	set(s.Landlock.DenyTCP, flagDenyTCP)
 	set(s.Landlock.UnixSockets, flagUnixSockets)
+	set(s.Landlock.WritesOnly, flagWritesOnly)
 	if s.KeepFDs < 0 || s.KeepFDs > math.MaxInt32 {
 		return nil, fmt.Errorf("encode spec: KeepFDs %d", s.KeepFDs)
 	}
@@ -316,6 +321,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Landlock.Writable = r.strs()
 	s.Landlock.Devices = r.strs()
 	s.Landlock.DenyTCP, s.Landlock.UnixSockets = has(flagDenyTCP), has(flagUnixSockets)
+	s.Landlock.WritesOnly = has(flagWritesOnly)
 	plan.HandledFS, plan.HandledNet, plan.Scoped = r.u64(), r.u64(), r.u64()
 	plan.RestrictFlags = r.u32()
 	if n := r.u32(); n > 0 && r.err == nil {

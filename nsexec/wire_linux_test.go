@@ -27,7 +27,7 @@ func wireCases() []struct {
 			ReadOnly: []string{"/p/.git/hooks"},
 		},
 		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
-		Landlock:   landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true},
+		Landlock:   landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
 		Seccomp:    &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
 		FailClosed: true, Plain: true, User: &Credentials{UID: 1000, GID: 100, Groups: []uint32{4, 27}},
 		Hostname: "box", ClearEnv: true,
@@ -86,7 +86,7 @@ func TestWireRefusesNUL(t *testing.T) {
 	}
 }
 
-// describe is the Go side of cinit.c's omega_spec_describe: the same text
+// describe is the Go side of cinit_spec.c's omega_spec_describe: the same text
 // from the Go decoder, so that the two decoders can be compared.
 func describe(b []byte) string {
 	s, plan, err := decodeSpec(b)

@@ -41,7 +41,7 @@ func testMain(m *testing.M) int {
 	bin = filepath.Join(root, "omega-run")
 	probe = filepath.Join(root, "probe")
 	for out, pkg := range map[string]string{bin: "../..", probe: "./probe"} {
-		build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", out, pkg)
+		build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs "+os.Getenv("OMEGA_E2E_TAGS"), "-o", out, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building", pkg+":", err)

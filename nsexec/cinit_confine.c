@@ -1,0 +1,264 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_confine.c: the C init stage confines itself (confine_linux.go in
+// Go): bounding set, Landlock, user switch, capabilities, no_new_privs,
+// seccomp; and prepares what the program gets: its environment and, right
+// before it starts, the resource limits.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "cinit_internal.h"
+
+// System call numbers and structures newer than some C libraries' headers.
+// These numbers are the same on every architecture omega-run builds for.
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+#define OMEGA_LANDLOCK_RULE_PATH_BENEATH 1
+
+struct omega_path_beneath {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+// -------------------------------------------------------------- confine
+
+static int last_cap(void) {
+	char buf[32] = {0};
+	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 40; // CAP_CHECKPOINT_RESTORE, the last one in 6.x
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 40;
+	char *end;
+	long v = strtol(buf, &end, 10);
+	if (end == buf || (*end && *end != '\n'))
+		omega_die(125, "capabilities: cap_last_cap: invalid syntax");
+	return (int)v;
+}
+
+// drop_bounding empties the bounding set when this process may
+// (CAP_SETPCAP); confine_linux.go's dropBounding.
+static void drop_bounding(void) {
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+	if (syscall(SYS_capget, &hdr, data) < 0)
+		omega_dief(errno, "capabilities: capget");
+	if (!(data[0].effective & (1U << CAP_SETPCAP)))
+		return;
+	for (int c = 0, last = last_cap(); c <= last; c++)
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+			omega_dief(errno, "capabilities: prctl(PR_CAPBSET_DROP)");
+}
+
+static void clear_capabilities(void) {
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2];
+	memset(data, 0, sizeof data);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		omega_dief(errno, "capabilities: prctl(PR_CAP_AMBIENT_CLEAR_ALL)");
+	if (syscall(SYS_capset, &hdr, data) < 0)
+		omega_dief(errno, "capabilities: capset");
+}
+
+static int enforces_landlock(const struct spec *s) {
+	return s->ll.handled_access_fs || s->ll.handled_access_net || s->ll.scoped;
+}
+
+// omega_landlock_writes_only narrows the plan once the read-only root is
+// in place (wire flag WritesOnly): read and execute are allowed everywhere
+// anyway and the mounts stop truncation, so without the read-side rights
+// the kernel skips its path walk on every open that does not write.
+void omega_landlock_writes_only(struct spec *s) {
+	if (!(s->flags & F_WRITES_ONLY) || !s->ll.handled_access_fs)
+		return;
+	s->ll.handled_access_fs &= ~(uint64_t)OMEGA_LL_READ_SIDE;
+	for (uint32_t i = 0; i < s->nrules; i++)
+		s->rules[i].access &= s->ll.handled_access_fs;
+}
+
+// landlock_prepare builds the planned ruleset (after the mounts, so that
+// /dev/pts and /dev/shm are the new ones; before the user switch, so that
+// every path can still be opened). -1 when there is nothing to enforce.
+static int landlock_prepare(const struct spec *s) {
+	if (!enforces_landlock(s))
+		return -1;
+	int fd = syscall(SYS_landlock_create_ruleset, &s->ll, sizeof s->ll, 0);
+	if (fd < 0)
+		omega_dief(errno, "landlock: landlock_create_ruleset");
+	for (uint32_t i = 0; i < s->nrules; i++) {
+		const struct rule *r = &s->rules[i];
+		if (r->access == 0)
+			continue; // narrowed away (omega_landlock_writes_only)
+		int pfd = open(r->path, O_PATH | O_CLOEXEC);
+		if (pfd < 0) {
+			if (r->missing == MISSING_IGNORED || (r->missing == MISSING_SKIPPED && errno == ENOENT))
+				continue;
+			omega_dief(errno, "landlock: populating ruleset for \"%s\": open", r->path);
+		}
+		struct omega_path_beneath pb = {r->access, pfd};
+		if (syscall(SYS_landlock_add_rule, fd, OMEGA_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+			omega_dief(errno, "landlock: populating ruleset for \"%s\": landlock_add_rule", r->path);
+		close(pfd);
+	}
+	return fd;
+}
+
+static void seccomp_install(const struct spec *s) {
+	uint32_t n = s->bpf_len / sizeof(struct sock_filter);
+	if (n == 0)
+		omega_die(125, "seccomp: install: empty program");
+	if (s->bpf_len % sizeof(struct sock_filter))
+		omega_die(125, "seccomp: install: BPF program of %u bytes is not a whole number of instructions", s->bpf_len);
+	if (n > BPF_MAXINSNS)
+		omega_die(125, "seccomp: install: %u instructions, the kernel takes at most %d", n, BPF_MAXINSNS);
+	struct sock_fprog prog = {(unsigned short)n, s->bpf};
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | s->seccomp_flags, &prog);
+	if (r < 0 && errno == EACCES)
+		omega_die(125, "seccomp: install: permission denied (no_new_privs is not set)");
+	if (r < 0 && errno == EINVAL)
+		omega_die(125, "seccomp: install: %s (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", omega_errstr(EINVAL));
+	if (r < 0)
+		omega_dief(errno, "seccomp: install");
+	if (r > 0)
+		omega_die(125, "seccomp: install: thread %ld could not be synchronised", r);
+}
+
+// omega_confine is confine_linux.go's confine, in its order: bounding set (needs
+// CAP_SETPCAP), Landlock ruleset built, user switch (CAP_SETUID), the other
+// capabilities, no_new_privs, Landlock enforced, seccomp last.
+void omega_confine(const struct spec *s) {
+	int ruleset = -1;
+	if (!(s->flags & F_PLAIN)) {
+		drop_bounding();
+		ruleset = landlock_prepare(s);
+	}
+	if (s->flags & F_USER) {
+		if (setgroups(s->ngroups, s->groups) < 0)
+			omega_dief(errno, "--user: setgroups");
+		if (setresgid(s->gid, s->gid, s->gid) < 0)
+			omega_dief(errno, "--user: setresgid");
+		if (setresuid(s->uid, s->uid, s->uid) < 0)
+			omega_dief(errno, "--user: setresuid");
+	}
+	if (s->flags & F_PLAIN)
+		return;
+	clear_capabilities();
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		omega_dief(errno, "prctl(PR_SET_NO_NEW_PRIVS)");
+	if (ruleset >= 0) {
+		if (syscall(SYS_landlock_restrict_self, ruleset, s->ll_flags) < 0) {
+			if (errno == E2BIG)
+				omega_dief(errno, "landlock: too many nested rulesets");
+			omega_dief(errno, "landlock: restrict_self");
+		}
+		close(ruleset);
+	} else if (s->flags & F_FAIL_CLOSED) {
+		omega_die(125, "landlock: unavailable and --fail-closed is set");
+	}
+	if (s->flags & F_SECCOMP)
+		seccomp_install(s);
+}
+
+// --------------------------------------------------------- env, limits
+
+static size_t key_len(const char *kv) {
+	const char *eq = strchr(kv, '=');
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+static int has_key(const char **list, uint32_t n, const char *kv) {
+	size_t k = key_len(kv);
+	for (uint32_t i = 0; i < n; i++)
+		if (key_len(list[i]) == k && strncmp(list[i], kv, k) == 0)
+			return 1;
+	return 0;
+}
+
+// omega_program_env is init_linux.go's programEnv: the inherited environment
+// without the unset names and without keys the spec adds, then the
+// additions, of which the last with a key wins.
+char **omega_program_env(const struct spec *s, char **inherited) {
+	size_t n = 0;
+	for (char **e = inherited; e && *e; e++)
+		n++;
+	char **env = omega_alloc(n + s->env.n, sizeof *env);
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *kv = inherited[i];
+		if (has_key(s->env.v, s->env.n, kv))
+			continue;
+		size_t k = key_len(kv);
+		int unset = 0;
+		for (uint32_t u = 0; u < s->unsetenv.n && !unset; u++)
+			unset = strlen(s->unsetenv.v[u]) == k && strncmp(s->unsetenv.v[u], kv, k) == 0;
+		if (!unset)
+			env[j++] = (char *)kv;
+	}
+	for (uint32_t i = 0; i < s->env.n; i++)
+		if (!has_key(s->env.v + i + 1, s->env.n - i - 1, s->env.v[i]))
+			env[j++] = (char *)s->env.v[i];
+	env[j] = NULL;
+	return env;
+}
+
+static const char *fmt_limit(uint64_t v, char *buf) {
+	if (v == RLIM_INFINITY)
+		return "unlimited";
+	sprintf(buf, "%llu", (unsigned long long)v);
+	return buf;
+}
+
+// omega_apply_limits is rlimits.Apply, right before the program starts.
+void omega_apply_limits(const struct spec *s) {
+	for (uint32_t i = 0; i < s->nlimits; i++) {
+		const struct limit *l = &s->limits[i];
+		char a[24], b[24];
+		if (l->resource < 0)
+			omega_die(125, "rlimits: %s: no resource number", l->name);
+		struct rlimit want = {l->soft, l->hard}, cur;
+		if (l->keep) {
+			if (getrlimit(l->resource, &cur) < 0)
+				omega_dief(errno, "rlimits: %s: getrlimit", l->name);
+			// The Go init stage runs with the soft nofile limit raised to
+			// the hard one (the Go runtime does that at start-up), and a
+			// kept soft limit is taken from there; keep that behaviour.
+			if (l->resource == RLIMIT_NOFILE)
+				cur.rlim_cur = cur.rlim_max;
+			if (l->keep & 1)
+				want.rlim_cur = cur.rlim_cur < want.rlim_max ? cur.rlim_cur : want.rlim_max;
+			if (l->keep & 2)
+				want.rlim_max = cur.rlim_max;
+		}
+		if (want.rlim_cur > want.rlim_max)
+			omega_die(125, "rlimits: %s: soft limit %s would be above hard limit %s", l->name,
+			          fmt_limit(want.rlim_cur, a), fmt_limit(want.rlim_max, b));
+		if (setrlimit(l->resource, &want) < 0) {
+			int e = errno;
+			omega_die(125, "rlimits: %s=%s:%s: setrlimit: %s%s", l->name, fmt_limit(want.rlim_cur, a),
+			          fmt_limit(want.rlim_max, b), omega_errstr(e),
+			          e == EPERM ? " (raising a hard limit needs CAP_SYS_RESOURCE; nofile is capped by fs.nr_open)" : "");
+		}
+	}
+}

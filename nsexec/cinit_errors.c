@@ -1,0 +1,117 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_errors.c: how the C init stage reports. Fatal errors print one
+// line "omega-run: init: <what>: <error>" and exit; warnings follow the
+// parent's log format (warn_linux.go).
+
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cinit_internal.h"
+
+// ---------------------------------------------------------------- errors
+
+int omega_log_json;
+
+// omega_errstr is strerror in Go's spelling (lowercase first letter).
+const char *omega_errstr(int e) {
+	static char buf[128];
+	snprintf(buf, sizeof buf, "%s", strerror(e));
+	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
+		buf[0] += 'a' - 'A';
+	return buf;
+}
+
+void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...) {
+	char msg[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	dprintf(2, "omega-run: init: %s\n", msg);
+	_exit(code);
+}
+
+// omega_dief reports a failed call (what, from fmt) with errno e and exits 125.
+void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...) {
+	char what[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof what, fmt, ap);
+	va_end(ap);
+	omega_die(125, "%s: %s", what, omega_errstr(e));
+}
+
+// The mount steps return -1 and leave their error here, so that the
+// caller can fall back (EPERM) instead of failing.
+char omega_step_msg[1024];
+int omega_step_err;
+
+int __attribute__((format(printf, 2, 3))) omega_step_fail(int e, const char *fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(omega_step_msg, sizeof omega_step_msg, fmt, ap);
+	va_end(ap);
+	omega_step_err = e;
+	return -1;
+}
+
+// json_put writes s as a JSON string the way Go's encoding/json does
+// (HTML characters and U+2028/2029 escaped).
+static void json_put(FILE *f, const char *s) {
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\b': fputs("\\b", f); break;
+		case '\f': fputs("\\f", f); break;
+		case '<': case '>': case '&': fprintf(f, "\\u%04x", *p); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+				fprintf(f, "\\u202%c", p[2] == 0xa8 ? '8' : '9'), p += 2;
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+// omega_warn writes one warning line in the parent's log format (warn_linux.go).
+void omega_warn(const char *msg) {
+	char line[4096];
+	FILE *f = fmemopen(line, sizeof line, "w");
+	if (!f)
+		return;
+	if (!omega_log_json) {
+		fprintf(f, "omega-run: warning: %s\n", msg);
+	} else {
+		// RFC 3339 in local time, as Go's time.Now().Format(time.RFC3339).
+		char ts[40], zone[24] = "Z";
+		time_t now = time(NULL);
+		struct tm tm;
+		tzset();
+		localtime_r(&now, &tm);
+		strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%S", &tm);
+		if (tm.tm_gmtoff != 0) {
+			long off = tm.tm_gmtoff < 0 ? -tm.tm_gmtoff : tm.tm_gmtoff;
+			snprintf(zone, sizeof zone, "%c%02ld:%02ld", tm.tm_gmtoff < 0 ? '-' : '+', off / 3600, off / 60 % 60);
+		}
+		fputs("{\"level\":\"warning\",\"msg\":", f);
+		json_put(f, msg);
+		fprintf(f, ",\"time\":\"%s%s\"}\n", ts, zone);
+	}
+	long n = ftell(f);
+	fclose(f);
+	if (n > 0)
+		(void)!write(2, line, n < (long)sizeof line ? (size_t)n : sizeof line - 1);
+}

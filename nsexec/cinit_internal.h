@@ -1,0 +1,110 @@
+// cinit_internal.h: what the files of the C init stage share with each
+// other (cinit.h is what they share with Go). The decoded spec and its flag
+// bits, and the functions and variables one file defines and others use.
+// Those are external symbols of every binary that links nsexec with cgo,
+// so they carry the omega_ prefix; everything else in the files is static.
+//
+//	cinit.c          the constructor, run_init, PID 1 (supervise) and exec
+//	cinit_errors.c   error exits, mount-step errors, warnings
+//	cinit_spec.c     reading and decoding the spec (and the test's dump)
+//	cinit_mounts.c   the mount plan: read-only root, /run, /dev, masks
+//	cinit_confine.c  capabilities, Landlock, seccomp, user switch,
+//	                 environment and resource limits
+#ifndef OMEGA_CINIT_INTERNAL_H
+#define OMEGA_CINIT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/filter.h>
+
+#include "cinit.h"
+
+// struct landlock_ruleset_attr, newer than some C libraries' headers.
+struct omega_ruleset_attr {
+	uint64_t handled_access_fs, handled_access_net, scoped;
+};
+
+#define SPEC_FD 3
+
+// ------------------------------------------------ errors (cinit_errors.c)
+
+// omega_log_json selects the parent's JSON log format for warnings.
+extern int omega_log_json;
+
+const char *omega_errstr(int e);
+void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...);
+void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...);
+
+// The mount steps return -1 and leave their error here, so that the
+// caller can fall back (EPERM) instead of failing.
+extern char omega_step_msg[1024];
+extern int omega_step_err;
+int __attribute__((format(printf, 2, 3))) omega_step_fail(int e, const char *fmt, ...);
+
+void omega_warn(const char *msg);
+
+// ---------------------------------------------------- spec (cinit_spec.c)
+
+// strs is a decoded list: pointers into the spec buffer, NULL-terminated
+// (so argv and env can go to execve as they are).
+struct strs {
+	uint32_t n;
+	const char **v;
+};
+
+struct limit {
+	const char *name;
+	int32_t resource;
+	uint64_t soft, hard;
+	uint32_t keep;
+};
+
+struct rule {
+	const char *path;
+	uint64_t access;
+	uint32_t missing;
+};
+
+struct spec {
+	uint32_t flags, keep_fds;
+	const char *path, *hostname, *tmp_from;
+	struct strs argv, env, unsetenv;
+	struct strs writable, keep, hide_dirs, hide_files, read_only;
+	uint32_t uid, gid, ngroups;
+	gid_t *groups;
+	uint32_t nlimits;
+	struct limit *limits;
+	struct omega_ruleset_attr ll;
+	uint32_t ll_flags, nrules;
+	struct rule *rules;
+	struct sock_filter *bpf;
+	uint32_t bpf_len, seccomp_flags;
+};
+
+// The flag bits of wire_linux.go.
+enum {
+	F_PID1 = 1 << 0, F_LOOPBACK = 1 << 1, F_NEW_SESSION = 1 << 2, F_FAIL_CLOSED = 1 << 3,
+	F_PLAIN = 1 << 4, F_CLEAR_ENV = 1 << 5, F_GO_AHEAD = 1 << 6, F_CGROUP_NS = 1 << 7,
+	F_PROBE = 1 << 8, F_LOG_JSON = 1 << 9, F_MOUNTS = 1 << 10, F_FRESH_RUN = 1 << 11,
+	F_USER = 1 << 12, F_SECCOMP = 1 << 13, F_DENY_TCP = 1 << 14, F_UNIX_SOCKETS = 1 << 15,
+	F_WRITES_ONLY = 1 << 16,
+};
+
+enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED }; // landlock.Missing
+
+void *omega_alloc(uint64_t n, size_t size);
+void omega_read_spec(struct spec *s);
+
+// ------------------------------------------------ mounts (cinit_mounts.c)
+
+int omega_setup_mounts(const struct spec *s);
+
+// ---------------------------------------------- confine (cinit_confine.c)
+
+void omega_confine(const struct spec *s);
+void omega_landlock_writes_only(struct spec *s);
+char **omega_program_env(const struct spec *s, char **inherited);
+void omega_apply_limits(const struct spec *s);
+
+#endif

@@ -1,0 +1,216 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_spec.c: the C init stage reads its spec from fd 3 and decodes the
+// wire format of wire_linux.go into struct spec (cinit_internal.h);
+// omega_spec_describe dumps a decoded spec for the test that compares this
+// decoder with the Go one.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cinit_internal.h"
+
+// ------------------------------------------------------------------ spec
+
+struct cursor {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static const unsigned char *take(struct cursor *c, uint64_t n) {
+	if (c->bad || n > (uint64_t)(c->end - c->p)) {
+		c->bad = 1;
+		return NULL;
+	}
+	const unsigned char *out = c->p;
+	c->p += n;
+	return out;
+}
+
+static uint32_t rd_u32(struct cursor *c) {
+	const unsigned char *b = take(c, 4);
+	return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
+}
+
+static uint64_t rd_u64(struct cursor *c) {
+	uint64_t lo = rd_u32(c);
+	return lo | (uint64_t)rd_u32(c) << 32;
+}
+
+static const char *rd_str(struct cursor *c) {
+	uint64_t n = rd_u32(c);
+	const unsigned char *b = take(c, n + 1);
+	if (!b || b[n] != 0 || memchr(b, 0, n)) {
+		c->bad = 1;
+		return "";
+	}
+	return (const char *)b;
+}
+
+void *omega_alloc(uint64_t n, size_t size) {
+	void *p = calloc(n + 1, size);
+	if (!p)
+		omega_die(125, "decode spec: out of memory");
+	return p;
+}
+
+static void rd_strs(struct cursor *c, struct strs *s) {
+	s->n = rd_u32(c);
+	if (s->n > (uint64_t)(c->end - c->p)) // every string takes 5 bytes at least
+		c->bad = 1;
+	if (c->bad)
+		s->n = 0;
+	s->v = omega_alloc(s->n, sizeof *s->v);
+	for (uint32_t i = 0; i < s->n; i++)
+		s->v[i] = rd_str(c);
+}
+
+// spec_decode fills s from the wire format; -1 when it is malformed.
+// Fields only the Go init stage uses (Landlock rules, warnings) are read
+// and dropped.
+static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
+	struct cursor c = {buf, buf + len, 0};
+	struct strs skip;
+	memset(s, 0, sizeof *s);
+	if (len < 4 || memcmp(buf, "OMS1", 4) != 0)
+		return -1;
+	c.p += 4;
+	s->flags = rd_u32(&c);
+	s->keep_fds = rd_u32(&c);
+	s->path = rd_str(&c);
+	rd_strs(&c, &s->argv);
+	rd_strs(&c, &s->env);
+	rd_strs(&c, &s->unsetenv);
+	s->hostname = rd_str(&c);
+	if (s->flags & F_MOUNTS) {
+		rd_strs(&c, &s->writable);
+		s->tmp_from = rd_str(&c);
+		rd_strs(&c, &s->keep);
+		rd_strs(&c, &s->hide_dirs);
+		rd_strs(&c, &s->hide_files);
+		rd_strs(&c, &s->read_only);
+	}
+	if (s->flags & F_USER) {
+		s->uid = rd_u32(&c);
+		s->gid = rd_u32(&c);
+		s->ngroups = rd_u32(&c);
+		if (s->ngroups > (uint64_t)(c.end - c.p) / 4)
+			return -1;
+		s->groups = omega_alloc(s->ngroups, sizeof *s->groups);
+		for (uint32_t i = 0; i < s->ngroups; i++)
+			s->groups[i] = rd_u32(&c);
+	}
+	s->nlimits = rd_u32(&c);
+	if (s->nlimits > (uint64_t)(c.end - c.p))
+		return -1;
+	s->limits = omega_alloc(s->nlimits, sizeof *s->limits);
+	for (uint32_t i = 0; i < s->nlimits; i++) {
+		struct limit *l = &s->limits[i];
+		l->name = rd_str(&c);
+		l->resource = (int32_t)rd_u32(&c);
+		l->soft = rd_u64(&c);
+		l->hard = rd_u64(&c);
+		l->keep = rd_u32(&c);
+	}
+	for (int i = 0; i < 3; i++) // Landlock.ReadExec, Writable, Devices
+		rd_strs(&c, &skip);
+	s->ll.handled_access_fs = rd_u64(&c);
+	s->ll.handled_access_net = rd_u64(&c);
+	s->ll.scoped = rd_u64(&c);
+	s->ll_flags = rd_u32(&c);
+	s->nrules = rd_u32(&c);
+	if (s->nrules > (uint64_t)(c.end - c.p))
+		return -1;
+	s->rules = omega_alloc(s->nrules, sizeof *s->rules);
+	for (uint32_t i = 0; i < s->nrules; i++) {
+		s->rules[i].path = rd_str(&c);
+		s->rules[i].access = rd_u64(&c);
+		s->rules[i].missing = rd_u32(&c);
+	}
+	if (s->flags & F_SECCOMP) {
+		uint32_t n = rd_u32(&c);
+		const unsigned char *b = take(&c, n);
+		// Copied: the kernel wants the instructions aligned.
+		s->bpf = omega_alloc(n / sizeof(struct sock_filter) + 1, sizeof(struct sock_filter));
+		if (b)
+			memcpy(s->bpf, b, n);
+		s->bpf_len = n;
+		s->seccomp_flags = rd_u32(&c);
+	}
+	rd_strs(&c, &skip); // Warnings
+	return c.bad || c.p != c.end ? -1 : 0;
+}
+
+static void describe_strs(FILE *f, const char *name, const struct strs *l) {
+	for (uint32_t i = 0; i < l->n; i++)
+		fprintf(f, "%s %s\n", name, l->v[i]);
+}
+
+// omega_spec_describe is for the test that holds this decoder against the
+// Go one (wire_test.go's describe prints the same text).
+char *omega_spec_describe(const unsigned char *buf, size_t len) {
+	struct spec s;
+	char *out = NULL;
+	size_t n = 0;
+	if (spec_decode(buf, len, &s) < 0)
+		return NULL;
+	FILE *f = open_memstream(&out, &n);
+	if (!f)
+		return NULL;
+	fprintf(f, "flags %#x\nkeep_fds %u\npath %s\nhostname %s\n", s.flags, s.keep_fds, s.path, s.hostname);
+	describe_strs(f, "argv", &s.argv);
+	describe_strs(f, "env", &s.env);
+	describe_strs(f, "unsetenv", &s.unsetenv);
+	if (s.flags & F_MOUNTS) {
+		describe_strs(f, "writable", &s.writable);
+		fprintf(f, "tmp_from %s\n", s.tmp_from);
+		describe_strs(f, "keep", &s.keep);
+		describe_strs(f, "hide_dir", &s.hide_dirs);
+		describe_strs(f, "hide_file", &s.hide_files);
+		describe_strs(f, "read_only", &s.read_only);
+	}
+	if (s.flags & F_USER) {
+		fprintf(f, "user %u %u\n", s.uid, s.gid);
+		for (uint32_t i = 0; i < s.ngroups; i++)
+			fprintf(f, "group %u\n", (unsigned)s.groups[i]);
+	}
+	for (uint32_t i = 0; i < s.nlimits; i++)
+		fprintf(f, "limit %s %d %llu %llu %u\n", s.limits[i].name, s.limits[i].resource,
+		        (unsigned long long)s.limits[i].soft, (unsigned long long)s.limits[i].hard, s.limits[i].keep);
+	fprintf(f, "landlock %#llx %#llx %#llx %#x\n", (unsigned long long)s.ll.handled_access_fs,
+	        (unsigned long long)s.ll.handled_access_net, (unsigned long long)s.ll.scoped, s.ll_flags);
+	for (uint32_t i = 0; i < s.nrules; i++)
+		fprintf(f, "rule %s %#llx %u\n", s.rules[i].path, (unsigned long long)s.rules[i].access, s.rules[i].missing);
+	if (s.flags & F_SECCOMP) {
+		fprintf(f, "seccomp %u %#x", s.bpf_len, s.seccomp_flags);
+		for (uint32_t i = 0; i < s.bpf_len / sizeof *s.bpf; i++)
+			fprintf(f, " %04x:%02x:%02x:%08x", s.bpf[i].code, s.bpf[i].jt, s.bpf[i].jf, s.bpf[i].k);
+		fputc('\n', f);
+	}
+	fclose(f);
+	return out;
+}
+
+void omega_read_spec(struct spec *s) {
+	struct stat st;
+	if (fstat(SPEC_FD, &st) < 0)
+		omega_die(125, "spec fd %d: %s", SPEC_FD, omega_errstr(errno));
+	unsigned char *buf = omega_alloc(st.st_size, 1);
+	for (off_t off = 0; off < st.st_size;) {
+		ssize_t n = pread(SPEC_FD, buf + off, st.st_size - off, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			omega_die(125, "read spec: %lld of %lld bytes, %s", (long long)off, (long long)st.st_size,
+			          n < 0 ? omega_errstr(errno) : "EOF");
+		off += n;
+	}
+	close(SPEC_FD);
+	if (spec_decode(buf, st.st_size, s) < 0)
+		omega_die(125, "decode spec: malformed");
+}
