@@ -34,21 +34,6 @@ type Policy struct {
 	FailClosed bool
 }
 
-// Input is what a caller states; New turns it into a Policy.
-type Input struct {
-	Mode              Mode
-	DataDir           string // absolute; defaults to Home/.omega
-	Home              string // absolute
-	AllowWrite        []string
-	Hide              []string
-	ReadOnly          []string
-	AllowSocket       []string
-	WritableGitConfig bool
-	Net               Network
-	Seccomp           string
-	FailClosed        bool
-}
-
 // DefaultDataDirName is the data dir below the invoking user's home.
 const DefaultDataDirName = ".omega"
 
@@ -56,9 +41,12 @@ const DefaultDataDirName = ".omega"
 // every confined mode.
 const ClaudeDirName = ".claude"
 
-// New validates in and builds the Policy. Paths must already be absolute:
-// resolving them against the caller's cwd is the caller's business.
-func New(in Input) (Policy, error) {
+// New validates what a caller states and completes it: defaults (network
+// host, seccomp default, data dir ~/.omega), clean paths, and the derived
+// Writable set (any Writable passed in is ignored). Paths must already be
+// absolute: resolving them against the caller's cwd is the caller's
+// business.
+func New(in Policy) (Policy, error) {
 	if _, err := ParseMode(string(in.Mode)); err != nil {
 		return Policy{}, err
 	}
@@ -77,36 +65,35 @@ func New(in Input) (Policy, error) {
 	if in.DataDir == "" {
 		in.DataDir = filepath.Join(in.Home, DefaultDataDirName)
 	}
-	p := Policy{
-		Mode:       in.Mode,
-		DataDir:    filepath.Clean(in.DataDir),
-		Home:       filepath.Clean(in.Home),
-		Net:        in.Net,
-		Seccomp:    in.Seccomp,
-		FailClosed: in.FailClosed,
-	}
-	p.WritableGitConfig = in.WritableGitConfig
-	lists := []struct {
+	p := in
+	p.DataDir, p.Home = filepath.Clean(in.DataDir), filepath.Clean(in.Home)
+	for _, l := range []struct {
 		flag string
-		in   []string
-		out  *[]string
-	}{
-		{"--allow-write", in.AllowWrite, &p.AllowWrite}, {"--hide", in.Hide, &p.Hide},
-		{"--read-only", in.ReadOnly, &p.ReadOnly}, {"--allow-socket", in.AllowSocket, &p.AllowSocket},
-	}
-	for _, l := range lists {
-		for _, path := range l.in {
-			if !filepath.IsAbs(path) {
-				return Policy{}, fmt.Errorf("%s %q is not an absolute path", l.flag, path)
-			}
-			*l.out = append(*l.out, filepath.Clean(path))
+		list *[]string
+	}{{"--allow-write", &p.AllowWrite}, {"--hide", &p.Hide}, {"--read-only", &p.ReadOnly}, {"--allow-socket", &p.AllowSocket}} {
+		cleaned, err := absClean(l.flag, *l.list)
+		if err != nil {
+			return Policy{}, err
 		}
+		*l.list = cleaned
 	}
 	if err := p.Validate(); err != nil {
 		return Policy{}, err
 	}
 	p.Writable = dedupe(append([]string{p.DataDir, "/tmp", p.ClaudeDir()}, p.AllowWrite...))
 	return p, nil
+}
+
+// absClean checks that every path is absolute and cleans it.
+func absClean(flag string, paths []string) ([]string, error) {
+	var out []string
+	for _, path := range paths {
+		if !filepath.IsAbs(path) {
+			return nil, fmt.Errorf("%s %q is not an absolute path", flag, path)
+		}
+		out = append(out, filepath.Clean(path))
+	}
+	return out, nil
 }
 
 // ClaudeDir is ~/.claude.

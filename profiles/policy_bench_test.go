@@ -5,7 +5,7 @@ import "testing"
 // BenchmarkNew measures building the policy from the CLI's input, which
 // every confined launch does once in the parent.
 func BenchmarkNew(b *testing.B) {
-	in := Input{
+	in := Policy{
 		Mode:       ModeSandbox,
 		Home:       "/home/dev",
 		AllowWrite: []string{"/home/dev/src/project", "/home/dev/.cache/go-build", "/var/tmp/build"},

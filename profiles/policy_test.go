@@ -9,20 +9,20 @@ import (
 func TestNew(t *testing.T) {
 	cases := []struct {
 		name     string
-		in       Input
+		in       Policy
 		writable []string
 		err      string
 	}{
-		{name: "defaults", in: Input{Mode: ModeSandbox, Home: "/home/a"},
+		{name: "defaults", in: Policy{Mode: ModeSandbox, Home: "/home/a"},
 			writable: []string{"/home/a/.omega", "/tmp", "/home/a/.claude"}},
-		{name: "data dir and extra", in: Input{Mode: ModeRX, Home: "/home/a", DataDir: "/srv/d/", AllowWrite: []string{"/w", "/tmp"}},
+		{name: "data dir and extra", in: Policy{Mode: ModeRX, Home: "/home/a", DataDir: "/srv/d/", AllowWrite: []string{"/w", "/tmp"}},
 			writable: []string{"/srv/d", "/tmp", "/home/a/.claude", "/w"}},
-		{name: "bad mode", in: Input{Mode: "x", Home: "/h"}, err: `unknown mode "x"`},
-		{name: "bad net", in: Input{Mode: ModeRX, Home: "/h", Net: "wifi"}, err: `unknown network "wifi"`},
-		{name: "relative home", in: Input{Mode: ModeRX, Home: "h"}, err: "not an absolute path"},
-		{name: "relative allow-write", in: Input{Mode: ModeRX, Home: "/h", AllowWrite: []string{"w"}}, err: "not an absolute path"},
-		{name: "allow-write root", in: Input{Mode: ModeRX, Home: "/h", AllowWrite: []string{"/"}}, err: "--mode rwx"},
-		{name: "data dir root", in: Input{Mode: ModeRX, Home: "/h", DataDir: "/"}, err: "cannot be /"},
+		{name: "bad mode", in: Policy{Mode: "x", Home: "/h"}, err: `unknown mode "x"`},
+		{name: "bad net", in: Policy{Mode: ModeRX, Home: "/h", Net: "wifi"}, err: `unknown network "wifi"`},
+		{name: "relative home", in: Policy{Mode: ModeRX, Home: "h"}, err: "not an absolute path"},
+		{name: "relative allow-write", in: Policy{Mode: ModeRX, Home: "/h", AllowWrite: []string{"w"}}, err: "not an absolute path"},
+		{name: "allow-write root", in: Policy{Mode: ModeRX, Home: "/h", AllowWrite: []string{"/"}}, err: "--mode rwx"},
+		{name: "data dir root", in: Policy{Mode: ModeRX, Home: "/h", DataDir: "/"}, err: "cannot be /"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

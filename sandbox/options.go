@@ -87,7 +87,7 @@ func (o Options) Policy() (profiles.Policy, error) {
 	if err != nil {
 		return profiles.Policy{}, err
 	}
-	in := profiles.Input{
+	in := profiles.Policy{
 		Mode: o.Mode, DataDir: dataDir, Home: home, Net: o.Net,
 		Seccomp: o.Seccomp, FailClosed: o.FailClosed, WritableGitConfig: o.WritableGitConfig,
 		AllowWrite: o.absAll(o.AllowWrite), Hide: o.absAll(o.Hide),
