@@ -14,7 +14,7 @@ import (
 )
 
 func TestArgs(t *testing.T) {
-	p := policy(t, profiles.Input{Mode: profiles.ModeRX, AllowWrite: []string{"/Users/alice/src"}})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeRX, AllowWrite: []string{"/Users/alice/src"}})
 	pr, err := Render(p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -43,8 +43,8 @@ func TestArgs(t *testing.T) {
 }
 
 func TestArgsErrors(t *testing.T) {
-	rx := policy(t, profiles.Input{Mode: profiles.ModeRX})
-	rwx := policy(t, profiles.Input{Mode: profiles.ModeRWX})
+	rx := policy(t, profiles.Policy{Mode: profiles.ModeRX})
+	rwx := policy(t, profiles.Policy{Mode: profiles.ModeRWX})
 	tests := []struct {
 		name string
 		p    profiles.Policy
@@ -104,7 +104,7 @@ func TestCommandFallback(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := policy(t, profiles.Input{Mode: profiles.ModeSandbox, FailClosed: tt.failClosed})
+			p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox, FailClosed: tt.failClosed})
 			o := Options{SandboxExec: fakeSandboxExec(t, tt.mode), Stat: tt.stat}
 			cmd, err := Command(context.Background(), p, "/bin/echo", []string{"echo", "hi"}, o)
 			if (cmd != nil) != tt.wantCmd || errors.Is(err, ErrNoSandboxExec) != tt.wantMissed {
@@ -122,7 +122,7 @@ func TestCommandRuns(t *testing.T) {
 	if _, err := os.Stat("/bin/sh"); err != nil {
 		t.Skip("no /bin/sh for the fake sandbox-exec")
 	}
-	p := policy(t, profiles.Input{Mode: profiles.ModeSandbox, AllowWrite: []string{"/Users/alice/a \"b\"\n"}})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox, AllowWrite: []string{"/Users/alice/a \"b\"\n"}})
 	o := Options{SandboxExec: fakeSandboxExec(t, 0o755)}
 	cmd, err := Command(context.Background(), p, "/bin/echo", []string{"echo", "it's", ""}, o)
 	if err != nil {
@@ -145,7 +145,7 @@ func TestCommandRuns(t *testing.T) {
 }
 
 func TestCommandBadInputBeforeLookup(t *testing.T) {
-	p := policy(t, profiles.Input{Mode: profiles.ModeRX})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeRX})
 	p.DataDir = "relative"
 	_, err := Command(context.Background(), p, "/bin/true", nil, Options{SandboxExec: "/nonexistent/sandbox-exec"})
 	if err == nil || errors.Is(err, ErrNoSandboxExec) {
@@ -154,7 +154,7 @@ func TestCommandBadInputBeforeLookup(t *testing.T) {
 }
 
 func TestExplain(t *testing.T) {
-	p := policy(t, profiles.Input{Mode: profiles.ModeSandbox, Net: profiles.NetNone,
+	p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox, Net: profiles.NetNone,
 		AllowWrite: []string{"/Users/alice/it's here"}})
 	argv := []string{"/bin/echo", "$HOME", "a'b"}
 	got, err := Explain(p, argv)

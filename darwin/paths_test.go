@@ -102,7 +102,7 @@ func TestRenderResolves(t *testing.T) {
 		"/Users/alice/.ssh":    "/Volumes/Keys/ssh",
 		"/Users/alice/.aws":    "/Volumes/Keys/ssh", // deduplicated
 	}
-	p := policy(t, profiles.Input{Mode: profiles.ModeSandbox, AllowWrite: []string{"/Users/alice/proj"}})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox, AllowWrite: []string{"/Users/alice/proj"}})
 	pr, err := Render(p, fakeResolver(links))
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +121,7 @@ func TestRenderResolves(t *testing.T) {
 
 func TestRenderRejectsRootThroughSymlink(t *testing.T) {
 	links := map[string]string{"/Users/alice/everything": "/"}
-	for _, in := range []profiles.Input{
+	for _, in := range []profiles.Policy{
 		{Mode: profiles.ModeRX, AllowWrite: []string{"/Users/alice/everything"}},
 		{Mode: profiles.ModeRX, DataDir: "/Users/alice/everything"},
 	} {
@@ -132,7 +132,7 @@ func TestRenderRejectsRootThroughSymlink(t *testing.T) {
 }
 
 func TestRenderDeduplicatesRoots(t *testing.T) {
-	p := policy(t, profiles.Input{Mode: profiles.ModeRX, AllowWrite: []string{
+	p := policy(t, profiles.Policy{Mode: profiles.ModeRX, AllowWrite: []string{
 		"/tmp", "/private/var/folders", "/Users/alice/.omega", "/Users/alice/src", "/Users/alice/src/",
 	}})
 	pr, err := Render(p, nil)

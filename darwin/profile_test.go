@@ -16,7 +16,7 @@ const testHome = "/Users/alice"
 
 // policy builds a Policy the way the CLI does, so the golden files show
 // what users get.
-func policy(t *testing.T, in profiles.Input) profiles.Policy {
+func policy(t *testing.T, in profiles.Policy) profiles.Policy {
 	t.Helper()
 	if in.Home == "" {
 		in.Home = testHome
@@ -50,15 +50,15 @@ func assertGolden(t *testing.T, name, got string) {
 func TestGolden(t *testing.T) {
 	tests := []struct {
 		name string
-		in   profiles.Input
+		in   profiles.Policy
 	}{
-		{"rx", profiles.Input{Mode: profiles.ModeRX}},
-		{"sandbox", profiles.Input{Mode: profiles.ModeSandbox}},
-		{"allow_write", profiles.Input{Mode: profiles.ModeRX, AllowWrite: []string{
+		{"rx", profiles.Policy{Mode: profiles.ModeRX}},
+		{"sandbox", profiles.Policy{Mode: profiles.ModeSandbox}},
+		{"allow_write", profiles.Policy{Mode: profiles.ModeRX, AllowWrite: []string{
 			"/Users/alice/src/project", "/var/tmp/cache", "/tmp", "/etc/../Volumes/Work",
 		}}},
-		{"net_none", profiles.Input{Mode: profiles.ModeSandbox, Net: profiles.NetNone}},
-		{"odd_paths", profiles.Input{
+		{"net_none", profiles.Policy{Mode: profiles.ModeSandbox, Net: profiles.NetNone}},
+		{"odd_paths", profiles.Policy{
 			Mode:    profiles.ModeSandbox,
 			Home:    "/Users/Jane Doe",
 			DataDir: "/Users/Jane Doe/Données ömega 😀",
@@ -114,7 +114,7 @@ func expand(pr Profile) string {
 }
 
 func TestRXMatchesDesign(t *testing.T) {
-	p := policy(t, profiles.Input{Mode: profiles.ModeRX, AllowWrite: []string{"/var/www"}})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeRX, AllowWrite: []string{"/var/www"}})
 	pr, err := Render(p, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -128,14 +128,14 @@ func TestRXMatchesDesign(t *testing.T) {
 func TestRenderModes(t *testing.T) {
 	tests := []struct {
 		name        string
-		in          profiles.Input
+		in          profiles.Policy
 		wantCreds   bool
 		wantNetDeny bool
 	}{
-		{"rx", profiles.Input{Mode: profiles.ModeRX}, false, false},
-		{"rx net none", profiles.Input{Mode: profiles.ModeRX, Net: profiles.NetNone}, false, true},
-		{"sandbox", profiles.Input{Mode: profiles.ModeSandbox}, true, false},
-		{"sandbox net none", profiles.Input{Mode: profiles.ModeSandbox, Net: profiles.NetNone}, true, true},
+		{"rx", profiles.Policy{Mode: profiles.ModeRX}, false, false},
+		{"rx net none", profiles.Policy{Mode: profiles.ModeRX, Net: profiles.NetNone}, false, true},
+		{"sandbox", profiles.Policy{Mode: profiles.ModeSandbox}, true, false},
+		{"sandbox net none", profiles.Policy{Mode: profiles.ModeSandbox, Net: profiles.NetNone}, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -186,7 +186,7 @@ func TestRenderRejectsUnsafeCredentialStore(t *testing.T) {
 	saved := CredentialStores
 	t.Cleanup(func() { CredentialStores = saved })
 	CredentialStores = append([]string{`.ssh") (allow file-read*`}, saved...)
-	p := policy(t, profiles.Input{Mode: profiles.ModeSandbox})
+	p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox})
 	if _, err := Render(p, nil); err == nil {
 		t.Fatal("rendered an unsafe credential store name, want an error")
 	}

@@ -8,7 +8,7 @@ import (
 
 func benchPolicy(b *testing.B, mode profiles.Mode) profiles.Policy {
 	b.Helper()
-	p, err := profiles.New(profiles.Input{
+	p, err := profiles.New(profiles.Policy{
 		Mode:       mode,
 		Home:       "/home/dev",
 		AllowWrite: []string{"/home/dev/src/project", "/var/tmp/build"},
