@@ -77,7 +77,8 @@ func hostSockets(pol profiles.Policy, hiddenDirs []string) []string {
 		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
 			continue // unnamed or abstract (Landlock scopes those)
 		}
-		p := filepath.Clean(f[7])
+		// The path is the last column and may itself contain spaces.
+		p := filepath.Clean(strings.Join(f[7:], " "))
 		if underRunOrTmp(p) || pol.WritableRootOf(p) != "" || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
 			slices.ContainsFunc(hiddenDirs, func(d string) bool { return profiles.Within(p, d) }) {
 			continue
