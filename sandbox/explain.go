@@ -45,9 +45,12 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		Network: pol.Net, Seccomp: pol.Seccomp, Env: programEnv(pol),
 	}
 	if program != "" {
+		// Explaining runs nothing, so a missing program is worth a
+		// warning, not a failure: the policy is the same either way.
 		path, err := resolveProgram(program, o.workdir())
 		if err != nil {
-			return Explanation{}, err
+			path = program
+			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())
 		}
 		e.Program, e.Args = path, args
 	}

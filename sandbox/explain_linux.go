@@ -17,7 +17,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 	e.Landlock.Devices = rules.Devices
 	e.Landlock.Rights = landlock.Enforced(abi)
 	e.Landlock.DenyTCP = rules.DenyTCP
-	e.Warnings = landlock.Warnings(abi, rules)
+	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
 	if pol.Mode == ModeSandbox {
 		if cause := usernsUnavailable(); cause != "" {
 			e.Warnings = append(e.Warnings, usernsWarning(cause))

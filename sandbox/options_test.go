@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,21 @@ func TestPolicyPaths(t *testing.T) {
 	}
 	if p, _ := (Options{Home: "/h"}).Policy(); p.Mode != ModeSandbox || p.DataDir != "/h/.omega" {
 		t.Errorf("zero Options: %+v", p)
+	}
+}
+
+// TestExplainMissingProgram: explain runs nothing, so a program that
+// would not start is a warning in the explanation, not an error.
+func TestExplainMissingProgram(t *testing.T) {
+	e, err := Options{Home: t.TempDir()}.Explain("no-such-program-xyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range e.Warnings {
+		found = found || strings.Contains(w, "no-such-program-xyz: command not found")
+	}
+	if !found || e.Program != "no-such-program-xyz" {
+		t.Errorf("explanation %+v lacks the warning", e)
 	}
 }
