@@ -11,7 +11,8 @@ import (
 
 const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run check [--json]
-   omega-run explain [--json] [flags] [-- PROGRAM [ARGS...]]
+   omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
+   omega-run prompt [--mode MODE] [--workspace DIR]
 
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)
@@ -23,10 +24,11 @@ EXAMPLES:
    omega-run explain --mode sandbox -- claude  what would be enforced, without running
 
 MODES:
-   sandbox  (default) new user, mount, pid, ipc and uts namespaces; Landlock: read and
-            execute everywhere, write only to the data dir, /tmp, ~/.claude and each
-            --allow-write; seccomp filter; private /proc and /dev; PID 1 reaps and
-            forwards signals
+   sandbox  (default) new user, mount, pid, ipc and uts namespaces; read and execute
+            everywhere, write only to the data dir, /tmp, ~/.claude and each
+            --allow-write (Landlock and a read-only root); credential stores hidden;
+            private /tmp (kept in <data-dir>/tmp), /run, /proc and /dev; host sockets
+            out of reach; seccomp filter; PID 1 reaps and forwards signals
    rx       the same Landlock and seccomp confinement in this one process, no
             namespaces (host processes stay visible)
    rwx      plain exec, no restrictions
@@ -59,8 +61,8 @@ func runFlags() []cli.Flag {
 			Usage: "sandbox: let the program reach the unix socket at `PATH` (and keep the variables naming it)"},
 		&cli.BoolFlag{Name: "writable-git-config", EnvVars: []string{"OMEGA_RUN_WRITABLE_GIT_CONFIG"},
 			Usage: "sandbox: leave .git/hooks and .git/config writable"},
-		&cli.StringFlag{Name: "user", EnvVars: []string{"OMEGA_RUN_USER"}, Usage: "run the program as `NAME|UID` (root only)"},
-		&cli.StringFlag{Name: "group", EnvVars: []string{"OMEGA_RUN_GROUP"}, DefaultText: "the user's primary group", Usage: "run the program with group `NAME|GID` (root only)"},
+		&cli.StringFlag{Name: "user", EnvVars: []string{"OMEGA_RUN_USER"}, Usage: "run the program as another user, by `NAME|UID` (root only)"},
+		&cli.StringFlag{Name: "group", EnvVars: []string{"OMEGA_RUN_GROUP"}, DefaultText: "the user's primary group", Usage: "run the program with another group, by `NAME|GID` (root only)"},
 		&cli.StringSliceFlag{Name: "groups", EnvVars: []string{"OMEGA_RUN_GROUPS"}, DefaultText: "none", Usage: "supplementary `GROUPS` (names or ids, comma-separated; root only)"},
 		&cli.BoolFlag{Name: "clearenv", EnvVars: []string{"OMEGA_RUN_CLEARENV"}, Usage: "start the program with an empty environment (OMEGA_SANDBOX is still set)"},
 		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable)"},
