@@ -160,3 +160,19 @@ func parseSize(s string) (int64, error) {
 	}
 	return n * mult, nil
 }
+
+// controllers lists the cgroup controllers l needs (the same names on v1
+// and v2).
+func controllers(l Limits) []string {
+	var cs []string
+	if l.CPUs != 0 {
+		cs = append(cs, "cpu")
+	}
+	if l.Memory != 0 {
+		cs = append(cs, "memory")
+	}
+	if l.Pids != 0 {
+		cs = append(cs, "pids")
+	}
+	return cs
+}

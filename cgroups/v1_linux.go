@@ -19,21 +19,6 @@ type v1 struct {
 	dir   map[string]string // controller → the group's directory
 }
 
-// v1Controllers lists the controllers l needs.
-func v1Controllers(l Limits) []string {
-	var ns []string
-	if l.CPUs != 0 {
-		ns = append(ns, "cpu")
-	}
-	if l.Memory != 0 {
-		ns = append(ns, "memory")
-	}
-	if l.Pids != 0 {
-		ns = append(ns, "pids")
-	}
-	return ns
-}
-
 // planV1 finds, for every controller l needs, this process's own cgroup
 // directory in that controller's hierarchy, which must be writable: the new
 // group goes inside it.
@@ -47,7 +32,7 @@ func planV1(l Limits) (map[string]string, error) {
 		return nil, fmt.Errorf("cgroups: %w: reading /proc/self/cgroup: %w", ErrUnavailable, err)
 	}
 	dirs := map[string]string{}
-	for _, n := range v1Controllers(l) {
+	for _, n := range controllers(l) {
 		m, ok := mounts[n]
 		if !ok {
 			return nil, fmt.Errorf("cgroups: %w: the cgroup v1 %s controller is not mounted", ErrUnavailable, n)
@@ -75,7 +60,7 @@ func newV1(name string, l Limits) (*v1, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &v1{names: v1Controllers(l), dir: map[string]string{}}
+	g := &v1{names: controllers(l), dir: map[string]string{}}
 	// Mkdir first: a name that already exists is someone else's group.
 	for _, n := range g.names {
 		dir := filepath.Join(parents[n], name)

@@ -26,21 +26,6 @@ type v2 struct {
 	cgfd   int // O_DIRECTORY fd for CLONE_INTO_CGROUP, -1 when not open
 }
 
-// v2Controllers lists the controllers l needs.
-func v2Controllers(l Limits) []string {
-	var cs []string
-	if l.CPUs != 0 {
-		cs = append(cs, "cpu")
-	}
-	if l.Memory != 0 {
-		cs = append(cs, "memory")
-	}
-	if l.Pids != 0 {
-		cs = append(cs, "pids")
-	}
-	return cs
-}
-
 // planV2 returns the group path (relative to root) of the parent the new
 // group goes under: the parent of this process's cgroup (a cgroup that has
 // processes cannot enable controllers for its children), or "/" when this
@@ -60,7 +45,7 @@ func planV2(root string, l Limits) (string, error) {
 		return "", fmt.Errorf("cgroups: %w: %w", ErrUnavailable, err)
 	}
 	have := strings.Fields(string(data))
-	for _, c := range v2Controllers(l) {
+	for _, c := range controllers(l) {
 		if !slices.Contains(have, c) {
 			return "", fmt.Errorf("cgroups: %w: the %s controller is not available in %s (it has: %s); "+
 				"controllers are handed down through cgroup.subtree_control (with systemd: Delegate=yes)",
@@ -85,7 +70,7 @@ func newV2(root, name string, l Limits) (*v2, error) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cgroups: create %s: %w", dir, err)
 	}
-	if err := enableControllers(pdir, v2Controllers(l)); err != nil {
+	if err := enableControllers(pdir, controllers(l)); err != nil {
 		_ = os.Remove(dir)
 		if errors.Is(err, unix.EBUSY) {
 			return nil, fmt.Errorf("cgroups: %w: set up %s: %w (the parent cgroup has processes of its own, "+
