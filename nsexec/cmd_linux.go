@@ -24,7 +24,10 @@ func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 	spec := *s
 	spec.PID1 = ns.Enabled
 	if !ns.Enabled {
+		// No mount namespace, so no read-only root: Landlock keeps its
+		// full ruleset (WritesOnly relies on the mounts).
 		spec.Mounts = nil
+		spec.Landlock.WritesOnly = false
 	}
 	spec.Loopback = ns.Enabled && ns.Net
 	f, err := memfdFor(&spec)
@@ -72,6 +75,7 @@ func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {
 // rx mode, and the sandbox without namespaces. It returns only on failure.
 func ExecInPlace(s *Spec) error {
 	runtime.LockOSThread()
+	s.Landlock.WritesOnly = false // in place: no mounts, no read-only root
 	w := warner{json: s.LogJSON}
 	if err := confine(s, w); err != nil {
 		return err

@@ -60,7 +60,6 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 		warnings = append(warnings, mwarn...)
 		if cause := usernsUnavailable(); cause != "" {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
-			spec.Landlock.WritesOnly = false // no read-only root to rely on
 		} else {
 			ns = nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
 		}
@@ -176,7 +175,6 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
 				return 0, launcherErr(err)
 			}
-			spec.Landlock.WritesOnly = false // no read-only root to rely on
 			if mustWait || cg != nil {
 				cg.finish()
 				cg = nil
