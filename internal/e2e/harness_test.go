@@ -254,8 +254,8 @@ func shellStatus(ps *os.ProcessState) int {
 // sh runs a shell script under omega-run in mode.
 func (w *world) sh(mode, script string, extra ...string) result {
 	w.t.Helper()
-	vars := fmt.Sprintf("S=%q O=%q W=%q DATA=%q X=%q; ", filepath.Join(w.outside, "sentinel"), w.outside,
-		filepath.Join(w.dataDir, "workspace"), w.dataDir, w.extra)
+	vars := fmt.Sprintf("S=%q O=%q W=%q DATA=%q X=%q P=%q; ", filepath.Join(w.outside, "sentinel"), w.outside,
+		filepath.Join(w.dataDir, "workspace"), w.dataDir, w.extra, probe)
 	args := append([]string{"--mode", mode}, extra...)
 	return w.run(append(args, "--", "/bin/sh", "-c", vars+script)...)
 }

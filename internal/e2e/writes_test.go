@@ -26,10 +26,14 @@ func created(name string) func(w *world) bool {
 	return func(w *world) bool { return w.exists(filepath.Join(w.outside, name)) }
 }
 
+// $P is the probe (probe/main.go).
 var attacks = []attack{
 	{name: "overwrite", script: `echo pwned > "$S"`, changed: sentinelChanged},
 	{name: "append", script: `echo pwned >> "$S"`, changed: sentinelChanged},
 	{name: "truncate", script: `truncate -s 0 "$S"`, changed: sentinelChanged},
+	// truncate(2) by path: no open for writing that Landlock's write right
+	// would stop first (sandbox mode relies on the read-only root here).
+	{name: "truncate-syscall", script: `"$P" truncate "$S"`, changed: sentinelChanged},
 	{name: "create", script: `echo x > "$O/new"`, changed: created("new")},
 	{name: "mkdir", script: `mkdir "$O/newdir"`, changed: created("newdir")},
 	{name: "mkfifo", script: `mkfifo "$O/fifo"`, changed: created("fifo")},

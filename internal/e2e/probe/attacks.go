@@ -63,6 +63,8 @@ func attack(action string, args []string) (bool, error) {
 		b, err := os.ReadFile(args[0])
 		fmt.Printf("content=%q\n", b)
 		return true, err
+	case "truncate": // truncate(2) on PATH, no open for writing first
+		return true, unix.Truncate(args[0], 0)
 	case "chmod": // PATH MODE(octal)
 		m, _ := strconv.ParseUint(args[1], 8, 32)
 		return true, unix.Chmod(args[0], uint32(m))
