@@ -1,3 +1,10 @@
+// The Go runtime would otherwise keep the cgroup CPU-quota files open to
+// re-size GOMAXPROCS, on fds 3 and 4 of a caller that passed none: a
+// launcher lives for milliseconds, and --preserve-fds must be able to tell
+// the caller's fds from the runtime's.
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
+
 // Command omega-run runs a program so that it can read and run what it
 // needs but write only where it is allowed.
 package main

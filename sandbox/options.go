@@ -110,6 +110,9 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err := o.Process.checkEnv(); err != nil {
 		return nil, launcherErr(err)
 	}
+	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
+		return nil, launcherErr(err)
+	}
 	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
 		return nil, launcherErr(fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode))
 	}

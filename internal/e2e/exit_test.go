@@ -34,6 +34,9 @@ func TestExitCodes(t *testing.T) {
 		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "/no/such/dir"},
 		{"uncreatable-data-dir", []string{"--data-dir", "/proc/omega", "--", "true"}, 125, "cannot create"},
 		{"allow-write-root", []string{"--allow-write", "/", "--", "true"}, 125, "rwx"},
+		{"preserve-fds-not-open", []string{"--preserve-fds", "2", "--", "true"}, 125, "fd 3 is not open"},
+		{"bad-rlimit", []string{"--rlimit", "nofile=lots", "--", "true"}, 125, "--rlimit"},
+		{"bad-setenv", []string{"--setenv", "NOEQUALS", "--", "true"}, 125, "KEY=VALUE"},
 	}
 	for _, mode := range confinedModes {
 		for _, c := range cases {
