@@ -123,6 +123,9 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 			fmt.Fprintf(w, "             TCP bind/connect denied\n")
 		}
 	}
+	if e.UnixSockets != "" {
+		fmt.Fprintf(w, "sockets:     %s\n", e.UnixSockets)
+	}
 	fmt.Fprintf(w, "seccomp:     %s\n", e.Seccomp)
 	if e.SeccompRules != "" {
 		fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))

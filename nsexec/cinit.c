@@ -86,6 +86,10 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	// Limits go last: they bind this process too, and a low one must not
 	// stop the setup above.
 	omega_apply_limits(s);
+	// The broker's listener comes back from the program over this pair.
+	int pair[2] = {-1, -1};
+	if (omega_brokered(s) && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
+		omega_dief(errno, "connect broker: socketpair");
 	pid_t child = fork();
 	if (child < 0)
 		exec_failed(s->path, errno);
@@ -95,8 +99,24 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		// then gets a session of its own and no controlling terminal.
 		if ((s->flags & F_NEW_SESSION) && setsid() < 0)
 			exec_failed(s->path, errno);
+		if (omega_brokered(s)) {
+			close(pair[0]);
+			omega_broker_child(s, pair[1]);
+			if (s->flags & F_SECCOMP)
+				omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
+		}
 		execve(s->path, (char **)s->argv.v, env);
 		exec_failed(s->path, errno);
+	}
+	if (omega_brokered(s)) {
+		close(pair[1]);
+		int listener = omega_broker_recv(pair[0]);
+		// PID 1's own filter: the profile's may refuse what the broker
+		// needs (pidfd_getfd, process_vm_readv); then its threads.
+		if (s->sup_len)
+			omega_seccomp_install(s->sup_bpf, s->sup_len, 0);
+		if (listener >= 0)
+			omega_broker_serve(s, listener);
 	}
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
@@ -178,10 +198,13 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 			// Ubuntu's AppArmor userns restriction: clone worked but the
 			// namespace holds no privilege. Landlock still confines writes.
 			snprintf(msg, sizeof msg,
-			         "mount namespace unusable (%s: %s): /proc and /dev are the host's; on Ubuntu allow user "
-			         "namespaces for omega-run with an AppArmor profile (see README)",
+			         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp, credential stores and host "
+			         "sockets are the host's; on Ubuntu allow user namespaces for omega-run with an AppArmor "
+			         "profile (see README)",
 			         omega_step_msg, omega_errstr(omega_step_err));
 			omega_warn(msg);
+			// The broker tells the writable set by its mounts.
+			s.flags &= ~F_BROKER;
 		}
 		// The cwd still points into the mount tree from before the binds;
 		// look the same path up again so it lands on the new mounts.

@@ -125,16 +125,17 @@ static int landlock_prepare(const struct spec *s) {
 	return fd;
 }
 
-static void seccomp_install(const struct spec *s) {
-	uint32_t n = s->bpf_len / sizeof(struct sock_filter);
+// omega_seccomp_install installs a BPF program for every thread.
+void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {
+	uint32_t n = len / sizeof(struct sock_filter);
 	if (n == 0)
 		omega_die(125, "seccomp: install: empty program");
-	if (s->bpf_len % sizeof(struct sock_filter))
-		omega_die(125, "seccomp: install: BPF program of %u bytes is not a whole number of instructions", s->bpf_len);
+	if (len % sizeof(struct sock_filter))
+		omega_die(125, "seccomp: install: BPF program of %u bytes is not a whole number of instructions", len);
 	if (n > BPF_MAXINSNS)
 		omega_die(125, "seccomp: install: %u instructions, the kernel takes at most %d", n, BPF_MAXINSNS);
-	struct sock_fprog prog = {(unsigned short)n, s->bpf};
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | s->seccomp_flags, &prog);
+	struct sock_fprog prog = {(unsigned short)n, (struct sock_filter *)bpf};
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | flags, &prog);
 	if (r < 0 && errno == EACCES)
 		omega_die(125, "seccomp: install: permission denied (no_new_privs is not set)");
 	if (r < 0 && errno == EINVAL)
@@ -177,8 +178,10 @@ void omega_confine(const struct spec *s) {
 	} else if (s->flags & F_FAIL_CLOSED) {
 		omega_die(125, "landlock: unavailable and --fail-closed is set");
 	}
-	if (s->flags & F_SECCOMP)
-		seccomp_install(s);
+	// With the connect broker, PID 1 and the program get their filters
+	// after the fork (cinit.c's supervise).
+	if ((s->flags & F_SECCOMP) && !omega_brokered(s))
+		omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 }
 
 // --------------------------------------------------------- env, limits

@@ -10,6 +10,7 @@
 //	cinit_mounts.c   the mount plan: read-only root, /run, /dev, masks
 //	cinit_confine.c  capabilities, Landlock, seccomp, user switch,
 //	                 environment and resource limits
+//	cinit_broker.c   the connect(2) broker: PID 1 decides every connect
 #ifndef OMEGA_CINIT_INTERNAL_H
 #define OMEGA_CINIT_INTERNAL_H
 
@@ -80,6 +81,11 @@ struct spec {
 	struct rule *rules;
 	struct sock_filter *bpf;
 	uint32_t bpf_len, seccomp_flags;
+	// The connect broker (F_BROKER): the program's notify filter, PID 1's
+	// own filter (sup_len 0: none) and the sockets reachable anywhere.
+	struct sock_filter *broker_bpf, *sup_bpf;
+	uint32_t broker_len, sup_len;
+	struct strs sockets;
 };
 
 // The flag bits of wire_linux.go.
@@ -88,7 +94,7 @@ enum {
 	F_PLAIN = 1 << 4, F_CLEAR_ENV = 1 << 5, F_GO_AHEAD = 1 << 6, F_CGROUP_NS = 1 << 7,
 	F_PROBE = 1 << 8, F_LOG_JSON = 1 << 9, F_MOUNTS = 1 << 10, F_FRESH_RUN = 1 << 11,
 	F_USER = 1 << 12, F_SECCOMP = 1 << 13, F_DENY_TCP = 1 << 14, F_UNIX_SOCKETS = 1 << 15,
-	F_WRITES_ONLY = 1 << 16,
+	F_WRITES_ONLY = 1 << 16, F_BROKER = 1 << 17,
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED }; // landlock.Missing
@@ -103,8 +109,21 @@ int omega_setup_mounts(const struct spec *s);
 // ---------------------------------------------- confine (cinit_confine.c)
 
 void omega_confine(const struct spec *s);
+void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
 void omega_apply_limits(const struct spec *s);
+
+// ------------------------------------------------ broker (cinit_broker.c)
+
+// omega_brokered: PID 1 brokers the program's connects (the broker needs
+// PID 1, and mounts that made everything outside the writable set
+// read-only: run_init clears F_BROKER when they failed).
+static inline int omega_brokered(const struct spec *s) {
+	return (s->flags & F_BROKER) && (s->flags & F_PID1);
+}
+void omega_broker_child(const struct spec *s, int sock);
+int omega_broker_recv(int sock);
+void omega_broker_serve(const struct spec *s, int listener);
 
 #endif

@@ -70,6 +70,24 @@ static void rd_strs(struct cursor *c, struct strs *s) {
 		s->v[i] = rd_str(c);
 }
 
+// rd_prog reads a BPF program (bytes), copied because the kernel wants
+// the instructions aligned.
+static void rd_prog(struct cursor *c, struct sock_filter **bpf, uint32_t *len) {
+	uint32_t n = rd_u32(c);
+	const unsigned char *b = take(c, n);
+	*bpf = omega_alloc(n / sizeof(struct sock_filter) + 1, sizeof(struct sock_filter));
+	if (b)
+		memcpy(*bpf, b, n);
+	*len = n;
+}
+
+// describe_prog ends a line with the instructions of a program.
+static void describe_prog(FILE *f, const struct sock_filter *p, uint32_t len) {
+	for (uint32_t i = 0; i < len / sizeof *p; i++)
+		fprintf(f, " %04x:%02x:%02x:%08x", p[i].code, p[i].jt, p[i].jf, p[i].k);
+	fputc('\n', f);
+}
+
 // spec_decode fills s from the wire format; -1 when it is malformed.
 // Fields only the Go init stage uses (Landlock rules, warnings) are read
 // and dropped.
@@ -133,14 +151,13 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 		s->rules[i].missing = rd_u32(&c);
 	}
 	if (s->flags & F_SECCOMP) {
-		uint32_t n = rd_u32(&c);
-		const unsigned char *b = take(&c, n);
-		// Copied: the kernel wants the instructions aligned.
-		s->bpf = omega_alloc(n / sizeof(struct sock_filter) + 1, sizeof(struct sock_filter));
-		if (b)
-			memcpy(s->bpf, b, n);
-		s->bpf_len = n;
+		rd_prog(&c, &s->bpf, &s->bpf_len);
 		s->seccomp_flags = rd_u32(&c);
+	}
+	if (s->flags & F_BROKER) {
+		rd_prog(&c, &s->broker_bpf, &s->broker_len);
+		rd_prog(&c, &s->sup_bpf, &s->sup_len);
+		rd_strs(&c, &s->sockets);
 	}
 	rd_strs(&c, &skip); // Warnings
 	return c.bad || c.p != c.end ? -1 : 0;
@@ -188,9 +205,16 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 		fprintf(f, "rule %s %#llx %u\n", s.rules[i].path, (unsigned long long)s.rules[i].access, s.rules[i].missing);
 	if (s.flags & F_SECCOMP) {
 		fprintf(f, "seccomp %u %#x", s.bpf_len, s.seccomp_flags);
-		for (uint32_t i = 0; i < s.bpf_len / sizeof *s.bpf; i++)
-			fprintf(f, " %04x:%02x:%02x:%08x", s.bpf[i].code, s.bpf[i].jt, s.bpf[i].jf, s.bpf[i].k);
-		fputc('\n', f);
+		describe_prog(f, s.bpf, s.bpf_len);
+	}
+	if (s.flags & F_BROKER) {
+		fprintf(f, "broker %u", s.broker_len);
+		describe_prog(f, s.broker_bpf, s.broker_len);
+		if (s.sup_len) {
+			fprintf(f, "supervisor %u", s.sup_len);
+			describe_prog(f, s.sup_bpf, s.sup_len);
+		}
+		describe_strs(f, "socket", &s.sockets);
 	}
 	fclose(f);
 	return out;

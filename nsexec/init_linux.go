@@ -58,7 +58,7 @@ func runInit() error {
 			// namespace holds no privilege. Landlock still confines writes,
 			// with its full ruleset: no read-only root covers truncation.
 			s.Landlock.WritesOnly = false
-			w.warn("mount namespace unusable (" + err.Error() + "): /proc and /dev are the host's; " +
+			w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp, credential stores and host sockets are the host's; " +
 				"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 		}
 		// The cwd still points into the mount tree from before the binds;

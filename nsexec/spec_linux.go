@@ -41,6 +41,9 @@ type Spec struct {
 	NewSession bool
 	Landlock   landlock.Rules
 	Seccomp    *seccomp.Program
+	// Broker makes PID 1 decide and perform every connect(2) of the
+	// program (C init stage only; see Broker).
+	Broker     *Broker
 	FailClosed bool
 	// Plain skips every restriction (rwx): only ids, limits and the
 	// environment are applied.
@@ -67,6 +70,27 @@ type Spec struct {
 	LogJSON bool
 	// Warnings were computed by the parent; the init stage adds its own.
 	Warnings []string
+}
+
+// Broker is the connect(2) broker of sandbox mode on kernels without
+// Landlock's RESOLVE_UNIX: the program gets Filter (seccomp.ConnectBroker),
+// whose listener PID 1 keeps; PID 1 reads each connect's address from the
+// program's memory once, opens a unix socket path in the program's view
+// of the file system, allows it only when it lies on a writable mount (the
+// writable set, the private /tmp) or is one of Sockets, and connects the
+// program's socket (a pidfd_getfd copy) itself, through the opened file,
+// so that nothing the program changes afterwards alters what was checked.
+// Other address families are connected as given, from PID 1, which shares
+// the program's namespaces, ids and Landlock domain.
+type Broker struct {
+	Filter *seccomp.Program
+	// Supervisor is PID 1's own filter, installed after it has started
+	// the program: the broker needs pidfd_getfd and process_vm_readv,
+	// which a custom profile may refuse. nil installs none.
+	Supervisor *seccomp.Program
+	// Sockets may be reached wherever they lie (--allow-socket, the kept
+	// /run files); compared by device and inode at each connect.
+	Sockets []string
 }
 
 // memfdFor writes s, in the wire format (wire_linux.go) with the Landlock

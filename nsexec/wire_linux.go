@@ -32,6 +32,8 @@ import (
 //	      parent: u64 HandledFS, u64 HandledNet, u64 Scoped,
 //	      u32 RestrictFlags, u32 n, n × (str Path, u64 Access, u32 Missing)
 //	if flagSeccomp: bytes BPF (host byte order), u32 Flags
+//	if flagBroker:  bytes Broker.Filter, bytes Broker.Supervisor (empty:
+//	                none), strs Broker.Sockets
 //	strs  Warnings
 //
 // str is u32 length, the bytes, and a NUL that the length does not count
@@ -60,6 +62,8 @@ const (
 	// landlock.ReadSide from the plan (which is sent without it, so that a
 	// refused mount namespace keeps the full ruleset).
 	flagWritesOnly
+	// flagBroker: Spec.Broker is set.
+	flagBroker
 )
 
 type wireWriter struct {
@@ -83,6 +87,11 @@ func (w *wireWriter) str(s string) {
 	}
 	w.count(len(s))
 	w.b = append(append(w.b, s...), 0)
+}
+
+func (w *wireWriter) bytes(b []byte) {
+	w.count(len(b))
+	w.b = append(w.b, b...)
 }
 
 func (w *wireWriter) strs(list []string) {
@@ -117,6 +126,7 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 	set(s.Landlock.DenyTCP, flagDenyTCP)
 	set(s.Landlock.UnixSockets, flagUnixSockets)
 	set(s.Landlock.WritesOnly, flagWritesOnly)
+	set(s.Broker != nil, flagBroker)
 	if s.KeepFDs < 0 || s.KeepFDs > math.MaxInt32 {
 		return nil, fmt.Errorf("encode spec: KeepFDs %d", s.KeepFDs)
 	}
@@ -177,12 +187,23 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 		w.u32(uint32(r.Missing))
 	}
 	if s.Seccomp != nil {
-		w.count(len(s.Seccomp.BPF))
-		w.b = append(w.b, s.Seccomp.BPF...)
+		w.bytes(s.Seccomp.BPF)
 		if s.Seccomp.Flags > math.MaxUint32 {
 			return nil, fmt.Errorf("encode spec: seccomp flags %#x", s.Seccomp.Flags)
 		}
 		w.u32(uint32(s.Seccomp.Flags))
+	}
+	if b := s.Broker; b != nil {
+		if b.Filter == nil {
+			return nil, errors.New("encode spec: connect broker without a filter")
+		}
+		w.bytes(b.Filter.BPF)
+		var sup []byte
+		if b.Supervisor != nil {
+			sup = b.Supervisor.BPF
+		}
+		w.bytes(sup)
+		w.strs(b.Sockets)
 	}
 	w.strs(s.Warnings)
 	if w.err != nil {
@@ -238,6 +259,11 @@ func (r *wireReader) str() string {
 		return ""
 	}
 	return string(b[:n])
+}
+
+func (r *wireReader) bytes() []byte {
+	n := r.u32()
+	return append([]byte(nil), r.take(uint64(n))...)
 }
 
 // strs returns nil for an empty list, as the JSON form did for omitted
@@ -335,9 +361,16 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 		}
 	}
 	if has(flagSeccomp) {
-		n := r.u32()
-		s.Seccomp = &seccomp.Program{BPF: append([]byte(nil), r.take(uint64(n))...)}
+		s.Seccomp = &seccomp.Program{BPF: r.bytes()}
 		s.Seccomp.Flags = uint(r.u32())
+	}
+	if has(flagBroker) {
+		b := &Broker{Filter: &seccomp.Program{BPF: r.bytes()}}
+		if sup := r.bytes(); len(sup) > 0 {
+			b.Supervisor = &seccomp.Program{BPF: sup}
+		}
+		b.Sockets = r.strs()
+		s.Broker = b
 	}
 	s.Warnings = r.strs()
 	if r.err == nil && len(r.b) != 0 {

@@ -27,8 +27,13 @@ func wireCases() []struct {
 			ReadOnly: []string{"/p/.git/hooks"},
 		},
 		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
-		Landlock:   landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
-		Seccomp:    &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
+		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
+		Seccomp:  &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
+		Broker: &Broker{
+			Filter:     &seccomp.Program{BPF: []byte{6, 0, 0, 0, 0, 0, 0xc0, 0x7f}},
+			Supervisor: &seccomp.Program{BPF: []byte{6, 0, 0, 0, 0, 0, 0xff, 0x7f}},
+			Sockets:    []string{"/run/nscd/socket", "/srv/app.sock"},
+		},
 		FailClosed: true, Plain: true, User: &Credentials{UID: 1000, GID: 100, Groups: []uint32{4, 27}},
 		Hostname: "box", ClearEnv: true,
 		Limits: []rlimits.Limit{
@@ -47,6 +52,7 @@ func wireCases() []struct {
 		{"full", full, plan},
 		{"empty", &Spec{}, landlock.RulesetPlan{}},
 		{"probe", &Spec{Probe: true, PID1: true, Mounts: &MountPlan{}}, landlock.Plan(landlock.Rules{}, 7)},
+		{"broker without supervisor filter", &Spec{PID1: true, Broker: &Broker{Filter: &seccomp.Program{BPF: []byte{6, 0, 0, 0, 0, 0, 0xc0, 0x7f}}}}, landlock.RulesetPlan{}},
 	}
 }
 
@@ -150,6 +156,22 @@ func describe(b []byte) string {
 			fmt.Fprintf(&w, " %04x:%02x:%02x:%08x", binary.NativeEndian.Uint16(in), in[2], in[3], binary.NativeEndian.Uint32(in[4:]))
 		}
 		w.WriteString("\n")
+	}
+	if b := s.Broker; b != nil {
+		prog := func(name string, p *seccomp.Program) {
+			if p == nil {
+				return
+			}
+			fmt.Fprintf(&w, "%s %d", name, len(p.BPF))
+			for i := 0; i+8 <= len(p.BPF); i += 8 {
+				in := p.BPF[i:]
+				fmt.Fprintf(&w, " %04x:%02x:%02x:%08x", binary.NativeEndian.Uint16(in), in[2], in[3], binary.NativeEndian.Uint32(in[4:]))
+			}
+			w.WriteString("\n")
+		}
+		prog("broker", b.Filter)
+		prog("supervisor", b.Supervisor)
+		list("socket", b.Sockets)
 	}
 	return w.String()
 }

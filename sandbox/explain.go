@@ -20,6 +20,8 @@ type Explanation struct {
 		Rights   []string `json:"rights"`
 		DenyTCP  bool     `json:"deny_tcp"`
 	} `json:"landlock"`
+	// UnixSockets says what keeps the program from host unix sockets.
+	UnixSockets  string   `json:"unix_sockets,omitempty"`
 	Seccomp      string   `json:"seccomp"`
 	SeccompRules string   `json:"seccomp_rules,omitempty"`
 	Env          []string `json:"env"`

@@ -4,6 +4,7 @@ import (
 	"runtime"
 
 	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/seccomp"
 )
@@ -28,13 +29,34 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			}
 		}
 	}
-	_, warnings, err := compileSeccomp(pol, o.Seccomp != "")
+	prog, warnings, err := compileSeccomp(pol, o.Seccomp != "")
 	if err != nil {
 		return Explanation{}, launcherErr(err)
 	}
 	e.Warnings = append(e.Warnings, warnings...)
+	e.UnixSockets = explainSockets(pol, prog, e.Namespaces != nil, &e.Warnings)
 	if prof, err := seccomp.Resolve(pol.Seccomp); err == nil && prof != nil {
 		e.SeccompRules = seccomp.Describe(prof)
 	}
 	return e, nil
+}
+
+// explainSockets describes how host unix sockets are kept out of reach.
+func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool, warnings *[]string) string {
+	switch {
+	case pol.Mode != ModeSandbox:
+		return "host sockets reachable (rx mode: abstract ones excepted, by Landlock scoping)"
+	case !namespaces:
+		return "host sockets reachable (no namespaces)"
+	case landlock.EffectiveABI() >= 9:
+		return "private /tmp and /run; elsewhere Landlock RESOLVE_UNIX, outside the writable set and --allow-socket"
+	}
+	broker, warning := connectBroker(&nsexec.Spec{Seccomp: prog}, pol)
+	if broker == nil {
+		if warning != "" {
+			*warnings = append(*warnings, warning)
+		}
+		return "private /tmp and /run; host sockets bound at the start covered; later ones reachable"
+	}
+	return "private /tmp and /run; connect broker: PID 1 performs each connect(2), to unix sockets on writable mounts and --allow-socket only"
 }

@@ -62,6 +62,11 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
 			ns = nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
+			broker, bwarn := connectBroker(spec, p.policy)
+			spec.Broker = broker
+			if bwarn != "" {
+				warnings = append(warnings, bwarn)
+			}
 		}
 	}
 	if err := report(p.policy, warnings); err != nil {

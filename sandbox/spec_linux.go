@@ -47,7 +47,11 @@ func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
 func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
-			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
+			gap := ""
+			if landlock.EffectiveABI() < 9 {
+				gap = ", and without the connect broker " + brokerWarning[:strings.Index(brokerWarning, " (")]
+			}
+			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable" + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
 		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI) — use sandbox mode or a seccomp profile"}, nil
 	}
@@ -63,6 +67,44 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 		return nil, nil, fmt.Errorf("seccomp: %w", err)
 	}
 	return prog, warnings, nil
+}
+
+// brokerWarning is how sandbox mode warns where it cannot run the
+// connect broker.
+const brokerWarning = "unix sockets the host binds after the start outside /tmp, /run and the writable set stay reachable (this kernel's Landlock lacks RESOLVE_UNIX)"
+
+// connectBroker sets up the connect(2) broker (nsexec.Broker) where
+// Landlock cannot refuse host sockets itself. PID 1 gets the built-in
+// default filter: it runs only omega-run's code, and the program's
+// profile may refuse what the broker needs.
+func connectBroker(spec *nsexec.Spec, pol profiles.Policy) (*nsexec.Broker, string) {
+	switch {
+	case landlock.EffectiveABI() >= 9:
+		return nil, ""
+	case !nsexec.CInit:
+		return nil, "no connect broker in this build (its init stage is the Go one): " + brokerWarning
+	case pol.Seccomp == profiles.SeccompNone:
+		return nil, "" // compileSeccomp's warning says it
+	case spec.Seccomp == nil:
+		return nil, "no connect broker without a seccomp filter: " + brokerWarning
+	}
+	filter, err := seccomp.ConnectBroker()
+	if err != nil {
+		return nil, err.Error() + ": " + brokerWarning
+	}
+	def, err := seccomp.Resolve(string(profiles.SeccompDefault))
+	if err != nil {
+		return nil, err.Error() + ": " + brokerWarning
+	}
+	sup, _, err := seccomp.Compile(def)
+	if err != nil {
+		return nil, "connect broker: " + err.Error() + ": " + brokerWarning
+	}
+	sockets := slices.Clone(pol.AllowSocket)
+	if spec.Mounts != nil {
+		sockets = append(sockets, spec.Mounts.Keep...)
+	}
+	return &nsexec.Broker{Filter: filter, Supervisor: sup, Sockets: sockets}, ""
 }
 
 // report logs warnings, or turns them into an error under --fail-closed.

@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -108,3 +110,37 @@ func modeOf(t *testing.T, p string) os.FileMode {
 func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
+
+// bindAfterStart runs omega-run with args (a probe that prints "ready"
+// and then waits for hostSock), binds hostSock once the program runs,
+// and reports whether anything connected to it. It is the case the
+// sockets covered at the start cannot be: a host service that binds later.
+func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) bool {
+	t.Helper()
+	c := w.cmd(t.Context(), args...)
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	c.Stderr = &errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	if !sc.Scan() || sc.Text() != "ready" {
+		c.Wait()
+		t.Fatalf("probe did not get ready: %q, stderr %s", sc.Text(), errb.String())
+	}
+	got := listenUnix(t, hostSock)
+	rest, _ := io.ReadAll(out)
+	c.Wait()
+	t.Logf("probe: %s stderr: %s", rest, errb.String())
+	return got()
+}
+
+// worldID is the random part of w's directory: short, for socket paths.
+func worldID(w *world) string {
+	base := filepath.Base(filepath.Dir(w.home))
+	return base[strings.LastIndex(base, "-")+1:]
+}

@@ -36,6 +36,10 @@ func secretAt(t *testing.T, w *world, rel string) string {
 	return p
 }
 
+// brokered are the rows only the connect broker of the C init stage
+// stops on this kernel (Landlock ABI < 9).
+var brokered = map[string]bool{"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true}
+
 var escapes = []escape{
 	// 1. credential stores
 	{"cred-dir-read", 1, func(t *testing.T, w *world, mode string) bool {
@@ -87,6 +91,29 @@ var escapes = []escape{
 		w.run("--mode", mode, "--", probe, "connect-unix", path)
 		return got()
 	}, rxOpen},
+	{"host-socket-bound-later", 6, func(t *testing.T, w *world, mode string) bool {
+		path := filepath.Join(root, "late-"+filepath.Base(filepath.Dir(w.home))+".sock")
+		return bindAfterStart(t, w, path, "--mode", mode, "--", probe, "connect-unix-later", path)
+	}, rxOpen},
+	{"host-socket-bound-later-relative", 6, func(t *testing.T, w *world, mode string) bool {
+		name := "l-" + worldID(w) + ".sock"
+		return bindAfterStart(t, w, filepath.Join(root, name),
+			"--mode", mode, "--workdir", root, "--", probe, "connect-unix-later", name)
+	}, rxOpen},
+	{"connect-address-race", 6, func(t *testing.T, w *world, mode string) bool {
+		// Short paths: both must fit sun_path's 108 bytes.
+		own, host := "/tmp/own-"+worldID(w)+".sock", filepath.Join(root, "r-"+worldID(w)+".sock")
+		t.Cleanup(func() { os.Remove(own) })
+		return bindAfterStart(t, w, host, "--mode", mode, "--", probe, "connect-race", own, host)
+	}, rxOpen},
+	{"own-socket-dgram", 0, func(t *testing.T, w *world, mode string) bool {
+		ws := filepath.Join(w.dataDir, "workspace")
+		return w.run("--mode", mode, "--workdir", ws, "--", probe, "own-socket-dgram", "own.dgram").code == 0
+	}, allModes},
+	{"own-socket-abstract", 0, func(t *testing.T, w *world, mode string) bool {
+		name := "omega-own-" + filepath.Base(filepath.Dir(w.home))
+		return w.run("--mode", mode, "--", probe, "own-socket-abstract", name).code == 0
+	}, allModes},
 	{"allow-socket-elsewhere", 0, func(t *testing.T, w *world, mode string) bool {
 		path := filepath.Join(root, "ok-"+filepath.Base(filepath.Dir(w.home))+".sock")
 		got := listenUnix(t, path)
@@ -270,6 +297,9 @@ func TestEscapes(t *testing.T) {
 					continue
 				}
 				t.Run(u.name+"/"+e.name+"/"+mode, func(t *testing.T) {
+					if brokered[e.name] && mode == "sandbox" && strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
+						t.Skip("the Go init stage has no connect broker (omega-run warns so)")
+					}
 					w := newWorld(t, u)
 					got := e.try(t, w, mode)
 					want := e.through[mode]

@@ -1,0 +1,145 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// sockets runs the unix-socket actions that need the test to act while
+// they run: each prints "ready", then waits for the test to bind HOST.
+func sockets(action string, args []string) (bool, error) {
+	switch action {
+	case "connect-unix-later": // HOST: connect once the test has bound it
+		if err := readyThenWait(args[0]); err != nil {
+			return true, err
+		}
+		c, err := net.DialTimeout("unix", args[0], 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
+	case "connect-race": // OWN HOST: connect while another thread flips the address
+		return true, connectRace(args[0], args[1])
+	case "own-socket-dgram": // PATH: a datagram to our own socket, via connect
+		return true, ownDgram(args[0])
+	case "own-socket-abstract": // NAME: listen in the abstract namespace and connect
+		return true, ownStream("@" + args[0])
+	}
+	return false, nil
+}
+
+func readyThenWait(path string) error {
+	fmt.Println("ready")
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Lstat(path); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s never appeared", path)
+}
+
+func ownStream(path string) error {
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	go func() {
+		if c, err := ln.Accept(); err == nil {
+			c.Close()
+		}
+	}()
+	c, err := net.DialTimeout("unix", path, 2*time.Second)
+	if err != nil {
+		return err
+	}
+	return c.Close()
+}
+
+func ownDgram(path string) error {
+	srv, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	c, err := net.Dial("unixgram", path)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("x")); err != nil {
+		return err
+	}
+	b := make([]byte, 1)
+	srv.SetReadDeadline(time.Now().Add(2 * time.Second))
+	_, err = srv.Read(b)
+	return err
+}
+
+// connectRace attacks a broker that checks the address and then lets the
+// kernel read it again: one thread flips the address between a socket the
+// program may reach (own, which it serves itself) and the host's, while
+// the other connects thousands of times. It succeeds when a connection
+// reached host.
+func connectRace(own, host string) error {
+	ln, err := net.Listen("unix", own)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	if err := readyThenWait(host); err != nil {
+		return err
+	}
+	var sa unix.RawSockaddrUnix
+	sa.Family = unix.AF_UNIX
+	set := func(p string) {
+		for i := range len(p) {
+			sa.Path[i] = int8(p[i])
+		}
+		sa.Path[len(p)] = 0
+	}
+	set(own)
+	var stop atomic.Bool
+	go func() {
+		for !stop.Load() {
+			set(host)
+			set(own)
+		}
+	}()
+	defer stop.Store(true)
+	ok := 0
+	for range 3000 {
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return err
+		}
+		_, _, e := unix.Syscall(unix.SYS_CONNECT, uintptr(fd), uintptr(unsafe.Pointer(&sa)), unsafe.Sizeof(sa))
+		if e == 0 {
+			ok++
+		}
+		unix.Close(fd)
+	}
+	fmt.Printf("%d of 3000 connects went through\n", ok)
+	if ok == 0 {
+		return errors.New("no connect went through")
+	}
+	return nil
+}

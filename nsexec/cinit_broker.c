@@ -1,0 +1,338 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_broker.c: the connect(2) broker of sandbox mode on kernels without
+// Landlock's RESOLVE_UNIX (nsexec.Broker). The program runs under a seccomp
+// filter that hands each connect to PID 1 (SECCOMP_RET_USER_NOTIF). PID 1
+// shares the program's namespaces, ids and Landlock domain; for each call
+// it reads the address from the program's memory once, and
+//
+//   - for a unix socket path, opens the path (O_PATH) in the program's view
+//     (through /proc/<tid>/root or /cwd), allows the socket only when it
+//     lies on a writable mount (the writable set, the private /tmp) or is
+//     one of the spec's sockets (same device and inode), and connects the
+//     program's socket (a pidfd_getfd copy) through /proc/self/fd/<opened>,
+//     so what is connected is exactly what was checked;
+//   - for anything else (abstract and unnamed unix, inet, …), connects the
+//     program's socket to the address it read, with PID 1's credentials and
+//     Landlock domain, which are the program's.
+//
+// The program's memory is never read twice and its call never continues
+// (SECCOMP_USER_NOTIF_FLAG_CONTINUE would let it rewrite the address after
+// the check). Each call gets a thread of its own: a blocking TCP connect
+// must not hold up the others.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+
+#include "cinit_internal.h"
+
+// System call numbers and flags newer than some C libraries' headers.
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+#define OMEGA_PIDFD_THREAD O_EXCL
+#ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+#define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
+#endif
+
+// ---------------------------------------------------------- the program
+
+// omega_broker_child runs in the program's process before execve: it
+// installs the notify filter and hands its listener to PID 1 over sock.
+// Without a listener (a kernel without user notification) the program
+// runs on only after a warning, unless --fail-closed.
+void omega_broker_child(const struct spec *s, int sock) {
+	struct sock_fprog prog = {(unsigned short)(s->broker_len / sizeof(struct sock_filter)), s->broker_bpf};
+	unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (fd < 0 && errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect
+		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	if (fd < 0) {
+		int e = errno;
+		if (s->flags & F_FAIL_CLOSED)
+			omega_die(125, "connect broker: seccomp(NEW_LISTENER): %s", omega_errstr(e));
+		char msg[512];
+		snprintf(msg, sizeof msg,
+		         "connect broker unavailable (seccomp user notification: %s): unix sockets the host binds "
+		         "after the start outside /tmp, /run and the writable set stay reachable",
+		         omega_errstr(e));
+		omega_warn(msg);
+		close(sock);
+		return;
+	}
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	memset(cbuf, 0, sizeof cbuf);
+	char byte = 0;
+	struct iovec iov = {&byte, 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	int lfd = (int)fd;
+	memcpy(CMSG_DATA(cm), &lfd, sizeof lfd);
+	// Without PID 1 holding the listener, every connect would fail with
+	// ENOSYS: better not to start at all.
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) != 1)
+		omega_dief(errno, "connect broker: handing the listener to PID 1");
+	close(lfd);
+	close(sock);
+}
+
+// omega_broker_recv runs in PID 1: the listener, or -1 when the program
+// sent none (it failed, or runs without a broker after a warning).
+int omega_broker_recv(int sock) {
+	char cbuf[CMSG_SPACE(sizeof(int))], byte;
+	struct iovec iov = {&byte, 1};
+	struct msghdr mh = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf, .msg_controllen = sizeof cbuf};
+	ssize_t n;
+	do
+		n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	close(sock);
+	struct cmsghdr *cm = n == 1 ? CMSG_FIRSTHDR(&mh) : NULL;
+	if (!cm || cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	int fd;
+	memcpy(&fd, CMSG_DATA(cm), sizeof fd);
+	return fd;
+}
+
+// ------------------------------------------------------------ PID 1
+
+struct broker {
+	int listener;
+	const struct spec *s;
+	struct seccomp_notif_sizes sizes;
+};
+
+struct call {
+	struct broker *b;
+	uint64_t id;
+	pid_t tid;
+	int fd;
+	uint64_t addr;
+	uint32_t len;
+};
+
+// read_addr copies the address from the calling thread once; 0 or -errno.
+static int read_addr(const struct call *c, struct sockaddr_storage *ss) {
+	memset(ss, 0, sizeof *ss);
+	if (c->len == 0)
+		return 0;
+	struct iovec local = {ss, c->len}, remote = {(void *)(uintptr_t)c->addr, c->len};
+	ssize_t n = process_vm_readv(c->tid, &local, 1, &remote, 1, 0);
+	if (n < 0)
+		return errno == ESRCH ? -ESRCH : errno == EPERM ? -EPERM : -EFAULT;
+	return (size_t)n == c->len ? 0 : -EFAULT;
+}
+
+// tid_pidfd opens a pidfd for the calling thread (PIDFD_THREAD, Linux
+// 6.9), or for its thread group where only that works; pidfd_getfd
+// reads the fd table, which the threads share.
+static int tid_pidfd(pid_t tid) {
+	int fd = syscall(SYS_pidfd_open, tid, OMEGA_PIDFD_THREAD);
+	if (fd >= 0 || errno != EINVAL)
+		return fd;
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	pid_t tgid = -1;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	if (tgid < 0) {
+		errno = ESRCH;
+		return -1;
+	}
+	return syscall(SYS_pidfd_open, tgid, 0);
+}
+
+// allowed tells whether the opened socket may be reached: it lies on a
+// writable mount (mounts outside the writable set are read-only, and a
+// nested namespace cannot make them writable: they are locked), or it is
+// one of the spec's sockets as PID 1 sees them now.
+static int allowed(const struct spec *s, int opath, const struct stat *st) {
+	struct statvfs vfs;
+	if (fstatvfs(opath, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
+		return 1;
+	for (uint32_t i = 0; i < s->sockets.n; i++) {
+		struct stat a;
+		if (stat(s->sockets.v[i], &a) == 0 && a.st_dev == st->st_dev && a.st_ino == st->st_ino)
+			return 1;
+	}
+	return 0;
+}
+
+// report_refusal warns about the first refusals; a program that retries
+// in a loop must not flood the terminal.
+static void report_refusal(const char *path) {
+	static int reported;
+	enum { most = 3 };
+	int n = __atomic_fetch_add(&reported, 1, __ATOMIC_RELAXED);
+	if (n >= most)
+		return;
+	char msg[PATH_MAX + 200];
+	snprintf(msg, sizeof msg,
+	         "refused connect() to %s: a socket outside the writable set (allow it with --allow-socket)%s", path,
+	         n == most - 1 ? "; further refusals are not reported" : "");
+	omega_warn(msg);
+}
+
+// connect_path connects sock to a unix socket path as the program sees it;
+// 0 or -errno.
+static int connect_path(const struct call *c, int sock, const char *path) {
+	char where[PATH_MAX];
+	if (path[0] == '/')
+		snprintf(where, sizeof where, "/proc/%d/root%s", c->tid, path);
+	else
+		snprintf(where, sizeof where, "/proc/%d/cwd/%s", c->tid, path);
+	int opath = open(where, O_PATH | O_CLOEXEC);
+	if (opath < 0)
+		return -errno;
+	struct stat st;
+	int r = 0;
+	if (fstat(opath, &st) < 0)
+		r = -errno;
+	else if (!S_ISSOCK(st.st_mode))
+		r = -ECONNREFUSED; // what connect(2) says for a file that is no socket
+	else if (!allowed(c->b->s, opath, &st)) {
+		report_refusal(path);
+		r = -EACCES;
+	}
+	if (r == 0) {
+		struct sockaddr_un via = {.sun_family = AF_UNIX};
+		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", opath);
+		r = connect(sock, (struct sockaddr *)&via, sizeof via) < 0 ? -errno : 0;
+	}
+	close(opath);
+	return r;
+}
+
+// broker_connect performs one connect of the program; 0 or -errno.
+static int broker_connect(const struct call *c) {
+	struct sockaddr_storage ss;
+	if (c->len > sizeof ss)
+		return -EINVAL; // connect(2)'s answer to an oversized address
+	int r = read_addr(c, &ss);
+	if (r < 0)
+		return r;
+	int pidfd = tid_pidfd(c->tid);
+	if (pidfd < 0)
+		return -ESRCH;
+	// Still the thread that called (not a recycled pid) after the read
+	// and the pidfd: from here the pidfd pins it.
+	uint64_t id = c->id;
+	if (ioctl(c->b->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0) {
+		close(pidfd);
+		return -ESRCH;
+	}
+	int sock = syscall(SYS_pidfd_getfd, pidfd, c->fd, 0);
+	r = sock < 0 ? -errno : 0;
+	close(pidfd);
+	if (r < 0)
+		return r;
+	struct sockaddr_un *un = (struct sockaddr_un *)&ss;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	if (ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
+		char path[sizeof ss];
+		memcpy(path, un->sun_path, c->len - off);
+		path[c->len - off] = 0;
+		r = connect_path(c, sock, path);
+	} else {
+		r = connect(sock, (struct sockaddr *)&ss, c->len) < 0 ? -errno : 0;
+	}
+	close(sock);
+	return r;
+}
+
+static void answer(struct broker *b, uint64_t id, int r) {
+	struct seccomp_notif_resp *resp = calloc(1, b->sizes.seccomp_notif_resp);
+	if (!resp)
+		return; // the call then waits until the program ends
+	resp->id = id;
+	resp->error = r;
+	// ENOENT: the call went away (its thread was killed); nothing to do.
+	ioctl(b->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
+	free(resp);
+}
+
+static void *call_thread(void *arg) {
+	struct call *c = arg;
+	answer(c->b, c->id, broker_connect(c));
+	free(c);
+	return NULL;
+}
+
+// serve receives calls until the listener fails. When it does, it closes
+// the listener, so that waiting and later calls fail with ENOSYS instead
+// of hanging.
+static void *serve(void *arg) {
+	struct broker *b = arg;
+	struct seccomp_notif *req = calloc(1, b->sizes.seccomp_notif);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	for (; req;) {
+		memset(req, 0, b->sizes.seccomp_notif);
+		if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;
+			break;
+		}
+		struct call *c = malloc(sizeof *c);
+		if (!c) {
+			answer(b, req->id, -ENOMEM);
+			continue;
+		}
+		*c = (struct call){b, req->id, (pid_t)req->pid, (int)req->data.args[0], req->data.args[1],
+		                   (uint32_t)req->data.args[2]};
+		pthread_t t;
+		if (pthread_create(&t, &attr, call_thread, c) != 0) {
+			free(c);
+			answer(b, req->id, -EAGAIN);
+		}
+	}
+	close(b->listener);
+	return NULL;
+}
+
+// omega_broker_serve starts the broker in a thread of PID 1.
+void omega_broker_serve(const struct spec *s, int listener) {
+	static struct broker b;
+	b.listener = listener;
+	b.s = s;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &b.sizes) < 0)
+		omega_dief(errno, "connect broker: SECCOMP_GET_NOTIF_SIZES");
+	if (b.sizes.seccomp_notif < sizeof(struct seccomp_notif))
+		b.sizes.seccomp_notif = sizeof(struct seccomp_notif);
+	if (b.sizes.seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
+		b.sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+	pthread_t t;
+	int e = pthread_create(&t, NULL, serve, &b);
+	if (e != 0)
+		omega_dief(e, "connect broker: pthread_create");
+}

@@ -1,0 +1,108 @@
+package seccomp
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// retUserNotif is SECCOMP_RET_USER_NOTIF: the call waits for the
+// supervisor holding the filter's listener fd, which answers it.
+const retUserNotif ret = 0x7fc00000
+
+// connectCalls lists, per GOARCH, the ABIs a program of that build can
+// use and their connect(2) number, and where the ABI has one, the number
+// of socketcall(2), through which old 32-bit C libraries connect.
+var connectCalls = map[string][]brokerABI{
+	"amd64": {
+		{arch: "amd64", connect: 42},
+		{arch: "x32", connect: 0x40000000 | 42},
+		{arch: "x86", connect: 362, socketcall: 102},
+	},
+	"arm64": {
+		{arch: "arm64", connect: 203},
+		{arch: "arm", connect: 283, socketcall: 102},
+	},
+}
+
+type brokerABI struct {
+	arch       string
+	connect    uint32
+	socketcall uint32 // 0: none
+	info       *archInfo
+}
+
+// groupByToken groups ABIs that share an AUDIT_ARCH token (x86_64 and
+// x32), keeping their order.
+func groupByToken(abis []brokerABI) [][]brokerABI {
+	var groups [][]brokerABI
+	for _, abi := range abis {
+		if n := len(groups); n > 0 && groups[n-1][0].info.token == abi.info.token {
+			groups[n-1] = append(groups[n-1], abi)
+			continue
+		}
+		groups = append(groups, []brokerABI{abi})
+	}
+	return groups
+}
+
+// ConnectBroker returns the filter that hands every connect(2) of the
+// program to a supervisor (SECCOMP_RET_USER_NOTIF), which decides where
+// a unix socket may be reached and performs the connect itself. It is
+// the connect rule of the sandbox on kernels without Landlock's
+// RESOLVE_UNIX. socketcall(SYS_CONNECT) cannot be brokered (its address
+// sits behind a second pointer) and fails with ENOSYS, after which C
+// libraries use connect(2). Every other syscall is allowed: this filter
+// comes on top of the profile, which decides everything else.
+func ConnectBroker() (*Program, error) { return connectBroker(runtime.GOARCH) }
+
+func connectBroker(goarch string) (*Program, error) {
+	list, ok := connectCalls[goarch]
+	native := archForGOARCH(goarch)
+	if !ok || native == nil {
+		return nil, fmt.Errorf("connect broker: no connect(2) numbers for %s", goarch)
+	}
+	abis := make([]brokerABI, len(list))
+	for i, abi := range list {
+		info, err := archByName(abi.arch)
+		if err != nil {
+			return nil, fmt.Errorf("connect broker: %w", err)
+		}
+		abis[i] = abi
+		abis[i].info = info
+	}
+	var a assembler
+	allow, notify := a.newLabel(), a.newLabel()
+	for _, group := range groupByToken(abis) {
+		skip := a.newLabel()
+		a.ld(offArch)
+		a.unless(opJeq, group[0].info.token, skip)
+		a.ld(offNr)
+		for _, abi := range group {
+			a.jmp(opJeq, abi.connect, notify, fallThrough)
+			if abi.socketcall == 0 {
+				continue
+			}
+			notSocketcall := a.newLabel()
+			a.jmp(opJeq, abi.socketcall, fallThrough, notSocketcall)
+			lo, _ := abi.info.argOffsets(0)
+			a.ld(lo)
+			a.jmp(opJeq, 3, fallThrough, allow) // SYS_CONNECT
+			a.ret(retErrno | 38)                // ENOSYS
+			a.bind(notSocketcall)
+		}
+		a.ja(allow)
+		a.bind(skip)
+	}
+	// An ABI the build does not know cannot occur on its kernel; should
+	// one, it gets no syscalls rather than an unbrokered connect.
+	a.ret(retErrno | errEPERM)
+	a.bind(allow)
+	a.ret(retAllow)
+	a.bind(notify)
+	a.ret(retUserNotif)
+	prog, err := a.link()
+	if err != nil {
+		return nil, err
+	}
+	return &Program{BPF: encode(prog, native.order())}, nil
+}
