@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -286,21 +287,28 @@ static void *call_thread(void *arg) {
 	return NULL;
 }
 
-// serve receives calls until the listener fails. When it does, it closes
-// the listener, so that waiting and later calls fail with ENOSYS instead
-// of hanging.
+// serve receives calls until no process uses the filter any more (or the
+// listener fails: then it closes it, so that waiting and later calls fail
+// with ENOSYS instead of hanging). RECV alone would not block once the
+// program is gone: it fails with ENOENT at once, so poll first.
 static void *serve(void *arg) {
 	struct broker *b = arg;
 	struct seccomp_notif *req = calloc(1, b->sizes.seccomp_notif);
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 64 << 10);
-	for (; req;) {
+	pthread_attr_setstacksize(&attr, 256 << 10); // virtual: touched as used
+	struct pollfd pfd = {.fd = b->listener, .events = POLLIN};
+	while (req) {
+		int n = poll(&pfd, 1, -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
+			break;
 		memset(req, 0, b->sizes.seccomp_notif);
 		if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
 			if (errno == EINTR || errno == ENOENT)
-				continue;
+				continue; // the caller went away
 			break;
 		}
 		struct call *c = malloc(sizeof *c);
@@ -331,8 +339,11 @@ void omega_broker_serve(const struct spec *s, int listener) {
 		b.sizes.seccomp_notif = sizeof(struct seccomp_notif);
 	if (b.sizes.seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
 		b.sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 << 10);
 	pthread_t t;
-	int e = pthread_create(&t, NULL, serve, &b);
+	int e = pthread_create(&t, &attr, serve, &b);
 	if (e != 0)
 		omega_dief(e, "connect broker: pthread_create");
 }

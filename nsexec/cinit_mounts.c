@@ -277,13 +277,15 @@ out:
 
 // hide masks credential stores: a directory becomes an empty read-only
 // tmpfs, a file an empty read-only file (bound from one that is unlinked
-// again, so nothing shows where it came from).
+// again, so nothing shows where it came from). What has disappeared since
+// the parent listed it (a host socket whose service stopped) is skipped.
 static int hide(const struct spec *s) {
 	static const char empty[] = "/dev/.omega-run-empty";
 	int rc = 0;
 	for (uint32_t i = 0; i < s->hide_dirs.n; i++)
 		if (do_mount("tmpfs", s->hide_dirs.v[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		             "size=4k,mode=0755") < 0)
+		             "size=4k,mode=0755") < 0 &&
+		    omega_step_err != ENOENT)
 			return -1;
 	if (s->hide_files.n == 0)
 		return 0;
@@ -294,6 +296,8 @@ static int hide(const struct spec *s) {
 		rc = do_mount(empty, f, NULL, MS_BIND, NULL);
 		if (rc == 0)
 			rc = set_attr(f, 0, OMEGA_MOUNT_ATTR_RDONLY, 0, "RDONLY");
+		else if (omega_step_err == ENOENT)
+			rc = 0; // gone since the parent listed it: nothing to hide
 	}
 	unlink(empty);
 	return rc;

@@ -1,6 +1,7 @@
 package nsexec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -68,8 +69,10 @@ func mkdirMount(source, target, fstype string, flags uintptr, data string) error
 // tmpfs, a file an empty read-only file (bound from one that is unlinked
 // again, so nothing shows where it came from).
 func hide(dirs, files []string) error {
+	// What has disappeared since the parent listed it (a host socket
+	// whose service stopped) is skipped: there is nothing left to hide.
 	for _, d := range dirs {
-		if err := mount("tmpfs", d, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0755"); err != nil {
+		if err := mount("tmpfs", d, "tmpfs", unix.MS_RDONLY|unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "size=4k,mode=0755"); err != nil && !errors.Is(err, unix.ENOENT) {
 			return err
 		}
 	}
@@ -82,7 +85,9 @@ func hide(dirs, files []string) error {
 	}
 	defer os.Remove(empty)
 	for _, f := range files {
-		if err := mount(empty, f, "", unix.MS_BIND, ""); err != nil {
+		if err := mount(empty, f, "", unix.MS_BIND, ""); errors.Is(err, unix.ENOENT) {
+			continue
+		} else if err != nil {
 			return err
 		}
 		if err := setReadOnly(f, false); err != nil {

@@ -132,7 +132,13 @@ func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) boo
 		c.Wait()
 		t.Fatalf("probe did not get ready: %q, stderr %s", sc.Text(), errb.String())
 	}
-	got := listenUnix(t, hostSock)
+	// Bound aside and renamed into place: the probe must not find the
+	// socket before listenUnix has opened its mode to everyone.
+	got := listenUnix(t, hostSock+"~")
+	if err := os.Rename(hostSock+"~", hostSock); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(hostSock) })
 	rest, _ := io.ReadAll(out)
 	c.Wait()
 	t.Logf("probe: %s stderr: %s", rest, errb.String())
