@@ -45,6 +45,9 @@ func printReport(w io.Writer, r sandbox.Report) {
 		fmt.Fprintf(w, "  libseccomp:    %s\n", r.SeccompVersion)
 	}
 	fmt.Fprintf(w, "no_new_privs:    %s\n", yesNo(r.NoNewPrivs, ""))
+	if r.HostSockets != "" {
+		fmt.Fprintf(w, "late sockets:    %s\n", r.HostSockets)
+	}
 	fmt.Fprintf(w, "sandbox mode:    %s\n", yesNo(r.Full, "partly enforced (see above)"))
 }
 

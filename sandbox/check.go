@@ -15,6 +15,9 @@ type Report struct {
 	Seccomp         bool   `json:"seccomp"`
 	SeccompVersion  string `json:"libseccomp_version,omitempty"`
 	NoNewPrivs      bool   `json:"no_new_privs"`
+	// HostSockets says how sandbox mode keeps host unix sockets bound
+	// after its start out of reach, or why it cannot.
+	HostSockets string `json:"host_sockets,omitempty"`
 	// Full is true when --mode sandbox gets everything here.
 	Full bool `json:"full"`
 }

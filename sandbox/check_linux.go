@@ -28,6 +28,23 @@ func Check() Report {
 	} else {
 		r.Namespaces = true
 	}
+	r.HostSockets = lateSockets()
 	r.Full = abi >= landlock.WantABI && r.Namespaces && r.Seccomp
 	return r
+}
+
+// lateSockets names what refuses sockets the host binds after the start.
+func lateSockets() string {
+	if landlock.EffectiveABI() >= 9 {
+		return "Landlock RESOLVE_UNIX"
+	}
+	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
+	var prog *seccomp.Program
+	if seccomp.Enabled {
+		prog = &seccomp.Program{}
+	}
+	if _, warning := connectBroker(&nsexec.Spec{Seccomp: prog}, pol); warning != "" {
+		return "only those bound at the start are covered: " + warning
+	}
+	return "connect broker (seccomp user notification to PID 1)"
 }
