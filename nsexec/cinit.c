@@ -21,12 +21,14 @@
 #include <errno.h>
 #include <net/if.h>
 #include <sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -71,6 +73,26 @@ static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
 static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
 
+// next_signal waits for a signal on sfd (a signalfd of the blocked set)
+// while it serves the connect broker *b (NULL once it is done).
+static int next_signal(int sfd, struct broker **b) {
+	for (;;) {
+		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN}, {.fd = *b ? omega_broker_fd(*b) : -1, .events = POLLIN}};
+		if (poll(p, 2, -1) < 0)
+			return -1;
+		if (p[1].revents && omega_broker_handle(*b, p[1].revents) < 0)
+			*b = NULL;
+		if (!(p[0].revents & POLLIN))
+			continue;
+		struct signalfd_siginfo si;
+		ssize_t n = read(sfd, &si, sizeof si);
+		if (n == sizeof si)
+			return (int)si.ssi_signo;
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -1;
+	}
+}
+
 // supervise is pid1_linux.go's supervise: PID 1 starts the program as its
 // child, forwards signals to it, reaps every zombie and exits with the
 // program's status once it is gone; the kernel then kills whatever is
@@ -108,22 +130,27 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		execve(s->path, (char **)s->argv.v, env);
 		exec_failed(s->path, errno);
 	}
+	struct broker *b = NULL;
+	int sfd = -1;
 	if (omega_brokered(s)) {
 		close(pair[1]);
 		int listener = omega_broker_recv(pair[0]);
 		// PID 1's own filter: the profile's may refuse what the broker
-		// needs (pidfd_getfd, process_vm_readv); then its threads.
+		// needs (pidfd_getfd, process_vm_readv).
 		if (s->sup_len)
 			omega_seccomp_install(s->sup_bpf, s->sup_len, 0);
-		if (listener >= 0)
-			omega_broker_serve(s, listener);
+		if (listener >= 0) {
+			b = omega_broker_new(s, listener);
+			if ((sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
+				omega_dief(errno, "connect broker: signalfd");
+		}
 	}
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
 	setpgid(0, 0);
 	for (;;) {
-		int sig = sigwaitinfo(&set, NULL);
+		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
 		if (sig < 0) {
 			if (errno == EINTR)
 				continue;

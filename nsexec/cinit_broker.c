@@ -19,7 +19,7 @@
 // The program's memory is never read twice and its call never continues
 // (SECCOMP_USER_NOTIF_FLAG_CONTINUE would let it rewrite the address after
 // the check). Each call gets a thread of its own: a blocking TCP connect
-// must not hold up the others.
+// must not hold up the others; PID 1's wait loop receives the calls.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -124,6 +124,8 @@ struct broker {
 	int listener;
 	const struct spec *s;
 	struct seccomp_notif_sizes sizes;
+	struct seccomp_notif *req;
+	pthread_attr_t attr;
 };
 
 struct call {
@@ -287,63 +289,54 @@ static void *call_thread(void *arg) {
 	return NULL;
 }
 
-// serve receives calls until no process uses the filter any more (or the
-// listener fails: then it closes it, so that waiting and later calls fail
-// with ENOSYS instead of hanging). RECV alone would not block once the
-// program is gone: it fails with ENOENT at once, so poll first.
-static void *serve(void *arg) {
-	struct broker *b = arg;
-	struct seccomp_notif *req = calloc(1, b->sizes.seccomp_notif);
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&attr, 256 << 10); // virtual: touched as used
-	struct pollfd pfd = {.fd = b->listener, .events = POLLIN};
-	while (req) {
-		int n = poll(&pfd, 1, -1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 || (pfd.revents & (POLLHUP | POLLERR | POLLNVAL)))
-			break;
-		memset(req, 0, b->sizes.seccomp_notif);
-		if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, req) < 0) {
-			if (errno == EINTR || errno == ENOENT)
-				continue; // the caller went away
-			break;
-		}
-		struct call *c = malloc(sizeof *c);
-		if (!c) {
-			answer(b, req->id, -ENOMEM);
-			continue;
-		}
-		*c = (struct call){b, req->id, (pid_t)req->pid, (int)req->data.args[0], req->data.args[1],
-		                   (uint32_t)req->data.args[2]};
-		pthread_t t;
-		if (pthread_create(&t, &attr, call_thread, c) != 0) {
-			free(c);
-			answer(b, req->id, -EAGAIN);
-		}
-	}
-	close(b->listener);
-	return NULL;
+// omega_broker_new sets up the broker for PID 1's wait loop, which polls
+// omega_broker_fd next to its signals and calls omega_broker_handle.
+struct broker *omega_broker_new(const struct spec *s, int listener) {
+	struct broker *b = omega_alloc(1, sizeof *b);
+	b->listener = listener;
+	b->s = s;
+	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &b->sizes) < 0)
+		omega_dief(errno, "connect broker: SECCOMP_GET_NOTIF_SIZES");
+	if (b->sizes.seccomp_notif < sizeof(struct seccomp_notif))
+		b->sizes.seccomp_notif = sizeof(struct seccomp_notif);
+	if (b->sizes.seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
+		b->sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+	b->req = omega_alloc(1, b->sizes.seccomp_notif);
+	pthread_attr_init(&b->attr);
+	pthread_attr_setdetachstate(&b->attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&b->attr, 256 << 10); // virtual: touched as used
+	return b;
 }
 
-// omega_broker_serve starts the broker in a thread of PID 1.
-void omega_broker_serve(const struct spec *s, int listener) {
-	static struct broker b;
-	b.listener = listener;
-	b.s = s;
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &b.sizes) < 0)
-		omega_dief(errno, "connect broker: SECCOMP_GET_NOTIF_SIZES");
-	if (b.sizes.seccomp_notif < sizeof(struct seccomp_notif))
-		b.sizes.seccomp_notif = sizeof(struct seccomp_notif);
-	if (b.sizes.seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
-		b.sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 << 10);
+int omega_broker_fd(const struct broker *b) { return b->listener; }
+
+// omega_broker_handle takes one call and answers it from a thread of its
+// own, so that a blocking TCP connect holds up nobody else; where no
+// thread can be had (a --pids or nproc limit counts them) it answers in
+// place. It returns -1, and closes the listener, once no process uses the
+// filter any more or the listener fails: calls then fail with ENOSYS
+// rather than hang.
+int omega_broker_handle(struct broker *b, short revents) {
+	if (revents & (POLLHUP | POLLERR | POLLNVAL))
+		goto done;
+	memset(b->req, 0, b->sizes.seccomp_notif);
+	if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, b->req) < 0) {
+		if (errno == EINTR || errno == ENOENT)
+			return 0; // the caller went away
+		goto done;
+	}
+	struct call *c = malloc(sizeof *c);
+	if (!c) {
+		answer(b, b->req->id, -ENOMEM);
+		return 0;
+	}
+	*c = (struct call){b, b->req->id, (pid_t)b->req->pid, (int)b->req->data.args[0], b->req->data.args[1],
+	                   (uint32_t)b->req->data.args[2]};
 	pthread_t t;
-	int e = pthread_create(&t, &attr, serve, &b);
-	if (e != 0)
-		omega_dief(e, "connect broker: pthread_create");
+	if (pthread_create(&t, &b->attr, call_thread, c) != 0)
+		call_thread(c);
+	return 0;
+done:
+	close(b->listener);
+	return -1;
 }

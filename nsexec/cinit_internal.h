@@ -124,6 +124,9 @@ static inline int omega_brokered(const struct spec *s) {
 }
 void omega_broker_child(const struct spec *s, int sock);
 int omega_broker_recv(int sock);
-void omega_broker_serve(const struct spec *s, int listener);
+struct broker;
+struct broker *omega_broker_new(const struct spec *s, int listener);
+int omega_broker_fd(const struct broker *b);
+int omega_broker_handle(struct broker *b, short revents);
 
 #endif
