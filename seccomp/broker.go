@@ -31,6 +31,17 @@ type brokerABI struct {
 	info       *archInfo
 }
 
+// ioUringSetup is io_uring_setup's number on every ABI (the syscall table
+// was unified before it was added), plus __X32_SYSCALL_BIT on x32.
+const ioUringSetup = 425
+
+func (b brokerABI) ioUringSetup() uint32 {
+	if b.arch == "x32" {
+		return 0x40000000 | ioUringSetup
+	}
+	return ioUringSetup
+}
+
 // groupByToken groups ABIs that share an AUDIT_ARCH token (x86_64 and
 // x32), keeping their order.
 func groupByToken(abis []brokerABI) [][]brokerABI {
@@ -51,8 +62,10 @@ func groupByToken(abis []brokerABI) [][]brokerABI {
 // the connect rule of the sandbox on kernels without Landlock's
 // RESOLVE_UNIX. socketcall(SYS_CONNECT) cannot be brokered (its address
 // sits behind a second pointer) and fails with ENOSYS, after which C
-// libraries use connect(2). Every other syscall is allowed: this filter
-// comes on top of the profile, which decides everything else.
+// libraries use connect(2); so does io_uring_setup, because an io_uring's
+// IORING_OP_CONNECT would connect without a syscall the filter sees.
+// Every other syscall is allowed: this filter comes on top of the
+// profile, which decides everything else.
 func ConnectBroker() (*Program, error) { return connectBroker(runtime.GOARCH) }
 
 func connectBroker(goarch string) (*Program, error) {
@@ -71,7 +84,7 @@ func connectBroker(goarch string) (*Program, error) {
 		abis[i].info = info
 	}
 	var a assembler
-	allow, notify := a.newLabel(), a.newLabel()
+	allow, notify, noUring := a.newLabel(), a.newLabel(), a.newLabel()
 	for _, group := range groupByToken(abis) {
 		skip := a.newLabel()
 		a.ld(offArch)
@@ -79,6 +92,7 @@ func connectBroker(goarch string) (*Program, error) {
 		a.ld(offNr)
 		for _, abi := range group {
 			a.jmp(opJeq, abi.connect, notify, fallThrough)
+			a.jmp(opJeq, abi.ioUringSetup(), noUring, fallThrough)
 			if abi.socketcall == 0 {
 				continue
 			}
@@ -100,6 +114,8 @@ func connectBroker(goarch string) (*Program, error) {
 	a.ret(retAllow)
 	a.bind(notify)
 	a.ret(retUserNotif)
+	a.bind(noUring)
+	a.ret(retErrno | 38) // ENOSYS
 	prog, err := a.link()
 	if err != nil {
 		return nil, err

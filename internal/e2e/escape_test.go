@@ -38,7 +38,10 @@ func secretAt(t *testing.T, w *world, rel string) string {
 
 // brokered are the rows only the connect broker of the C init stage
 // stops on this kernel (Landlock ABI < 9).
-var brokered = map[string]bool{"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true}
+var brokered = map[string]bool{
+	"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true,
+	"io-uring-past-the-broker": true,
+}
 
 var escapes = []escape{
 	// 1. credential stores
@@ -105,6 +108,13 @@ var escapes = []escape{
 		own, host := "/tmp/own-"+worldID(w)+".sock", filepath.Join(root, "r-"+worldID(w)+".sock")
 		t.Cleanup(func() { os.Remove(own) })
 		return bindAfterStart(t, w, host, "--mode", mode, "--", probe, "connect-race", own, host)
+	}, rxOpen},
+	{"io-uring-past-the-broker", 6, func(t *testing.T, w *world, mode string) bool {
+		// A profile that allows everything, io_uring included: only the
+		// broker's own rule stands in the way.
+		prof := filepath.Join(w.home, "allow-all.json")
+		writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": []}`)
+		return w.run("--mode", mode, "--seccomp", prof, "--", probe, "io-uring").code == 0
 	}, rxOpen},
 	{"own-socket-dgram", 0, func(t *testing.T, w *world, mode string) bool {
 		ws := filepath.Join(w.dataDir, "workspace")

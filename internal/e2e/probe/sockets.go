@@ -33,6 +33,13 @@ func sockets(action string, args []string) (bool, error) {
 		return true, ownDgram(args[0])
 	case "own-socket-abstract": // NAME: listen in the abstract namespace and connect
 		return true, ownStream("@" + args[0])
+	case "io-uring": // set up an io_uring, whose IORING_OP_CONNECT no filter sees
+		var params [120]byte // struct io_uring_params
+		fd, _, e := unix.Syscall(unix.SYS_IO_URING_SETUP, 1, uintptr(unsafe.Pointer(&params[0])), 0)
+		if e != 0 {
+			return true, e
+		}
+		return true, unix.Close(int(fd))
 	}
 	return false, nil
 }
