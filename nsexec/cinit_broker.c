@@ -18,8 +18,8 @@
 //
 // The program's memory is never read twice and its call never continues
 // (SECCOMP_USER_NOTIF_FLAG_CONTINUE would let it rewrite the address after
-// the check). Each call gets a thread of its own: a blocking TCP connect
-// must not hold up the others; PID 1's wait loop receives the calls.
+// the check). PID 1's wait loop receives the calls and threads answer them
+// (cinit_broker_pool.c).
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -120,25 +120,8 @@ int omega_broker_recv(int sock) {
 
 // ------------------------------------------------------------ PID 1
 
-struct broker {
-	int listener;
-	const struct spec *s;
-	struct seccomp_notif_sizes sizes;
-	struct seccomp_notif *req;
-	pthread_attr_t attr;
-};
-
-struct call {
-	struct broker *b;
-	uint64_t id;
-	pid_t tid;
-	int fd;
-	uint64_t addr;
-	uint32_t len;
-};
-
 // read_addr copies the address from the calling thread once; 0 or -errno.
-static int read_addr(const struct call *c, struct sockaddr_storage *ss) {
+static int read_addr(const struct omega_call *c, struct sockaddr_storage *ss) {
 	memset(ss, 0, sizeof *ss);
 	if (c->len == 0)
 		return 0;
@@ -206,7 +189,7 @@ static void report_refusal(const char *path) {
 
 // connect_path connects sock to a unix socket path as the program sees it;
 // 0 or -errno.
-static int connect_path(const struct call *c, int sock, const char *path) {
+static int connect_path(const struct spec *s, const struct omega_call *c, int sock, const char *path) {
 	char where[PATH_MAX];
 	if (path[0] == '/')
 		snprintf(where, sizeof where, "/proc/%d/root%s", c->tid, path);
@@ -221,7 +204,7 @@ static int connect_path(const struct call *c, int sock, const char *path) {
 		r = -errno;
 	else if (!S_ISSOCK(st.st_mode))
 		r = -ECONNREFUSED; // what connect(2) says for a file that is no socket
-	else if (!allowed(c->b->s, opath, &st)) {
+	else if (!allowed(s, opath, &st)) {
 		report_refusal(path);
 		r = -EACCES;
 	}
@@ -234,12 +217,15 @@ static int connect_path(const struct call *c, int sock, const char *path) {
 	return r;
 }
 
-// broker_connect performs one connect of the program; 0 or -errno.
-static int broker_connect(const struct call *c) {
-	struct sockaddr_storage ss;
-	if (c->len > sizeof ss)
+// omega_broker_take gets what a call needs from the program: its address,
+// read once into c->ss, and its socket (a pidfd_getfd copy, in c->sock).
+// 0 or -errno, which is then the answer. listener is the filter's, to
+// check that the call is still pending.
+int omega_broker_take(int listener, struct omega_call *c) {
+	c->sock = -1;
+	if (c->len > sizeof c->ss)
 		return -EINVAL; // connect(2)'s answer to an oversized address
-	int r = read_addr(c, &ss);
+	int r = read_addr(c, &c->ss);
 	if (r < 0)
 		return r;
 	int pidfd = tid_pidfd(c->tid);
@@ -248,95 +234,31 @@ static int broker_connect(const struct call *c) {
 	// Still the thread that called (not a recycled pid) after the read
 	// and the pidfd: from here the pidfd pins it.
 	uint64_t id = c->id;
-	if (ioctl(c->b->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0) {
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0) {
 		close(pidfd);
 		return -ESRCH;
 	}
-	int sock = syscall(SYS_pidfd_getfd, pidfd, c->fd, 0);
-	r = sock < 0 ? -errno : 0;
+	c->sock = syscall(SYS_pidfd_getfd, pidfd, c->fd, 0);
+	r = c->sock < 0 ? -errno : 0;
 	close(pidfd);
-	if (r < 0)
-		return r;
-	struct sockaddr_un *un = (struct sockaddr_un *)&ss;
-	size_t off = offsetof(struct sockaddr_un, sun_path);
-	if (ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
-		char path[sizeof ss];
-		memcpy(path, un->sun_path, c->len - off);
-		path[c->len - off] = 0;
-		r = connect_path(c, sock, path);
-	} else {
-		r = connect(sock, (struct sockaddr *)&ss, c->len) < 0 ? -errno : 0;
-	}
-	close(sock);
 	return r;
 }
 
-static void answer(struct broker *b, uint64_t id, int r) {
-	struct seccomp_notif_resp *resp = calloc(1, b->sizes.seccomp_notif_resp);
-	if (!resp)
-		return; // the call then waits until the program ends
-	resp->id = id;
-	resp->error = r;
-	// ENOENT: the call went away (its thread was killed); nothing to do.
-	ioctl(b->listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
-	free(resp);
-}
-
-static void *call_thread(void *arg) {
-	struct call *c = arg;
-	answer(c->b, c->id, broker_connect(c));
-	free(c);
-	return NULL;
-}
-
-// omega_broker_new sets up the broker for PID 1's wait loop, which polls
-// omega_broker_fd next to its signals and calls omega_broker_handle.
-struct broker *omega_broker_new(const struct spec *s, int listener) {
-	struct broker *b = omega_alloc(1, sizeof *b);
-	b->listener = listener;
-	b->s = s;
-	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &b->sizes) < 0)
-		omega_dief(errno, "connect broker: SECCOMP_GET_NOTIF_SIZES");
-	if (b->sizes.seccomp_notif < sizeof(struct seccomp_notif))
-		b->sizes.seccomp_notif = sizeof(struct seccomp_notif);
-	if (b->sizes.seccomp_notif_resp < sizeof(struct seccomp_notif_resp))
-		b->sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
-	b->req = omega_alloc(1, b->sizes.seccomp_notif);
-	pthread_attr_init(&b->attr);
-	pthread_attr_setdetachstate(&b->attr, PTHREAD_CREATE_DETACHED);
-	pthread_attr_setstacksize(&b->attr, 256 << 10); // virtual: touched as used
-	return b;
-}
-
-int omega_broker_fd(const struct broker *b) { return b->listener; }
-
-// omega_broker_handle takes one call and answers it from a thread of its
-// own, so that a blocking TCP connect holds up nobody else; where no
-// thread can be had (a --pids or nproc limit counts them) it answers in
-// place. It returns -1, and closes the listener, once no process uses the
-// filter any more or the listener fails: calls then fail with ENOSYS
-// rather than hang.
-int omega_broker_handle(struct broker *b, short revents) {
-	if (revents & (POLLHUP | POLLERR | POLLNVAL))
-		goto done;
-	memset(b->req, 0, b->sizes.seccomp_notif);
-	if (ioctl(b->listener, SECCOMP_IOCTL_NOTIF_RECV, b->req) < 0) {
-		if (errno == EINTR || errno == ENOENT)
-			return 0; // the caller went away
-		goto done;
+// omega_broker_connect performs a taken call, closes its socket copy and
+// returns 0 or -errno.
+int omega_broker_connect(const struct spec *s, struct omega_call *c) {
+	int r;
+	struct sockaddr_un *un = (struct sockaddr_un *)&c->ss;
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	if (c->ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
+		char path[sizeof c->ss];
+		memcpy(path, un->sun_path, c->len - off);
+		path[c->len - off] = 0;
+		r = connect_path(s, c, c->sock, path);
+	} else {
+		r = connect(c->sock, (struct sockaddr *)&c->ss, c->len) < 0 ? -errno : 0;
 	}
-	struct call *c = malloc(sizeof *c);
-	if (!c) {
-		answer(b, b->req->id, -ENOMEM);
-		return 0;
-	}
-	*c = (struct call){b, b->req->id, (pid_t)b->req->pid, (int)b->req->data.args[0], b->req->data.args[1],
-	                   (uint32_t)b->req->data.args[2]};
-	pthread_t t;
-	if (pthread_create(&t, &b->attr, call_thread, c) != 0)
-		call_thread(c);
-	return 0;
-done:
-	close(b->listener);
-	return -1;
+	close(c->sock);
+	c->sock = -1;
+	return r;
 }

@@ -11,11 +11,13 @@
 //	cinit_confine.c  capabilities, Landlock, seccomp, user switch,
 //	                 environment and resource limits
 //	cinit_broker.c   the connect(2) broker: PID 1 decides every connect
+//	cinit_broker_pool.c  PID 1 takes the calls and answers them from threads
 #ifndef OMEGA_CINIT_INTERNAL_H
 #define OMEGA_CINIT_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <linux/filter.h>
 
@@ -124,6 +126,22 @@ static inline int omega_brokered(const struct spec *s) {
 }
 void omega_broker_child(const struct spec *s, int sock);
 int omega_broker_recv(int sock);
+// omega_call is one connect(2) of the program: what its notification gave,
+// then what omega_broker_take got from the program.
+struct omega_call {
+	uint64_t id;
+	pid_t tid;
+	int fd;
+	uint64_t addr;
+	uint32_t len;
+	struct sockaddr_storage ss;
+	int sock;
+	struct omega_call *next; // the pool's queue
+};
+int omega_broker_take(int listener, struct omega_call *c);
+int omega_broker_connect(const struct spec *s, struct omega_call *c);
+
+// cinit_broker_pool.c
 struct broker;
 struct broker *omega_broker_new(const struct spec *s, int listener);
 int omega_broker_fd(const struct broker *b);
