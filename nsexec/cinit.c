@@ -51,6 +51,14 @@ static void set_cloexec_from(unsigned first) {
 		omega_dief(errno, "close_range");
 }
 
+// close_from closes every fd from first on, except keep.
+static void close_from(unsigned first, int keep) {
+	if (keep >= (int)first && keep > 3 && syscall(SYS_close_range, first, keep - 1, 0) < 0)
+		omega_dief(errno, "close_range");
+	if (syscall(SYS_close_range, keep >= (int)first ? keep + 1 : first, ~0U, 0) < 0)
+		omega_dief(errno, "close_range");
+}
+
 // getwd is Go's os.Getwd: $PWD when it names the current directory.
 static char *getwd_go(void) {
 	static char buf[4096];
@@ -110,8 +118,11 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	omega_apply_limits(s);
 	// The broker's listener comes back from the program over this pair.
 	int pair[2] = {-1, -1};
-	if (omega_brokered(s) && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
-		omega_dief(errno, "connect broker: socketpair");
+	if (omega_brokered(s)) {
+		omega_broker_prepare(s);
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
+			omega_dief(errno, "connect broker: socketpair");
+	}
 	pid_t child = fork();
 	if (child < 0)
 		exec_failed(s->path, errno);
@@ -133,7 +144,9 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s)) {
-		close(pair[1]);
+		// PID 1 keeps no fd of the caller's: the broker resolves paths
+		// such as /proc/self/fd/N with PID 1's own fd table.
+		close_from(3, pair[0]);
 		int listener = omega_broker_recv(pair[0]);
 		// PID 1's own filter: the profile's may refuse what the broker
 		// needs (pidfd_getfd, process_vm_readv).

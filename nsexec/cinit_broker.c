@@ -50,6 +50,9 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
 #define OMEGA_PIDFD_THREAD O_EXCL
 #ifndef SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
 #define SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV (1UL << 5)
@@ -156,19 +159,55 @@ static int tid_pidfd(pid_t tid) {
 	return syscall(SYS_pidfd_open, tgid, 0);
 }
 
+// The sockets reachable wherever they lie (the spec's), by device and
+// inode, recorded before the program starts: looked up later, their paths
+// could lead through a symlink the program planted to any socket.
+struct dev_ino {
+	dev_t dev;
+	ino_t ino;
+};
+static struct dev_ino *allow_list;
+static uint32_t allow_n;
+
+// open_no_symlinks opens path O_PATH without following any symlink on the
+// way (RESOLVE_NO_SYMLINKS; the parent sends canonical paths), or only
+// the last one where the kernel lacks openat2.
+static int open_no_symlinks(const char *path) {
+	struct {
+		uint64_t flags, mode, resolve;
+	} how = {O_PATH | O_CLOEXEC, 0, 0x04 /* RESOLVE_NO_SYMLINKS */};
+	int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+	if (fd < 0 && errno == ENOSYS)
+		fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+	return fd;
+}
+
+// omega_broker_prepare records the spec's sockets; PID 1 calls it before
+// the program starts.
+void omega_broker_prepare(const struct spec *s) {
+	allow_list = omega_alloc(s->sockets.n, sizeof *allow_list);
+	for (uint32_t i = 0; i < s->sockets.n; i++) {
+		struct stat st;
+		int fd = open_no_symlinks(s->sockets.v[i]);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
+			allow_list[allow_n++] = (struct dev_ino){st.st_dev, st.st_ino};
+		close(fd);
+	}
+}
+
 // allowed tells whether the opened socket may be reached: it lies on a
-// writable mount (mounts outside the writable set are read-only, and a
-// nested namespace cannot make them writable: they are locked), or it is
-// one of the spec's sockets as PID 1 sees them now.
-static int allowed(const struct spec *s, int opath, const struct stat *st) {
+// writable mount (mounts outside the writable set are read-only, and the
+// program can change no mount: Landlock refuses it), or it is one of the
+// spec's sockets.
+static int allowed(int opath, const struct stat *st) {
 	struct statvfs vfs;
 	if (fstatvfs(opath, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY))
 		return 1;
-	for (uint32_t i = 0; i < s->sockets.n; i++) {
-		struct stat a;
-		if (stat(s->sockets.v[i], &a) == 0 && a.st_dev == st->st_dev && a.st_ino == st->st_ino)
+	for (uint32_t i = 0; i < allow_n; i++)
+		if (allow_list[i].dev == st->st_dev && allow_list[i].ino == st->st_ino)
 			return 1;
-	}
 	return 0;
 }
 
@@ -189,7 +228,7 @@ static void report_refusal(const char *path) {
 
 // connect_path connects sock to a unix socket path as the program sees it;
 // 0 or -errno.
-static int connect_path(const struct spec *s, const struct omega_call *c, int sock, const char *path) {
+static int connect_path(const struct omega_call *c, int sock, const char *path) {
 	char where[PATH_MAX];
 	if (path[0] == '/')
 		snprintf(where, sizeof where, "/proc/%d/root%s", c->tid, path);
@@ -204,7 +243,7 @@ static int connect_path(const struct spec *s, const struct omega_call *c, int so
 		r = -errno;
 	else if (!S_ISSOCK(st.st_mode))
 		r = -ECONNREFUSED; // what connect(2) says for a file that is no socket
-	else if (!allowed(s, opath, &st)) {
+	else if (!allowed(opath, &st)) {
 		report_refusal(path);
 		r = -EACCES;
 	}
@@ -218,43 +257,66 @@ static int connect_path(const struct spec *s, const struct omega_call *c, int so
 }
 
 // omega_broker_take gets what a call needs from the program: its address,
-// read once into c->ss, and its socket (a pidfd_getfd copy, in c->sock).
-// 0 or -errno, which is then the answer. listener is the filter's, to
-// check that the call is still pending.
+// read once into c->ss, and its socket (a pidfd_getfd copy, in c->sock,
+// which the caller closes). 0 or -errno, which is then the answer.
+// listener is the filter's, to check that the call is still pending.
 int omega_broker_take(int listener, struct omega_call *c) {
 	c->sock = -1;
-	if (c->len > sizeof c->ss)
-		return -EINVAL; // connect(2)'s answer to an oversized address
-	int r = read_addr(c, &c->ss);
-	if (r < 0)
-		return r;
 	int pidfd = tid_pidfd(c->tid);
 	if (pidfd < 0)
 		return -ESRCH;
-	// Still the thread that called (not a recycled pid) after the read
-	// and the pidfd: from here the pidfd pins it.
+	// Still the thread that called (not a recycled pid): from here the
+	// pidfd pins it.
 	uint64_t id = c->id;
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0) {
 		close(pidfd);
 		return -ESRCH;
 	}
+	int r = 0;
+	if (c->indirect) {
+		// socketcall(SYS_CONNECT, args): args points at three 32-bit
+		// words, fd, address and length.
+		uint32_t a[3];
+		struct iovec local = {a, sizeof a}, remote = {(void *)(uintptr_t)c->addr, sizeof a};
+		if (process_vm_readv(c->tid, &local, 1, &remote, 1, 0) != sizeof a) {
+			close(pidfd);
+			return -EFAULT;
+		}
+		c->fd = (int)a[0], c->addr = a[1], c->len = a[2];
+	}
 	c->sock = syscall(SYS_pidfd_getfd, pidfd, c->fd, 0);
-	r = c->sock < 0 ? -errno : 0;
+	if (c->sock < 0)
+		r = -errno;
 	close(pidfd);
-	return r;
+	if (r < 0)
+		return r;
+	// connect(2)'s own order: the fd, then the address.
+	struct stat st;
+	if (fstat(c->sock, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
+	if (c->len > sizeof c->ss)
+		return -EINVAL;
+	if ((r = read_addr(c, &c->ss)) < 0)
+		return r;
+	// And still the same thread after the read: the memory was its own.
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
+		return -ESRCH;
+	return 0;
 }
 
 // omega_broker_connect performs a taken call, closes its socket copy and
 // returns 0 or -errno.
-int omega_broker_connect(const struct spec *s, struct omega_call *c) {
+int omega_broker_connect(struct omega_call *c) {
 	int r;
 	struct sockaddr_un *un = (struct sockaddr_un *)&c->ss;
 	size_t off = offsetof(struct sockaddr_un, sun_path);
-	if (c->ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
+	if (c->ss.ss_family == AF_UNIX && c->len > sizeof *un) {
+		r = -EINVAL; // as unix_validate_addr says
+	} else if (c->ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
 		char path[sizeof c->ss];
 		memcpy(path, un->sun_path, c->len - off);
 		path[c->len - off] = 0;
-		r = connect_path(s, c, c->sock, path);
+		r = connect_path(c, c->sock, path);
 	} else {
 		r = connect(c->sock, (struct sockaddr *)&c->ss, c->len) < 0 ? -errno : 0;
 	}

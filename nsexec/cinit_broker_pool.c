@@ -2,15 +2,13 @@
 
 // cinit_broker_pool.c: PID 1's side of the connect broker (cinit_broker.c
 // decides and performs one call). PID 1's wait loop polls the listener
-// next to its signals. It answers a call on a non-blocking socket itself
-// and hands the others to a pool of threads, so that a blocking TCP
-// connect holds up nobody else. Threads are made on demand and kept:
-// making one per call cost ~300 µs a connect here. Where no thread can be
-// had at all (a --pids or nproc limit counts them), PID 1 answers itself.
+// next to its signals and hands each call to a pool of threads: PID 1's
+// own thread must never block, and a blocking TCP connect must hold up
+// nobody else. Threads are made on demand and kept: making one per call
+// cost ~300 µs a connect here.
 
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,6 +16,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/audit.h>
 #include <linux/seccomp.h>
 
 #include "cinit_internal.h"
@@ -34,8 +33,8 @@ struct broker {
 	pthread_attr_t attr;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct omega_call *head, *tail; // queued calls, under mu
-	int idle, workers;              // under mu
+	struct omega_call *head, *tail; // under mu, like the counts
+	int queued, idle, workers;
 };
 
 static void reply(struct broker *b, uint64_t id, int r) {
@@ -49,14 +48,21 @@ static void reply(struct broker *b, uint64_t id, int r) {
 	free(resp);
 }
 
+// answer decides and performs one call, in a worker.
 static void answer(struct broker *b, struct omega_call *c) {
-	reply(b, c->id, omega_broker_connect(b->s, c));
+	int r = omega_broker_take(b->listener, c);
+	if (r == 0)
+		r = omega_broker_connect(c);
+	else if (c->sock >= 0)
+		close(c->sock);
+	reply(b, c->id, r);
 }
 
 static struct omega_call *pop(struct broker *b) {
 	struct omega_call *c = b->head;
 	if (c && !(b->head = c->next))
 		b->tail = NULL;
+	b->queued--;
 	return c;
 }
 
@@ -64,10 +70,11 @@ static void *worker(void *arg) {
 	struct broker *b = arg;
 	for (;;) {
 		pthread_mutex_lock(&b->mu);
-		b->idle++;
-		while (!b->head)
+		while (!b->head) {
+			b->idle++;
 			pthread_cond_wait(&b->cv, &b->mu);
-		b->idle--;
+			b->idle--;
+		}
 		struct omega_call *c = pop(b);
 		pthread_mutex_unlock(&b->mu);
 		answer(b, c);
@@ -76,7 +83,19 @@ static void *worker(void *arg) {
 	return NULL;
 }
 
-// dispatch queues c for a worker, starting one when none is idle.
+// start_worker adds a thread to the pool; b->mu is held.
+static int start_worker(struct broker *b) {
+	pthread_t t;
+	if (b->workers >= max_workers || pthread_create(&t, &b->attr, worker, b) != 0)
+		return -1;
+	b->workers++;
+	return 0;
+}
+
+// dispatch queues c. A waiting worker takes it, or a new one; with the
+// pool at its cap it waits its turn. With no worker at all (none could be
+// started) it fails with EAGAIN: PID 1's own thread never connects, since
+// a connect can block (the program can clear O_NONBLOCK at any moment).
 static void dispatch(struct broker *b, struct omega_call *c) {
 	pthread_mutex_lock(&b->mu);
 	c->next = NULL;
@@ -85,19 +104,15 @@ static void dispatch(struct broker *b, struct omega_call *c) {
 	else
 		b->head = c;
 	b->tail = c;
-	pthread_t t;
-	if (b->idle > 0) {
-		pthread_cond_signal(&b->cv);
-	} else if (b->workers < max_workers && pthread_create(&t, &b->attr, worker, b) == 0) {
-		b->workers++;
-	} else if (b->workers == 0) {
-		// No thread at all: answer here (c is the only one queued).
+	b->queued++;
+	if (b->idle < b->queued && start_worker(b) < 0 && b->workers == 0) {
 		pop(b);
 		pthread_mutex_unlock(&b->mu);
-		answer(b, c);
+		reply(b, c->id, -EAGAIN);
 		free(c);
 		return;
 	}
+	pthread_cond_signal(&b->cv);
 	pthread_mutex_unlock(&b->mu);
 }
 
@@ -119,6 +134,10 @@ struct broker *omega_broker_new(const struct spec *s, int listener) {
 	pthread_attr_init(&b->attr);
 	pthread_attr_setdetachstate(&b->attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&b->attr, 256 << 10); // virtual: touched as used
+	// One worker from the start; without it every call fails (EAGAIN).
+	if (start_worker(b) < 0)
+		omega_warn("connect broker: no thread for it (a --pids or nproc limit?): the program's connect() calls "
+		           "fail with EAGAIN");
 	return b;
 }
 
@@ -147,17 +166,11 @@ int omega_broker_handle(struct broker *b, short revents) {
 	                         .tid = (pid_t)b->req->pid,
 	                         .fd = (int)b->req->data.args[0],
 	                         .addr = b->req->data.args[1],
-	                         .len = (uint32_t)b->req->data.args[2]};
-	int r = omega_broker_take(b->listener, c), fl;
-	if (r < 0) {
-		reply(b, c->id, r);
-		free(c);
-	} else if ((fl = fcntl(c->sock, F_GETFL)) >= 0 && (fl & O_NONBLOCK)) {
-		answer(b, c); // cannot block: no hand-over
-		free(c);
-	} else {
-		dispatch(b, c);
-	}
+	                         .len = (uint32_t)b->req->data.args[2],
+	                         .indirect = b->req->data.nr == 102 && (b->req->data.arch == AUDIT_ARCH_I386 ||
+	                                                                b->req->data.arch == AUDIT_ARCH_ARM),
+	                         .sock = -1};
+	dispatch(b, c);
 	return 0;
 done:
 	close(b->listener);

@@ -134,12 +134,14 @@ struct omega_call {
 	int fd;
 	uint64_t addr;
 	uint32_t len;
+	int indirect; // socketcall(SYS_CONNECT): addr points at the arguments
 	struct sockaddr_storage ss;
 	int sock;
 	struct omega_call *next; // the pool's queue
 };
 int omega_broker_take(int listener, struct omega_call *c);
-int omega_broker_connect(const struct spec *s, struct omega_call *c);
+int omega_broker_connect(struct omega_call *c);
+void omega_broker_prepare(const struct spec *s);
 
 // cinit_broker_pool.c
 struct broker;

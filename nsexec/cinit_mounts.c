@@ -192,32 +192,70 @@ static int fresh_run(const struct spec *s) {
 	return 0;
 }
 
+// mount_point creates path's missing directories and the path itself (an
+// empty file, or a directory) without following any symlink, and returns
+// an O_PATH fd of it to mount onto: the private /tmp persists between
+// runs, and a symlink a program left there must not redirect a bind.
+// path is canonical (the parent resolved it on the host).
+static int mount_point(const char *path, int dir) {
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%s", path);
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
+		end = strchr(name, '/');
+		int last = !end;
+		if (end)
+			*end++ = 0;
+		else
+			end = name + strlen(name);
+		if (!last || dir) {
+			if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST) {
+				close(fd);
+				return omega_step_fail(errno, "mkdir %s", path);
+			}
+		} else {
+			int f = openat(fd, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0644);
+			if (f >= 0)
+				close(f);
+			else if (errno != EEXIST) {
+				close(fd);
+				return omega_step_fail(errno, "create %s", path);
+			}
+		}
+		int next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), e = errno;
+		close(fd);
+		struct stat st;
+		if (next < 0)
+			return omega_step_fail(e, "open %s", path);
+		if (fstat(next, &st) < 0) {
+			e = errno;
+			close(next);
+			return omega_step_fail(e, "fstat %s", path);
+		}
+		if (S_ISLNK(st.st_mode) || (!last || dir) != !!S_ISDIR(st.st_mode)) {
+			close(next);
+			return omega_step_fail(S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR,
+			                       "%s: a symlink or another kind of file is in the way at %s", path, name);
+		}
+		fd = next;
+	}
+	return fd;
+}
+
 // rebind puts each held path back at its place in the new /run or /tmp.
 static int rebind(struct held *h, int n) {
 	for (int i = 0; i < n; i++) {
-		// filepath.Dir of a clean absolute path.
-		char dir[4096];
-		snprintf(dir, sizeof dir, "%s", h[i].path);
-		char *slash = strrchr(dir, '/');
-		if (slash == dir)
-			dir[1] = 0;
-		else if (slash)
-			*slash = 0;
-		if (mkdir_all(dir, 0755) < 0) {
+		int at = mount_point(h[i].path, h[i].dir);
+		if (at < 0) {
 			char inner[sizeof omega_step_msg];
 			snprintf(inner, sizeof inner, "%s", omega_step_msg);
 			return omega_step_fail(omega_step_err, "keep %s: %s", h[i].path, inner);
 		}
-		if (h[i].dir) {
-			if (mkdir(h[i].path, 0755) < 0 && errno != EEXIST)
-				return omega_step_fail(errno, "keep %s: mkdir %s", h[i].path, h[i].path);
-		} else {
-			int fd = open(h[i].path, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-			if (fd < 0)
-				return omega_step_fail(errno, "keep %s: open %s", h[i].path, h[i].path);
-			close(fd);
-		}
-		if (bind_fd(h[i].fd, h[i].path, 0) < 0)
+		char dst[32];
+		snprintf(dst, sizeof dst, "/proc/self/fd/%d", at);
+		int rc = bind_fd(h[i].fd, dst, 0);
+		close(at);
+		if (rc < 0)
 			return -1;
 	}
 	return 0;

@@ -1,11 +1,10 @@
 package nsexec
 
 import (
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -145,32 +144,62 @@ func closeAll(held []heldPath) {
 // rebind puts each held path back at its place in the new /run or /tmp.
 func rebind(held []heldPath) error {
 	for _, h := range held {
-		if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
+		at, err := mountPoint(h.path, h.dir)
+		if err != nil {
 			return fmt.Errorf("keep %s: %w", h.path, err)
 		}
-		if err := placeholder(h.path, h.dir); err != nil {
-			return fmt.Errorf("keep %s: %w", h.path, err)
-		}
-		if err := mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), h.path, "", unix.MS_BIND, ""); err != nil {
+		err = mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), fmt.Sprintf("/proc/self/fd/%d", at), "", unix.MS_BIND, "")
+		unix.Close(at)
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// placeholder creates the empty file or directory a bind mount needs.
-func placeholder(path string, dir bool) error {
-	if dir {
-		if err := os.Mkdir(path, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
-			return err
-		}
-		return nil
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o644)
+// mountPoint creates path's missing directories and the path itself (an
+// empty file, or a directory) without following any symlink, and returns
+// an O_PATH fd of it to mount onto: the private /tmp persists between
+// runs, and a symlink a program left there must not redirect a bind.
+// path is canonical (the parent resolved it on the host).
+func mountPoint(path string, dir bool) (int, error) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return -1, err
 	}
-	return f.Close()
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	for i, name := range parts {
+		wantDir := dir || i < len(parts)-1
+		if wantDir {
+			err = unix.Mkdirat(fd, name, 0o755)
+		} else {
+			var f int
+			if f, err = unix.Openat(fd, name, unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644); err == nil {
+				unix.Close(f)
+			}
+		}
+		if err != nil && err != unix.EEXIST {
+			unix.Close(fd)
+			return -1, &os.PathError{Op: "create", Path: path, Err: err}
+		}
+		next, err := unix.Openat(fd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(next, &st); err != nil {
+			unix.Close(next)
+			return -1, &os.PathError{Op: "fstat", Path: path, Err: err}
+		}
+		isDir, isLink := st.Mode&unix.S_IFMT == unix.S_IFDIR, st.Mode&unix.S_IFMT == unix.S_IFLNK
+		if isLink || isDir != wantDir {
+			unix.Close(next)
+			return -1, fmt.Errorf("%s: a symlink or another kind of file is in the way at %s", path, name)
+		}
+		fd = next
+	}
+	return fd, nil
 }
 
 func mount(source, target, fstype string, flags uintptr, data string) error {

@@ -23,18 +23,19 @@ var resolverFiles = []string{"/run/systemd/resolve/stub-resolv.conf", "/run/syst
 func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 	var warnings []string
 	plan := &nsexec.MountPlan{Writable: pol.Writable, TmpFrom: pol.PrivateTmp(), FreshRun: true}
+	// Canonical paths: the init stage places them without following
+	// symlinks (a program may leave some in the private /tmp).
+	keep := func(p string) {
+		if real, err := filepath.EvalSymlinks(p); err == nil && underRunOrTmp(real) && !slices.Contains(plan.Keep, real) {
+			plan.Keep = append(plan.Keep, real)
+		}
+	}
 	for _, f := range resolverFiles {
-		if exists(f) {
-			plan.Keep = append(plan.Keep, f)
-		}
+		keep(f)
 	}
-	if target, err := filepath.EvalSymlinks("/etc/resolv.conf"); err == nil && underRunOrTmp(target) && !slices.Contains(plan.Keep, target) {
-		plan.Keep = append(plan.Keep, target)
-	}
+	keep("/etc/resolv.conf")
 	for _, s := range pol.AllowSocket {
-		if underRunOrTmp(s) {
-			plan.Keep = append(plan.Keep, s)
-		}
+		keep(s)
 	}
 	for _, h := range hidden(pol) {
 		st, err := os.Stat(h)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -100,9 +101,18 @@ func connectBroker(spec *nsexec.Spec, pol profiles.Policy) (*nsexec.Broker, stri
 	if err != nil {
 		return nil, "connect broker: " + err.Error() + ": " + brokerWarning
 	}
-	sockets := slices.Clone(pol.AllowSocket)
+	// Canonical: PID 1 looks them up without following symlinks.
+	var sockets, keep []string
 	if spec.Mounts != nil {
-		sockets = append(sockets, spec.Mounts.Keep...)
+		keep = spec.Mounts.Keep
+	}
+	for _, p := range slices.Concat(pol.AllowSocket, keep) {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			p = real
+		}
+		if !slices.Contains(sockets, p) {
+			sockets = append(sockets, p)
+		}
 	}
 	return &nsexec.Broker{Filter: filter, Supervisor: sup, Sockets: sockets}, ""
 }

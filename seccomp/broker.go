@@ -60,9 +60,9 @@ func groupByToken(abis []brokerABI) [][]brokerABI {
 // program to a supervisor (SECCOMP_RET_USER_NOTIF), which decides where
 // a unix socket may be reached and performs the connect itself. It is
 // the connect rule of the sandbox on kernels without Landlock's
-// RESOLVE_UNIX. socketcall(SYS_CONNECT) cannot be brokered (its address
-// sits behind a second pointer) and fails with ENOSYS, after which C
-// libraries use connect(2); so does io_uring_setup, because an io_uring's
+// RESOLVE_UNIX. socketcall(SYS_CONNECT), which 32-bit glibc uses, goes
+// to the supervisor too (its arguments sit behind a pointer the
+// supervisor follows). io_uring_setup fails with ENOSYS: an io_uring's
 // IORING_OP_CONNECT would connect without a syscall the filter sees.
 // Every other syscall is allowed: this filter comes on top of the
 // profile, which decides everything else.
@@ -100,8 +100,7 @@ func connectBroker(goarch string) (*Program, error) {
 			a.jmp(opJeq, abi.socketcall, fallThrough, notSocketcall)
 			lo, _ := abi.info.argOffsets(0)
 			a.ld(lo)
-			a.jmp(opJeq, 3, fallThrough, allow) // SYS_CONNECT
-			a.ret(retErrno | 38)                // ENOSYS
+			a.jmp(opJeq, 3, notify, allow) // SYS_CONNECT
 			a.bind(notSocketcall)
 		}
 		a.ja(allow)

@@ -40,7 +40,7 @@ func secretAt(t *testing.T, w *world, rel string) string {
 // stops on this kernel (Landlock ABI < 9).
 var brokered = map[string]bool{
 	"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true,
-	"io-uring-past-the-broker": true,
+	"io-uring-past-the-broker": true, "allow-socket-swapped-for-symlink": true,
 }
 
 var escapes = []escape{
@@ -116,6 +116,36 @@ var escapes = []escape{
 		writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": []}`)
 		return w.run("--mode", mode, "--seccomp", prof, "--", probe, "io-uring").code == 0
 	}, rxOpen},
+	{"allow-socket-swapped-for-symlink", 6, func(t *testing.T, w *world, mode string) bool {
+		// An --allow-socket in /tmp, whose directory the program swaps
+		// for one where the allowed name leads to a host socket.
+		dir := "/tmp/oa-" + worldID(w)
+		mustMkdir(t, dir)
+		t.Cleanup(func() { os.RemoveAll(dir); os.RemoveAll(dir + ".moved") })
+		allowed := dir + "/a.sock"
+		listenUnix(t, allowed)
+		chownTree(t, dir, w.u)
+		host := filepath.Join(root, "sw-"+worldID(w)+".sock")
+		return bindAfterStart(t, w, host, "--mode", mode, "--allow-socket", allowed, "--", probe, "swap-allowed", allowed, host)
+	}, rxOpen},
+	{"leaked-dir-fd-in-pid1", 6, func(t *testing.T, w *world, mode string) bool {
+		// A directory fd the caller leaks must not let PID 1, which
+		// resolves paths for the program, reach a masked host socket.
+		host := filepath.Join(root, "lk-"+worldID(w)+".sock")
+		got := listenUnix(t, host)
+		// At fd 9: the launcher's own fds 3… (the spec) would cover a lower one.
+		files := make([]*os.File, 7)
+		for i := range files {
+			f, err := os.Open("/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			files[i] = f
+		}
+		w.runWith(nil, files, bin, "--mode", mode, "--", probe, "connect-unix", "/proc/self/fd/9"+host)
+		return got()
+	}, controlOnly},
 	{"own-socket-dgram", 0, func(t *testing.T, w *world, mode string) bool {
 		ws := filepath.Join(w.dataDir, "workspace")
 		return w.run("--mode", mode, "--workdir", ws, "--", probe, "own-socket-dgram", "own.dgram").code == 0

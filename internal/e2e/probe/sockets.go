@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -20,6 +21,25 @@ func sockets(action string, args []string) (bool, error) {
 	switch action {
 	case "connect-unix-later": // HOST: connect once the test has bound it
 		if err := readyThenWait(args[0]); err != nil {
+			return true, err
+		}
+		c, err := net.DialTimeout("unix", args[0], 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
+	case "swap-allowed": // ALLOWED HOST: make ALLOWED a symlink to HOST, then connect to it
+		if err := readyThenWait(args[1]); err != nil {
+			return true, err
+		}
+		dir := filepath.Dir(args[0])
+		if err := os.Rename(dir, dir+".moved"); err != nil {
+			return true, err
+		}
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			return true, err
+		}
+		if err := os.Symlink(args[1], args[0]); err != nil {
 			return true, err
 		}
 		c, err := net.DialTimeout("unix", args[0], 2*time.Second)
