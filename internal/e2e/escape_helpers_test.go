@@ -117,6 +117,14 @@ func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 // sockets covered at the start cannot be: a host service that binds later.
 func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) bool {
 	t.Helper()
+	var out string
+	return bindAfterStartOut(t, w, hostSock, &out, args...)
+}
+
+// bindAfterStartOut is bindAfterStart that also returns what the probe
+// printed after "ready".
+func bindAfterStartOut(t *testing.T, w *world, hostSock string, printed *string, args ...string) bool {
+	t.Helper()
 	c := w.cmd(t.Context(), args...)
 	out, err := c.StdoutPipe()
 	if err != nil {
@@ -142,6 +150,7 @@ func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) boo
 	rest, _ := io.ReadAll(out)
 	c.Wait()
 	t.Logf("probe: %s stderr: %s", rest, errb.String())
+	*printed = string(rest)
 	return got()
 }
 
