@@ -95,7 +95,7 @@ func newApp() *cli.App {
 		Usage:                  "run a program that may read and execute, but write only where allowed",
 		UsageText:              usageText,
 		Version:                versionText(),
-		Flags:                  append(runFlags(), logFlags()...),
+		Flags:                  withNamesOnce(append(runFlags(), logFlags()...)),
 		Before:                 configLogrus,
 		Action:                 runAction,
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
