@@ -193,6 +193,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 	}
 	opts := s.opts
+	opts.ExitAfterRun = true // runAction's return ends the process
 	args := c.Args().Slice()
 	status, err := opts.Run(args[0], args[1:]...)
 	if err != nil {

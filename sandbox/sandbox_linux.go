@@ -168,7 +168,13 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, nsexec.Forwarded...)
-	defer signal.Stop(sigs)
+	defer func() {
+		// With nothing left to do but exit, a signal that comes now is
+		// dropped, as one that comes while the program exits always was.
+		if !p.exitAfterRun || mustWait || cg != nil {
+			signal.Stop(sigs)
+		}
+	}()
 	proc, err := startChild(cmd)
 	if err != nil {
 		signal.Stop(sigs)
