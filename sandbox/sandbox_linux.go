@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,18 +165,17 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, nsexec.Forwarded...)
+	sigs := forwardedSignals(p)
 	defer func() {
 		// With nothing left to do but exit, a signal that comes now is
 		// dropped, as one that comes while the program exits always was.
 		if !p.exitAfterRun || mustWait || cg != nil {
-			signal.Stop(sigs)
+			sigs.stop()
 		}
 	}()
 	proc, err := startChild(cmd)
 	if err != nil {
-		signal.Stop(sigs)
+		sigs.stop()
 		if cause := cloneFailure(err); cause != "" && !p.policy.FailClosed {
 			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
 				return 0, launcherErr(err)
@@ -199,7 +197,7 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 			return 0, launcherErr(err)
 		}
 	}
-	go forwardSignals(sigs, proc)
+	go forwardSignals(sigs.C(), proc)
 	ws, err := proc.wait()
 	if err != nil {
 		return 0, launcherErr(err)
