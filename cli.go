@@ -95,7 +95,7 @@ func newApp() *cli.App {
 		Usage:                  "run a program that may read and execute, but write only where allowed",
 		UsageText:              usageText,
 		Version:                versionText(),
-		Flags:                  append(runFlags(), logFlags()...),
+		Flags:                  withNamesOnce(append(runFlags(), logFlags()...)),
 		Before:                 configLogrus,
 		Action:                 runAction,
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
@@ -193,6 +193,7 @@ func runAction(c *cli.Context) error {
 		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 	}
 	opts := s.opts
+	opts.ExitAfterRun = true // runAction's return ends the process
 	args := c.Args().Slice()
 	status, err := opts.Run(args[0], args[1:]...)
 	if err != nil {

@@ -72,8 +72,8 @@ func explainCommand() *cli.Command {
 		Name:      "explain",
 		Usage:     "print the effective policy without running anything",
 		ArgsUsage: "[-- PROGRAM [ARGS...]]",
-		Flags: append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.StringFlag{Name: "os", Usage: "explain for another OS: darwin prints the Seatbelt profile and the sandbox-exec command"}),
+		Flags: withNamesOnce(append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.StringFlag{Name: "os", Usage: "explain for another OS: darwin prints the Seatbelt profile and the sandbox-exec command"})),
 		Action: func(c *cli.Context) error {
 			s, err := resolveSettings(c)
 			if err != nil {

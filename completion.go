@@ -152,7 +152,7 @@ func flagKind(name, placeholder string, hasWords bool) string {
 // takesString reports whether f's value is a string, which may be a path
 // (an int flag's is not).
 func takesString(f cli.Flag) bool {
-	switch f.(type) {
+	switch unwrapFlag(f).(type) {
 	case *cli.StringFlag, *cli.StringSliceFlag, *cli.PathFlag, *cli.GenericFlag:
 		return true
 	}

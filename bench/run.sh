@@ -27,6 +27,10 @@ SYSCALL_ROUNDS=${SYSCALL_ROUNDS:-3}
 SYSCALL_CALLS=${SYSCALL_CALLS:-200000}  # calls per timed round; 10 rounds per process
 RSS_RUNS=${RSS_RUNS:-5}
 SECCOMP_VARIANT=${SECCOMP_VARIANT:-0} # 1: add bwrap with omega-run's filter (via sh -c exec)
+# omega-run is built with the release build's tags, as `make build` and
+# `make dist` use them: without urfave_cli_no_docs every start pays
+# ~0.6 ms of man-page library init that shipped binaries do not have.
+BUILDTAGS=${BUILDTAGS-urfave_cli_no_docs}
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 T0=$SECONDS
@@ -84,7 +88,7 @@ mkdir -p "$BIN" "$RES"
 # --- build -------------------------------------------------------------------
 
 log "building omega-run and the helpers"
-(cd "$REPO" && go build -trimpath -o "$BIN/omega-run" .) >>"$WORK/log" 2>&1 || die "go build failed (see above)"
+(cd "$REPO" && go build -trimpath -tags "$BUILDTAGS" -o "$BIN/omega-run" .) >>"$WORK/log" 2>&1 || die "go build failed (see above)"
 for h in maxrss sysloop fsjob report; do
 	(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$h" "./bench/$h") >>"$WORK/log" 2>&1 ||
 		die "building bench/$h failed"
@@ -124,7 +128,7 @@ fi
 
 {
 	echo "data dir $DATA on $(findmnt -no FSTYPE -T "$DATA")"
-	echo "omega-run $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown), $(go version | cut -d' ' -f3-)"
+	echo "omega-run $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown) (build tags: ${BUILDTAGS:-none}), $(go version | cut -d' ' -f3-)"
 	echo "$(bwrap --version), $(hyperfine --version), $(unshare --version | head -n1)"
 	echo "omega-run check: $("$OMEGA" check 2>/dev/null | grep -E '^(landlock|seccomp|  libseccomp)' | tr -s ' ' | paste -sd ';' -)"
 	echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,26 +6,33 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // ABI returns the Landlock ABI version the running kernel offers, 0 when
-// Landlock is unavailable.
-func ABI() int {
+// Landlock is unavailable. The kernel's answer cannot change while this
+// process runs, and a launch asks for it several times (version text,
+// warnings, plan): it is queried once.
+func ABI() int { return abiOnce() }
+
+var abiOnce = sync.OnceValue(func() int {
 	v, err := llsys.LandlockGetABIVersion()
 	if err != nil {
 		return 0
 	}
 	return v
-}
+})
 
 // EffectiveABI is the ABI go-landlock works with on this kernel: ABI,
 // except that a kernel of ABI 6 or later without the fix for the signal
 // scoping erratum counts as ABI 5. Plan needs this one to compute what
 // go-landlock would enforce.
-func EffectiveABI() int {
+func EffectiveABI() int { return effectiveABIOnce() }
+
+var effectiveABIOnce = sync.OnceValue(func() int {
 	v := ABI()
 	if v >= 6 {
 		if errata, err := llsys.LandlockGetErrata(); err != nil || errata&0x2 == 0 {
@@ -33,7 +40,7 @@ func EffectiveABI() int {
 		}
 	}
 	return v
-}
+})
 
 // config is V9's rights (V10 would also handle UDP, which --net host must
 // keep), trimmed to what the rules ask for, in best-effort mode so that

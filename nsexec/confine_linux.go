@@ -95,8 +95,12 @@ func clearCapabilities() error {
 	return nil
 }
 
+// lastCap reads cap_last_cap with plain system calls: os.ReadFile would
+// register the procfs file with the netpoller (epoll_create1, eventfd,
+// epoll_ctl) from the locked thread, waking other threads, for a
+// 3-byte read right before the execve (rx) or the program's fork.
 func lastCap() (int, error) {
-	b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
+	b, err := readSmall("/proc/sys/kernel/cap_last_cap")
 	if err != nil {
 		return 40, nil // CAP_CHECKPOINT_RESTORE, the last one in 6.x
 	}
@@ -105,4 +109,24 @@ func lastCap() (int, error) {
 		return 0, fmt.Errorf("cap_last_cap: %w", err)
 	}
 	return n, nil
+}
+
+// readSmall reads up to 64 bytes of a small file.
+func readSmall(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var buf [64]byte
+	for {
+		n, err := unix.Read(fd, buf[:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return buf[:n], nil
+	}
 }

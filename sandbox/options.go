@@ -46,6 +46,11 @@ type Options struct {
 	FailClosed bool
 	// Process is what the program runs as and with.
 	Process Process
+	// ExitAfterRun tells Run that the caller exits as soon as it returns
+	// (the CLI). The forwarded signals then stay caught to the end instead
+	// of being handed back: restoring them costs a thread hand-off per
+	// signal, over a millisecond, after the program has already exited.
+	ExitAfterRun bool
 }
 
 // plan is a validated request: the policy plus the resolved program.
@@ -62,6 +67,7 @@ type plan struct {
 	ids             *ids
 	limits          []rlimits.Limit
 	cgroup          cgroups.Limits
+	exitAfterRun    bool
 }
 
 // CommandContext returns an unstarted command running program under o.
@@ -139,7 +145,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids, limits: limits, cgroup: cg,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.ExitAfterRun,
 	}, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -171,11 +170,17 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 		}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, nsexec.Forwarded...)
-	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
-		signal.Stop(sigs)
+	sigs := forwardedSignals(p)
+	defer func() {
+		// With nothing left to do but exit, a signal that comes now is
+		// dropped, as one that comes while the program exits always was.
+		if !p.exitAfterRun || mustWait || cg != nil {
+			sigs.stop()
+		}
+	}()
+	proc, err := startChild(cmd)
+	if err != nil {
+		sigs.stop()
 		if cause := cloneFailure(err); cause != "" && !p.policy.FailClosed {
 			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
 				return 0, launcherErr(err)
@@ -191,19 +196,18 @@ func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bo
 	}
 	cmd.ExtraFiles[0].Close()
 	if cg != nil {
-		if err := cg.started(cmd.Process.Pid); err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
+		if err := cg.started(proc.pid); err != nil {
+			proc.kill()
+			_, _ = proc.wait()
 			return 0, launcherErr(err)
 		}
 	}
-	go forwardSignals(sigs, cmd.Process)
-	err = cmd.Wait()
-	var xe *exec.ExitError
-	if errors.As(err, &xe) {
-		return nsexec.ExitStatus(xe.Sys().(syscall.WaitStatus)), nil
+	go forwardSignals(sigs.C(), proc)
+	ws, err := proc.wait()
+	if err != nil {
+		return 0, launcherErr(err)
 	}
-	return 0, launcherErr(err)
+	return nsexec.ExitStatus(ws), nil
 }
 
 // cloneFailure tells whether Start failed because user namespaces are

@@ -10,12 +10,12 @@ import (
 // which passes it to the program. Signals the terminal sends to the whole
 // foreground process group already reached the program directly, so they
 // are not sent a second time (a doubled Ctrl-C makes many TUIs quit).
-func forwardSignals(sigs <-chan os.Signal, proc *os.Process) {
+func forwardSignals(sigs <-chan os.Signal, proc *child) {
 	for sig := range sigs {
 		if fromTerminal(sig) && inForeground() {
 			continue
 		}
-		_ = proc.Signal(sig)
+		proc.signal(sig)
 	}
 }
 
