@@ -134,8 +134,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 			exec_failed(s->path, errno);
 		if (omega_brokered(s)) {
 			close(pair[0]);
-			omega_broker_child(s, pair[1]);
-			if (s->flags & F_SECCOMP)
+			if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
 				omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 		}
 		execve(s->path, (char **)s->argv.v, env);

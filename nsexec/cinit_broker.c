@@ -61,15 +61,16 @@
 // ---------------------------------------------------------- the program
 
 // omega_broker_child runs in the program's process before execve: it
-// installs the notify filter and hands its listener to PID 1 over sock.
-// Without a listener (a kernel without user notification) the program
-// runs on only after a warning, unless --fail-closed.
-void omega_broker_child(const struct spec *s, int sock) {
+// installs the program's filter with the broker's rules (nsexec.Broker)
+// and a listener, and hands the listener to PID 1 over sock. 0 when it
+// did; -1 after a warning when the kernel has no user notification (the
+// caller then installs the plain profile), which --fail-closed refuses.
+int omega_broker_child(const struct spec *s, int sock) {
 	struct sock_fprog prog = {(unsigned short)(s->broker_len / sizeof(struct sock_filter)), s->broker_bpf};
-	unsigned long flags = SECCOMP_FILTER_FLAG_NEW_LISTENER | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
-	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	unsigned long flags = s->seccomp_flags | SECCOMP_FILTER_FLAG_NEW_LISTENER;
+	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
 	if (fd < 0 && errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect
-		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 	if (fd < 0) {
 		int e = errno;
 		if (s->flags & F_FAIL_CLOSED)
@@ -81,7 +82,7 @@ void omega_broker_child(const struct spec *s, int sock) {
 		         omega_errstr(e));
 		omega_warn(msg);
 		close(sock);
-		return;
+		return -1;
 	}
 	char cbuf[CMSG_SPACE(sizeof(int))];
 	memset(cbuf, 0, sizeof cbuf);
@@ -100,6 +101,7 @@ void omega_broker_child(const struct spec *s, int sock) {
 		omega_dief(errno, "connect broker: handing the listener to PID 1");
 	close(lfd);
 	close(sock);
+	return 0;
 }
 
 // omega_broker_recv runs in PID 1: the listener, or -1 when the program

@@ -124,7 +124,7 @@ void omega_apply_limits(const struct spec *s);
 static inline int omega_brokered(const struct spec *s) {
 	return (s->flags & F_BROKER) && (s->flags & F_PID1);
 }
-void omega_broker_child(const struct spec *s, int sock);
+int omega_broker_child(const struct spec *s, int sock);
 int omega_broker_recv(int sock);
 // omega_call is one connect(2) of the program: what its notification gave,
 // then what omega_broker_take got from the program.

@@ -73,8 +73,8 @@ type Spec struct {
 }
 
 // Broker is the connect(2) broker of sandbox mode on kernels without
-// Landlock's RESOLVE_UNIX: the program gets Filter (seccomp.ConnectBroker),
-// whose listener PID 1 keeps; PID 1 reads each connect's address from the
+// Landlock's RESOLVE_UNIX: the program gets Filter, whose listener PID 1
+// keeps; PID 1 reads each connect's address from the
 // program's memory once, opens a unix socket path in the program's view
 // of the file system, allows it only when it lies on a writable mount (the
 // writable set, the private /tmp) or is one of Sockets, and connects the
@@ -83,6 +83,8 @@ type Spec struct {
 // Other address families are connected as given, from PID 1, which shares
 // the program's namespaces, ids and Landlock domain.
 type Broker struct {
+	// Filter is the program's whole filter (seccomp.WithConnectBroker of
+	// Spec.Seccomp), installed with a listener in place of Spec.Seccomp.
 	Filter *seccomp.Program
 	// Supervisor is PID 1's own filter, installed after it has started
 	// the program: the broker needs pidfd_getfd and process_vm_readv,

@@ -89,7 +89,7 @@ func connectBroker(spec *nsexec.Spec, pol profiles.Policy) (*nsexec.Broker, stri
 	case spec.Seccomp == nil:
 		return nil, "no connect broker without a seccomp filter: " + brokerWarning
 	}
-	filter, err := seccomp.ConnectBroker()
+	filter, err := seccomp.WithConnectBroker(spec.Seccomp)
 	if err != nil {
 		return nil, err.Error() + ": " + brokerWarning
 	}
