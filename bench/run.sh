@@ -217,6 +217,7 @@ HF_ARGS=()
 HF_CMDS=()
 addw() { add "$@"; shift 2; HF_CMDS+=("$*"); }
 addw find plain "$FIND"
+addw find "plain, 1-insn seccomp filter" "$BIN/sysloop" -filter allow -exec "$FIND"
 addw find bwrap "${BWRAP_REF[@]}" -- "$FIND"
 addw find "omega-run rx" "$OMEGA" --mode rx -- "$FIND"
 addw find "omega-run sandbox" "$OMEGA" --mode sandbox -- "$FIND"

@@ -52,6 +52,9 @@ const (
 	nRWX        = "omega-run rwx"
 	nRX         = "omega-run rx"
 	nSandbox    = "omega-run sandbox"
+	// nFilterFloor: plain under a one-instruction allow-all seccomp
+	// filter, what any filter costs a workload on this kernel.
+	nFilterFloor = "plain, 1-insn seccomp filter"
 )
 
 // startupTargets are the brief's start-up targets, as a fraction of
@@ -433,7 +436,7 @@ func (r *report) workloadTable(key, title string, m map[string][]float64, cpu ma
 	r.printf("## Workload: %s\n\n", title)
 	r.printf("| variant | median s | IQR s (Q1–Q3) | runs | × plain [95%% CI] | run-time overhead vs plain, start-up removed | × bwrap | CPU s (user+sys, mean) | target |\n")
 	r.printf("|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, name := range []string{nPlain, nBwrap, nRX, nSandbox} {
+	for _, name := range []string{nPlain, nFilterFloor, nBwrap, nRX, nSandbox} {
 		xs, ok := m[name]
 		if !ok {
 			continue

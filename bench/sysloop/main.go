@@ -4,6 +4,7 @@
 // to compare seccomp filters:
 //
 //	sysloop [-label NAME] [-filter none|allow] [-syscall getppid|ioctl] [-n CALLS] [-rounds R]
+//	sysloop -filter allow -exec PROG [ARGS...]
 //
 // -filter allow installs the cheapest filter there is, one instruction
 // (RET ALLOW), before looping; -filter none (the default) installs
@@ -70,6 +71,7 @@ func main() {
 	call := flag.String("syscall", "getppid", "getppid or ioctl")
 	n := flag.Int("n", 1_000_000, "calls per round")
 	rounds := flag.Int("rounds", 5, "rounds")
+	execArgs := flag.Bool("exec", false, "instead of looping, exec the remaining arguments under the filter")
 	flag.Parse()
 
 	runtime.LockOSThread()
@@ -81,6 +83,15 @@ func main() {
 		}
 	default:
 		fail(fmt.Errorf("unknown -filter %q", *filter))
+	}
+	if *execArgs {
+		// From this locked thread, which alone carries the filter: the
+		// floor any filter puts under a workload (bench/run.sh's find).
+		args := flag.Args()
+		if len(args) == 0 {
+			fail(fmt.Errorf("-exec needs a program"))
+		}
+		fail(syscall.Exec(args[0], args, os.Environ()))
 	}
 
 	var loop func(int)
