@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/sandbox"
@@ -134,7 +135,8 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 
 // options builds the sandbox options from the run flags; file holds the
 // config file's values for flags that were not set.
-func options(c *cli.Context, file map[string]any) (sandbox.Options, error) {
+func options(cc *cli.Context, file map[string]any) (sandbox.Options, error) {
+	c := flagView{cc}
 	str := func(name string) string {
 		if v, ok := file[name].(string); ok {
 			return v
@@ -201,3 +203,59 @@ func runAction(c *cli.Context) error {
 	}
 	return cli.Exit("", status)
 }
+
+// flagView reads run flags wherever they were given: before a subcommand
+// (omega-run --mode rx explain) they live in the parent context, while
+// the subcommand's own copy of the flag holds only its default.
+type flagView struct{ c *cli.Context }
+
+func (v flagView) at(name string) *cli.Context {
+	lineage := v.c.Lineage()
+	// The top-level run (no subcommand) has nothing above it to look at.
+	if v.c.Command == nil || v.c.Command.Name == v.c.App.Name || len(lineage) < 2 {
+		return v.c
+	}
+	args, _ := v.c.App.Metadata["args"].([]string)
+	if givenBefore(args, v.c.Command.Name, name, v.c.App.Flags) {
+		return lineage[1]
+	}
+	return v.c
+}
+
+// givenBefore tells whether --name is on the command line before the
+// subcommand sub and not after it. urfave/cli cannot say: the
+// environment sets a flag in every context as if it had been given.
+func givenBefore(args []string, sub, name string, appFlags []cli.Flag) bool {
+	takesValue := map[string]bool{}
+	for _, f := range appFlags {
+		if _, isBool := f.(*cli.BoolFlag); !isBool {
+			for _, n := range f.Names() {
+				takesValue[n] = true
+			}
+		}
+	}
+	before, after, inSub := false, false, false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			inSub = inSub || a == sub
+			continue
+		}
+		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if flag == name {
+			before, after = before || !inSub, after || inSub
+		}
+		if !hasValue && !inSub && takesValue[flag] {
+			i++ // its value
+		}
+	}
+	return before && !after
+}
+
+func (v flagView) String(name string) string        { return v.at(name).String(name) }
+func (v flagView) Bool(name string) bool            { return v.at(name).Bool(name) }
+func (v flagView) Int(name string) int              { return v.at(name).Int(name) }
+func (v flagView) StringSlice(name string) []string { return v.at(name).StringSlice(name) }

@@ -22,6 +22,7 @@ func TestBadInput(t *testing.T) {
 		{"bad log format", []string{"--log-format", "xml", "--", "true"}, nil},
 		{"missing allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, nil},
 		{"explain for another OS", []string{"explain", "--os", "plan9"}, nil},
+		{"unknown mode before a subcommand", []string{"--mode", "x", "explain"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -42,11 +43,36 @@ func TestFlagBeatsEnv(t *testing.T) {
 	if got := run([]string{"omega-run", "explain", "--mode", "rx", "--json"}); got != 0 {
 		t.Errorf("explain --mode rx with a bad env mode: exit %d, want 0", got)
 	}
+	// Given before the subcommand, the flag lives in the parent context.
+	if got := run([]string{"omega-run", "--mode", "rx", "explain", "--json"}); got != 0 {
+		t.Errorf("--mode rx explain with a bad env mode: exit %d, want 0", got)
+	}
 }
 
 func TestNotFound(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	if got := run([]string{"omega-run", "--", "no-such-program-xyz"}); got != 127 {
 		t.Errorf("exit %d, want 127", got)
+	}
+}
+
+func TestGivenBefore(t *testing.T) {
+	flags := runFlags()
+	cases := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"omega-run", "--mode", "rx", "explain"}, true},
+		{[]string{"omega-run", "--mode=rx", "explain"}, true},
+		{[]string{"omega-run", "explain", "--mode", "rx"}, false},
+		{[]string{"omega-run", "--mode", "rx", "explain", "--mode", "rwx"}, false},
+		{[]string{"omega-run", "--data-dir", "explain", "explain", "--json"}, false}, // a value named like the subcommand
+		{[]string{"omega-run", "explain", "--", "--mode"}, false},
+		{[]string{"omega-run", "explain"}, false},
+	}
+	for _, c := range cases {
+		if got := givenBefore(c.args, "explain", "mode", flags); got != c.want {
+			t.Errorf("%q: %v, want %v", c.args, got, c.want)
+		}
 	}
 }

@@ -121,7 +121,8 @@ func flagIdentity(f cli.Flag) (string, []string) {
 	return f.Names()[0], nil
 }
 
-func loadConfig(c *cli.Context) (config.File, error) {
+func loadConfig(cc *cli.Context) (config.File, error) {
+	c := flagView{cc}
 	if p := c.String("config"); p != "" {
 		return config.Load(p, false)
 	}
