@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"syscall"
 	"time"
@@ -91,7 +92,11 @@ func main() {
 		if len(args) == 0 {
 			fail(fmt.Errorf("-exec needs a program"))
 		}
-		fail(syscall.Exec(args[0], args, os.Environ()))
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			fail(err)
+		}
+		fail(syscall.Exec(path, args, os.Environ()))
 	}
 
 	var loop func(int)
