@@ -66,6 +66,9 @@ func runInit() error {
 		if err := os.Chdir(wd); err != nil {
 			w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
 		}
+		if s.Broker != nil && s.PID1 {
+			w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)
+		}
 	}
 	if s.Hostname != "" {
 		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {

@@ -72,6 +72,9 @@ type Spec struct {
 	Warnings []string
 }
 
+// BrokerGap is what stays open where sandbox mode runs without the broker.
+const BrokerGap = "unix sockets the host binds after the start outside /tmp, /run and the writable set stay reachable (this kernel's Landlock lacks RESOLVE_UNIX)"
+
 // Broker is the connect(2) broker of sandbox mode on kernels without
 // Landlock's RESOLVE_UNIX: the program gets Filter, whose listener PID 1
 // keeps; PID 1 reads each connect's address from the
@@ -82,6 +85,7 @@ type Spec struct {
 // so that nothing the program changes afterwards alters what was checked.
 // Other address families are connected as given, from PID 1, which shares
 // the program's namespaces, ids and Landlock domain.
+// Only the C init stage has one; the Go one warns that it does not.
 type Broker struct {
 	// Filter is the program's whole filter (seccomp.WithConnectBroker of
 	// Spec.Seccomp), installed with a listener in place of Spec.Seccomp.

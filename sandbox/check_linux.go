@@ -35,16 +35,17 @@ func Check() Report {
 
 // lateSockets names what refuses sockets the host binds after the start.
 func lateSockets() string {
-	if landlock.EffectiveABI() >= 9 {
+	const only = "only those bound at the start are covered: "
+	switch {
+	case landlock.EffectiveABI() >= 9:
 		return "Landlock RESOLVE_UNIX"
+	case !seccomp.Enabled:
+		return only + "no connect broker without seccomp (built without cgo)"
+	case !nsexec.CInit:
+		return only + "no connect broker in this build (its init stage is the Go one)"
 	}
-	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
-	var prog *seccomp.Program
-	if seccomp.Enabled {
-		prog = &seccomp.Program{}
-	}
-	if _, warning := connectBroker(&nsexec.Spec{Seccomp: prog}, pol); warning != "" {
-		return "only those bound at the start are covered: " + warning
+	if _, err := seccomp.ConnectBroker(); err != nil {
+		return only + err.Error()
 	}
 	return "connect broker (seccomp user notification to PID 1)"
 }

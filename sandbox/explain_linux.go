@@ -52,6 +52,9 @@ func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool,
 		return "private /tmp and /run; elsewhere Landlock RESOLVE_UNIX, outside the writable set and --allow-socket"
 	}
 	broker, warning := connectBroker(&nsexec.Spec{Seccomp: prog}, pol)
+	if broker != nil && !nsexec.CInit {
+		broker, warning = nil, "no connect broker in this build (its init stage is the Go one): "+nsexec.BrokerGap
+	}
 	if broker == nil {
 		if warning != "" {
 			*warnings = append(*warnings, warning)

@@ -50,7 +50,7 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 		if pol.Mode == profiles.ModeSandbox {
 			gap := ""
 			if landlock.EffectiveABI() < 9 {
-				gap = ", and without the connect broker " + brokerWarning[:strings.Index(brokerWarning, " (")]
+				gap = ", and without the connect broker " + nsexec.BrokerGap[:strings.Index(nsexec.BrokerGap, " (")]
 			}
 			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable" + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
@@ -70,10 +70,6 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 	return prog, warnings, nil
 }
 
-// brokerWarning is how sandbox mode warns where it cannot run the
-// connect broker.
-const brokerWarning = "unix sockets the host binds after the start outside /tmp, /run and the writable set stay reachable (this kernel's Landlock lacks RESOLVE_UNIX)"
-
 // connectBroker sets up the connect(2) broker (nsexec.Broker) where
 // Landlock cannot refuse host sockets itself. PID 1 gets the built-in
 // default filter: it runs only omega-run's code, and the program's
@@ -82,24 +78,22 @@ func connectBroker(spec *nsexec.Spec, pol profiles.Policy) (*nsexec.Broker, stri
 	switch {
 	case landlock.EffectiveABI() >= 9:
 		return nil, ""
-	case !nsexec.CInit:
-		return nil, "no connect broker in this build (its init stage is the Go one): " + brokerWarning
 	case pol.Seccomp == profiles.SeccompNone:
 		return nil, "" // compileSeccomp's warning says it
 	case spec.Seccomp == nil:
-		return nil, "no connect broker without a seccomp filter: " + brokerWarning
+		return nil, "no connect broker without a seccomp filter: " + nsexec.BrokerGap
 	}
 	filter, err := seccomp.WithConnectBroker(spec.Seccomp)
 	if err != nil {
-		return nil, err.Error() + ": " + brokerWarning
+		return nil, err.Error() + ": " + nsexec.BrokerGap
 	}
 	def, err := seccomp.Resolve(string(profiles.SeccompDefault))
 	if err != nil {
-		return nil, err.Error() + ": " + brokerWarning
+		return nil, err.Error() + ": " + nsexec.BrokerGap
 	}
 	sup, _, err := seccomp.Compile(def)
 	if err != nil {
-		return nil, "connect broker: " + err.Error() + ": " + brokerWarning
+		return nil, "connect broker: " + err.Error() + ": " + nsexec.BrokerGap
 	}
 	// Canonical: PID 1 looks them up without following symlinks.
 	var sockets, keep []string
