@@ -194,10 +194,8 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 	}
-	opts := s.opts
-	opts.ExitAfterRun = true // runAction's return ends the process
 	args := c.Args().Slice()
-	status, err := opts.Run(args[0], args[1:]...)
+	status, err := s.opts.RunAndExit(args[0], args[1:]...) // runAction's return ends the process
 	if err != nil {
 		return cli.Exit("omega-run: "+err.Error(), codeOf(err))
 	}
@@ -228,7 +226,7 @@ func (v flagView) at(name string) *cli.Context {
 func givenBefore(args []string, sub, name string, appFlags []cli.Flag) bool {
 	takesValue := map[string]bool{}
 	for _, f := range appFlags {
-		if _, isBool := f.(*cli.BoolFlag); !isBool {
+		if _, isBool := unwrapFlag(f).(*cli.BoolFlag); !isBool {
 			for _, n := range f.Names() {
 				takesValue[n] = true
 			}

@@ -57,7 +57,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestGivenBefore(t *testing.T) {
-	flags := runFlags()
+	flags := newApp().Flags // as the CLI has them: wrapped (flagnames.go)
 	cases := []struct {
 		args []string
 		want bool
@@ -69,6 +69,8 @@ func TestGivenBefore(t *testing.T) {
 		{[]string{"omega-run", "--data-dir", "explain", "explain", "--json"}, false}, // a value named like the subcommand
 		{[]string{"omega-run", "explain", "--", "--mode"}, false},
 		{[]string{"omega-run", "explain"}, false},
+		{[]string{"omega-run", "--fail-closed", "explain", "--mode", "rx"}, false}, // a bool takes no value
+		{[]string{"omega-run", "--fail-closed", "--mode", "rx", "explain"}, true},
 	}
 	for _, c := range cases {
 		if got := givenBefore(c.args, "explain", "mode", flags); got != c.want {

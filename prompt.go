@@ -18,13 +18,13 @@ func promptCommand() *cli.Command {
 			&cli.StringFlag{Name: "workspace", DefaultText: "<data-dir>/workspace", Usage: "the model's working `DIR`"},
 		},
 		Action: func(c *cli.Context) error {
-			mode, err := profiles.ParseMode(c.String("mode"))
+			mode, err := profiles.ParseMode(flagView{c}.String("mode"))
 			if err != nil {
 				return cli.Exit("omega-run: --mode: "+err.Error(), sandbox.ExitLauncher)
 			}
 			ws := c.String("workspace")
 			if ws == "" {
-				pol, err := (sandbox.Options{Mode: mode, DataDir: c.String("data-dir")}).Policy()
+				pol, err := (sandbox.Options{Mode: mode, DataDir: flagView{c}.String("data-dir")}).Policy()
 				if err != nil {
 					return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
 				}

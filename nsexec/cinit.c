@@ -200,6 +200,12 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 	// signals wait, pending, until sigwaitinfo after the fork. A pid
 	// namespace's init would drop them otherwise (no handler).
 	sigprocmask(SIG_BLOCK, NULL, &orig);
+	// The launcher started this process with the forwarded signals
+	// blocked (a pid namespace's init would have dropped them until the
+	// lines below; sigmask_linux.go): the program gets them unblocked.
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigdelset(&orig, forwarded[i]);
+	sigdelset(&orig, SIGCHLD);
 	if (s.flags & F_PID1) {
 		sigemptyset(&fwd);
 		for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
@@ -277,6 +283,7 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
 	set_cloexec_from(3 + s.keep_fds);
+	sigprocmask(SIG_SETMASK, &orig, NULL);
 	execve(s.path, (char **)s.argv.v, env);
 	exec_failed(s.path, errno);
 }

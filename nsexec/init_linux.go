@@ -177,6 +177,9 @@ func execProgram(path string, argv, env []string, keep int) error {
 	if err := closeFrom(3 + keep); err != nil {
 		return err
 	}
+	if err := unblockForwarded(); err != nil { // see sigmask_linux.go
+		return err
+	}
 	return execFailure(path, unix.Exec(path, argv, env))
 }
 

@@ -36,6 +36,12 @@ func supervise(s *Spec, env []string) error {
 	if err := rlimits.Apply(s.Limits); err != nil {
 		return err
 	}
+	// The launcher started this process with the forwarded signals
+	// blocked (sigmask_linux.go); Notify unblocks them on the runtime's
+	// signal thread, and the program must not inherit them blocked.
+	if err := unblockForwarded(); err != nil {
+		return err
+	}
 	// StartProcess forks from this locked thread, so the child inherits
 	// the thread's Landlock domain, seccomp filter and empty capabilities.
 	// Without a seccomp filter nothing stops TIOCSTI, so the program then

@@ -46,11 +46,8 @@ type Options struct {
 	FailClosed bool
 	// Process is what the program runs as and with.
 	Process Process
-	// ExitAfterRun tells Run that the caller exits as soon as it returns
-	// (the CLI). The forwarded signals then stay caught to the end instead
-	// of being handed back: restoring them costs a thread hand-off per
-	// signal, over a millisecond, after the program has already exited.
-	ExitAfterRun bool
+	// exitAfterRun: see RunAndExit.
+	exitAfterRun bool
 }
 
 // plan is a validated request: the policy plus the resolved program.
@@ -145,7 +142,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.ExitAfterRun,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
 	}, nil
 }
 
@@ -260,4 +257,14 @@ func ensureDirs(p profiles.Policy) error {
 		}
 	}
 	return nil
+}
+
+// RunAndExit is Run for a caller that exits as soon as it returns (the
+// CLI): the forwarded signals then stay caught to the end instead of
+// being handed back, which costs a thread hand-off per signal, over a
+// millisecond, after the program has already exited. A library that goes
+// on running after Run must use Run.
+func (o Options) RunAndExit(program string, args ...string) (int, error) {
+	o.exitAfterRun = true
+	return o.Run(program, args...)
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/omega-run/omega-run/nsexec"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,7 +45,11 @@ func startChild(cmd *exec.Cmd) (*child, error) {
 		files = append(files, f.Fd())
 	}
 	attr := &syscall.ProcAttr{Dir: cmd.Dir, Env: env, Files: files, Sys: cmd.SysProcAttr}
-	pid, err := syscall.ForkExec(cmd.Path, cmd.Args, attr)
+	var pid int
+	err := nsexec.StartBlocked(func() (err error) {
+		pid, err = syscall.ForkExec(cmd.Path, cmd.Args, attr)
+		return err
+	})
 	if err != nil {
 		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
 	}
