@@ -83,7 +83,8 @@ struct spec {
 	struct rule *rules;
 	struct sock_filter *bpf;
 	uint32_t bpf_len, seccomp_flags;
-	// The connect broker (F_BROKER): the program's notify filter, PID 1's
+	// The connect broker (F_BROKER): the program's whole filter with the
+	// broker's rules (installed with a listener instead of bpf), PID 1's
 	// own filter (sup_len 0: none) and the sockets reachable anywhere.
 	struct sock_filter *broker_bpf, *sup_bpf;
 	uint32_t broker_len, sup_len;

@@ -235,7 +235,7 @@ static int mount_point(const char *path, int dir) {
 		if (S_ISLNK(st.st_mode) || (!last || dir) != !!S_ISDIR(st.st_mode)) {
 			close(next);
 			return omega_step_fail(S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR,
-			                       "%s: a symlink or another kind of file is in the way at %s", path, name);
+			                       "a symlink or another kind of file is in the way at %s (left by an earlier run?)", name);
 		}
 		fd = next;
 	}

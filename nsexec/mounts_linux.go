@@ -195,7 +195,7 @@ func mountPoint(path string, dir bool) (int, error) {
 		isDir, isLink := st.Mode&unix.S_IFMT == unix.S_IFDIR, st.Mode&unix.S_IFMT == unix.S_IFLNK
 		if isLink || isDir != wantDir {
 			unix.Close(next)
-			return -1, fmt.Errorf("%s: a symlink or another kind of file is in the way at %s", path, name)
+			return -1, fmt.Errorf("a symlink or another kind of file is in the way at %s (left by an earlier run?)", name)
 		}
 		fd = next
 	}

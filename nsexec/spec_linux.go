@@ -72,8 +72,11 @@ type Spec struct {
 	Warnings []string
 }
 
-// BrokerGap is what stays open where sandbox mode runs without the broker.
-const BrokerGap = "unix sockets the host binds after the start outside /tmp, /run and the writable set stay reachable (this kernel's Landlock lacks RESOLVE_UNIX)"
+// BrokerGap is what stays open where sandbox mode runs without the broker
+const (
+	BrokerGapWhat = "unix sockets the host binds after the start outside /tmp, /run and the writable set stay reachable"
+	BrokerGap     = BrokerGapWhat + " (this kernel's Landlock lacks RESOLVE_UNIX)"
+)
 
 // Broker is the connect(2) broker of sandbox mode on kernels without
 // Landlock's RESOLVE_UNIX: the program gets Filter, whose listener PID 1

@@ -35,17 +35,22 @@ func Check() Report {
 
 // lateSockets names what refuses sockets the host binds after the start.
 func lateSockets() string {
-	const only = "only those bound at the start are covered: "
-	switch {
-	case landlock.EffectiveABI() >= 9:
+	if landlock.EffectiveABI() >= 9 {
 		return "Landlock RESOLVE_UNIX"
-	case !seccomp.Enabled:
-		return only + "no connect broker without seccomp (built without cgo)"
-	case !nsexec.CInit:
-		return only + "no connect broker in this build (its init stage is the Go one)"
 	}
-	if _, err := seccomp.ConnectBroker(); err != nil {
-		return only + err.Error()
+	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
+	_, warning := brokerNeeded(pol, seccomp.Enabled)
+	switch {
+	case warning != "":
+	case !nsexec.CInit:
+		warning = "no connect broker in this build (its init stage is the Go one)"
+	default:
+		if _, err := seccomp.ConnectBroker(); err != nil {
+			warning = err.Error()
+		}
+	}
+	if warning != "" {
+		return "only those bound at the start are covered: " + warning
 	}
 	return "connect broker (seccomp user notification to PID 1)"
 }

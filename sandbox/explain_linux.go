@@ -51,11 +51,11 @@ func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool,
 	case landlock.EffectiveABI() >= 9:
 		return "private /tmp and /run; elsewhere Landlock RESOLVE_UNIX, outside the writable set and --allow-socket"
 	}
-	broker, warning := connectBroker(&nsexec.Spec{Seccomp: prog}, pol)
-	if broker != nil && !nsexec.CInit {
-		broker, warning = nil, "no connect broker in this build (its init stage is the Go one): "+nsexec.BrokerGap
+	need, warning := brokerNeeded(pol, prog != nil)
+	if need && !nsexec.CInit {
+		need, warning = false, "no connect broker in this build (its init stage is the Go one): "+nsexec.BrokerGap
 	}
-	if broker == nil {
+	if !need {
 		if warning != "" {
 			*warnings = append(*warnings, warning)
 		}

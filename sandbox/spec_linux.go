@@ -50,7 +50,7 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 		if pol.Mode == profiles.ModeSandbox {
 			gap := ""
 			if landlock.EffectiveABI() < 9 {
-				gap = ", and without the connect broker " + nsexec.BrokerGap[:strings.Index(nsexec.BrokerGap, " (")]
+				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
 			}
 			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable" + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
@@ -70,30 +70,43 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 	return prog, warnings, nil
 }
 
+// brokerNeeded says whether sandbox mode needs the connect broker under
+// pol, and when it needs one but cannot have it, the warning. haveFilter:
+// a seccomp filter will be installed (the broker's rules live in it).
+// Run, check and explain all decide through it.
+func brokerNeeded(pol profiles.Policy, haveFilter bool) (bool, string) {
+	switch {
+	case landlock.EffectiveABI() >= 9:
+		return false, "" // Landlock's RESOLVE_UNIX does the job
+	case pol.Seccomp == profiles.SeccompNone:
+		return false, "" // compileSeccomp's warning says it
+	case !haveFilter:
+		return false, "no connect broker without a seccomp filter: " + nsexec.BrokerGap
+	}
+	return true, ""
+}
+
 // connectBroker sets up the connect(2) broker (nsexec.Broker) where
 // Landlock cannot refuse host sockets itself. PID 1 gets the built-in
 // default filter: it runs only omega-run's code, and the program's
 // profile may refuse what the broker needs.
 func connectBroker(spec *nsexec.Spec, pol profiles.Policy) (*nsexec.Broker, string) {
-	switch {
-	case landlock.EffectiveABI() >= 9:
-		return nil, ""
-	case pol.Seccomp == profiles.SeccompNone:
-		return nil, "" // compileSeccomp's warning says it
-	case spec.Seccomp == nil:
-		return nil, "no connect broker without a seccomp filter: " + nsexec.BrokerGap
+	if need, warning := brokerNeeded(pol, spec.Seccomp != nil); !need {
+		return nil, warning
 	}
 	filter, err := seccomp.WithConnectBroker(spec.Seccomp)
 	if err != nil {
 		return nil, err.Error() + ": " + nsexec.BrokerGap
 	}
-	def, err := seccomp.Resolve(string(profiles.SeccompDefault))
-	if err != nil {
-		return nil, err.Error() + ": " + nsexec.BrokerGap
-	}
-	sup, _, err := seccomp.Compile(def)
-	if err != nil {
-		return nil, "connect broker: " + err.Error() + ": " + nsexec.BrokerGap
+	sup := spec.Seccomp // already the built-in default, the usual case
+	if pol.Seccomp != profiles.SeccompDefault {
+		def, err := seccomp.Resolve(string(profiles.SeccompDefault))
+		if err == nil {
+			sup, _, err = seccomp.Compile(def)
+		}
+		if err != nil {
+			return nil, "connect broker: " + err.Error() + ": " + nsexec.BrokerGap
+		}
 	}
 	// Canonical: PID 1 looks them up without following symlinks.
 	var sockets, keep []string

@@ -23,7 +23,12 @@ func TestSignalDuringStartup(t *testing.T) {
 	if strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
 		t.Skip("the Go init stage's runtime unblocks SIGINT/SIGTERM/SIGHUP/SIGQUIT at start, before it can catch them (README: Limitations)")
 	}
-	w := newWorld(t, rootUser)
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) { signalDuringStartup(t, newWorld(t, u)) })
+	}
+}
+
+func signalDuringStartup(t *testing.T, w *world) {
 	lost := 0
 	for i := range 40 {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
