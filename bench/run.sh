@@ -88,7 +88,10 @@ mkdir -p "$BIN" "$RES"
 # --- build -------------------------------------------------------------------
 
 log "building omega-run and the helpers"
-(cd "$REPO" && go build -trimpath -tags "$BUILDTAGS" -o "$BIN/omega-run" .) >>"$WORK/log" 2>&1 || die "go build failed (see above)"
+# The shipped binary is the static one (make static / make dist); the
+# dynamic build (make build, go install) is measured next to it.
+(cd "$REPO" && BUILDTAGS=$BUILDTAGS scripts/build-static.sh "$BIN/omega-run") >>"$WORK/log" 2>&1 || die "static build failed (see $WORK/log)"
+(cd "$REPO" && go build -trimpath -tags "$BUILDTAGS" -o "$BIN/omega-run-dynamic" .) >>"$WORK/log" 2>&1 || die "go build failed (see $WORK/log)"
 for h in maxrss sysloop fsjob report; do
 	(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$h" "./bench/$h") >>"$WORK/log" 2>&1 ||
 		die "building bench/$h failed"
@@ -128,7 +131,7 @@ fi
 
 {
 	echo "data dir $DATA on $(findmnt -no FSTYPE -T "$DATA")"
-	echo "omega-run $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown) (build tags: ${BUILDTAGS:-none}), $(go version | cut -d' ' -f3-)"
+	echo "omega-run $(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown) (build tags: ${BUILDTAGS:-none}; the static release build, scripts/build-static.sh, unless a row says dynamic), $(go version | cut -d' ' -f3-)"
 	echo "$(bwrap --version), $(hyperfine --version), $(unshare --version | head -n1)"
 	echo "omega-run check: $("$OMEGA" check 2>/dev/null | grep -E '^(landlock|seccomp|  libseccomp)' | tr -s ' ' | paste -sd ';' -)"
 	echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -182,6 +185,8 @@ fi
 add start-up "omega-run rwx" "$OMEGA" --mode rwx -- "$TRUE"
 add start-up "omega-run rx" "$OMEGA" --mode rx -- "$TRUE"
 add start-up "omega-run sandbox" "$OMEGA" --mode sandbox -- "$TRUE"
+add start-up "omega-run rx (dynamic build)" "$BIN/omega-run-dynamic" --mode rx -- "$TRUE"
+add start-up "omega-run sandbox (dynamic build)" "$BIN/omega-run-dynamic" --mode sandbox -- "$TRUE"
 for r in $(seq "$STARTUP_ROUNDS"); do
 	log "start-up, round $r/$STARTUP_ROUNDS (${STARTUP_RUNS} runs per command)"
 	hf "$r" --warmup 10 --runs "$STARTUP_RUNS" --export-json "$RES/startup-$r.json"

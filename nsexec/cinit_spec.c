@@ -220,21 +220,54 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 	return out;
 }
 
+// read_pipe reads the spec from a pipe up to EOF: the launcher starts the
+// init stage while it still computes the spec, and writes it when ready.
+// An empty pipe means the launcher gave up (it reported why): exit quietly.
+static unsigned char *read_pipe(size_t *len) {
+	size_t cap = 1 << 16, off = 0;
+	unsigned char *buf = malloc(cap);
+	for (;;) {
+		if (!buf)
+			omega_die(125, "read spec: out of memory");
+		ssize_t n = read(SPEC_FD, buf + off, cap - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			omega_die(125, "read spec: %zu bytes, %s", off, omega_errstr(errno));
+		if (n == 0)
+			break;
+		off += n;
+		if (off == cap)
+			buf = realloc(buf, cap *= 2);
+	}
+	if (off == 0)
+		_exit(125);
+	*len = off;
+	return buf;
+}
+
+// read_file reads the spec from the memfd the library path fills first.
+static unsigned char *read_file(off_t size) {
+	unsigned char *buf = omega_alloc(size, 1);
+	for (off_t off = 0; off < size;) {
+		ssize_t n = pread(SPEC_FD, buf + off, size - off, off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			omega_die(125, "read spec: %lld of %lld bytes, %s", (long long)off, (long long)size,
+			          n < 0 ? omega_errstr(errno) : "EOF");
+		off += n;
+	}
+	return buf;
+}
+
 void omega_read_spec(struct spec *s) {
 	struct stat st;
 	if (fstat(SPEC_FD, &st) < 0)
 		omega_die(125, "spec fd %d: %s", SPEC_FD, omega_errstr(errno));
-	unsigned char *buf = omega_alloc(st.st_size, 1);
-	for (off_t off = 0; off < st.st_size;) {
-		ssize_t n = pread(SPEC_FD, buf + off, st.st_size - off, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			omega_die(125, "read spec: %lld of %lld bytes, %s", (long long)off, (long long)st.st_size,
-			          n < 0 ? omega_errstr(errno) : "EOF");
-		off += n;
-	}
+	size_t len = st.st_size;
+	unsigned char *buf = S_ISFIFO(st.st_mode) ? read_pipe(&len) : read_file(st.st_size);
 	close(SPEC_FD);
-	if (spec_decode(buf, st.st_size, s) < 0)
+	if (spec_decode(buf, len, s) < 0)
 		omega_die(125, "decode spec: malformed");
 }

@@ -19,8 +19,59 @@ type Namespaces struct {
 }
 
 // Command returns an unstarted command that re-executes this binary into
-// the init stage, which then runs s.
+// the init stage, which then runs s (passed in a memfd).
 func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
+	spec := forNamespaces(s, ns)
+	f, err := memfdFor(&spec)
+	if err != nil {
+		return nil, err
+	}
+	return initCommand(ctx, f, s.KeepFDs, ns), nil
+}
+
+// Pending is Command for a spec that is not ready yet: the launcher
+// starts the init stage first, so that the clone, the id maps and the
+// init stage's exec overlap with computing the spec, and then hands the
+// spec over through a pipe (SpecPipe.Send). keepFDs must be the spec's.
+func Pending(ctx context.Context, ns Namespaces, keepFDs int) (*exec.Cmd, *SpecPipe, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	return initCommand(ctx, r, keepFDs, ns), &SpecPipe{w: w, ns: ns, keepFDs: keepFDs}, nil
+}
+
+// SpecPipe is the write end of a Pending init stage's spec.
+type SpecPipe struct {
+	w       *os.File
+	ns      Namespaces
+	keepFDs int
+}
+
+// Send writes s, as Command would pass it for the pipe's namespaces, and
+// closes the pipe.
+func (p *SpecPipe) Send(s *Spec) error {
+	defer p.w.Close()
+	if s.KeepFDs != p.keepFDs {
+		return fmt.Errorf("spec: %d preserved fds, the init stage was started with %d", s.KeepFDs, p.keepFDs)
+	}
+	spec := forNamespaces(s, p.ns)
+	data, err := encodeFor(&spec)
+	if err != nil {
+		return err
+	}
+	if _, err := p.w.Write(data); err != nil {
+		return fmt.Errorf("write spec: %w", err)
+	}
+	return p.w.Close()
+}
+
+// Close abandons the launch: the init stage reads an empty spec and
+// exits with 125 without a word, leaving the explaining to the caller.
+func (p *SpecPipe) Close() error { return p.w.Close() }
+
+// forNamespaces is s as the init stage runs it in ns.
+func forNamespaces(s *Spec, ns Namespaces) Spec {
 	spec := *s
 	spec.PID1 = ns.Enabled
 	if !ns.Enabled {
@@ -30,14 +81,16 @@ func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 		spec.Landlock.WritesOnly = false
 	}
 	spec.Loopback = ns.Enabled && ns.Net
-	f, err := memfdFor(&spec)
-	if err != nil {
-		return nil, err
-	}
+	return spec
+}
+
+// initCommand re-executes this binary into the init stage, its spec at
+// fd 3 and the preserved fds after it.
+func initCommand(ctx context.Context, spec *os.File, keepFDs int, ns Namespaces) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "/proc/self/exe", InitArg)
 	cmd.Args[0] = "omega-run-init"
-	cmd.ExtraFiles = []*os.File{f}
-	for i := 0; i < s.KeepFDs; i++ {
+	cmd.ExtraFiles = []*os.File{spec}
+	for i := 0; i < keepFDs; i++ {
 		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(3+i), fmt.Sprintf("fd%d", 3+i)))
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -46,7 +99,7 @@ func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 	}
 	// The program keeps ctx's kill semantics through PID 1: killing PID 1
 	// kills the whole pid namespace.
-	return cmd, nil
+	return cmd
 }
 
 func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {

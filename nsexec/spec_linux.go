@@ -2,12 +2,12 @@ package nsexec
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
-	"golang.org/x/sys/unix"
 )
 
 // InitArg is argv[1] of the re-executed init stage.
@@ -102,14 +102,19 @@ type Broker struct {
 	Sockets []string
 }
 
-// memfdFor writes s, in the wire format (wire_linux.go) with the Landlock
-// plan for this kernel, into an anonymous file the child inherits.
-func memfdFor(s *Spec) (*os.File, error) {
+// encodeFor is s in the wire format (wire_linux.go) with the Landlock
+// plan for this kernel.
+func encodeFor(s *Spec) ([]byte, error) {
 	// The plan is the full one; the init stage narrows it to WritesOnly
 	// after its mounts succeed (see flagWritesOnly).
 	full := s.Landlock
 	full.WritesOnly = false
-	data, err := encodeSpec(s, landlock.Plan(full, landlock.EffectiveABI()))
+	return encodeSpec(s, landlock.Plan(full, landlock.EffectiveABI()))
+}
+
+// memfdFor writes s into an anonymous file the child inherits.
+func memfdFor(s *Spec) (*os.File, error) {
+	data, err := encodeFor(s)
 	if err != nil {
 		return nil, err
 	}
@@ -128,24 +133,18 @@ func memfdFor(s *Spec) (*os.File, error) {
 	return f, nil
 }
 
-// readSpec reads and closes the spec fd. The Go init stage applies the
-// Landlock rules through go-landlock and has no use for the plan.
+// readSpec reads and closes the spec fd: a memfd (Command) or a pipe
+// (Pending), read to its end. The Go init stage applies the Landlock
+// rules through go-landlock and has no use for the plan.
 func readSpec() (*Spec, error) {
-	defer unix.Close(specFD)
-	var st unix.Stat_t
-	if err := unix.Fstat(specFD, &st); err != nil {
-		return nil, fmt.Errorf("spec fd %d: %w", specFD, err)
+	f := os.NewFile(specFD, "spec")
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read spec: %d bytes, %w", len(data), err)
 	}
-	data := make([]byte, st.Size)
-	for off := 0; off < len(data); {
-		n, err := unix.Pread(specFD, data[off:], int64(off))
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || n == 0 {
-			return nil, fmt.Errorf("read spec: %d of %d bytes, %v", off, len(data), err)
-		}
-		off += n
+	if len(data) == 0 {
+		os.Exit(125) // the launcher gave up before sending it, and said why
 	}
 	s, _, err := decodeSpec(data)
 	return s, err

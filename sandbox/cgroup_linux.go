@@ -13,14 +13,16 @@ import (
 
 // cgroupRun is the program's cgroup while it runs.
 type cgroupRun struct {
-	g       *cgroups.Group
-	goAhead *os.File // write end: the init stage waits for one byte (v1)
+	g        *cgroups.Group
+	ns       bool     // the init stage has namespaces (a cgroup namespace too)
+	goAhead  *os.File // write end: the init stage waits for one byte (v1)
+	goAheadR *os.File // its read end, passed to the init stage
 }
 
 // newCgroup creates the cgroup before the init stage exists. On cgroup
 // v2 the init stage is cloned straight into it (and into a cgroup
 // namespace rooted there); on v1 it waits until the parent has added it.
-func newCgroup(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (*cgroupRun, error) {
+func newCgroup(p *plan, ns nsexec.Namespaces) (*cgroupRun, error) {
 	if p.cgroup.IsZero() {
 		return nil, nil
 	}
@@ -28,10 +30,17 @@ func newCgroup(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) (*cgroupRun, er
 	if err != nil {
 		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
 	}
-	if _, ok := g.FD(); !ok {
-		spec.GoAhead, spec.CgroupNS = true, ns.Enabled
+	return &cgroupRun{g: g, ns: ns.Enabled}, nil
+}
+
+// mark tells the spec to wait for the go-ahead (v1) before anything else.
+func (c *cgroupRun) mark(spec *nsexec.Spec) {
+	if c == nil {
+		return
 	}
-	return &cgroupRun{g: g}, nil
+	if _, ok := c.g.FD(); !ok {
+		spec.GoAhead, spec.CgroupNS = true, c.ns
+	}
 }
 
 // place sets up cmd before Start: clone into the group, or a go-ahead pipe.
@@ -48,15 +57,16 @@ func (c *cgroupRun) place(cmd *exec.Cmd, ns nsexec.Namespaces) error {
 		return err
 	}
 	cmd.ExtraFiles = append(cmd.ExtraFiles, r)
-	c.goAhead = w
+	c.goAhead, c.goAheadR = w, r
 	return nil
 }
 
 // started adds the init stage to the group and lets it go on (v1).
 func (c *cgroupRun) started(pid int) error {
-	if c.goAhead == nil {
+	if c == nil || c.goAhead == nil {
 		return nil
 	}
+	c.goAheadR.Close()
 	defer c.goAhead.Close()
 	if err := c.g.Add(pid); err != nil {
 		return err

@@ -8,13 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
-	"golang.org/x/sys/unix"
 )
 
 // InitArg is argv[1] of the re-executed init stage.
@@ -47,6 +45,16 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 }
 
 func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
+	cause := ""
+	if p.policy.Mode == ModeSandbox {
+		cause = usernsUnavailable()
+	}
+	return specWith(p, cause)
+}
+
+// specWith is the spec and namespaces of p's launch; cause says why user
+// namespaces are unavailable, "" when they are expected to work.
+func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	spec, warnings, err := buildSpec(p, p.explicitSeccomp)
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
@@ -57,10 +65,10 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 		spec.Mounts = plan
 		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 		warnings = append(warnings, mwarn...)
-		if cause := usernsUnavailable(); cause != "" {
+		if cause != "" {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
-			ns = nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
+			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)
 			spec.Broker = broker
 			if bwarn != "" {
@@ -72,6 +80,10 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 		return nil, ns, err
 	}
 	return spec, ns, nil
+}
+
+func sandboxNamespaces(p *plan) nsexec.Namespaces {
+	return nsexec.Namespaces{Enabled: true, Net: p.policy.Net == profiles.NetNone}
 }
 
 // Run is the CLI's entry point: rwx and rx replace this process with the
@@ -91,6 +103,19 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if p.policy.Mode == ModeRWX {
 		return 0, inPlace(plainSpec(p))
 	}
+	if p.policy.Mode == ModeSandbox {
+		if cause := usernsUnavailable(); cause == "" {
+			// The init stage starts now; the spec follows when ready.
+			return runSupervised(p, sandboxNamespaces(p), func() (*nsexec.Spec, []*stateSync, error) {
+				spec, _, err := specWith(p, "")
+				if err != nil {
+					return nil, nil, err
+				}
+				syncs, err := programState(p, spec)
+				return spec, syncs, err
+			})
+		}
+	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {
 		return 0, launcherErr(err)
@@ -102,15 +127,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() {
 		return 0, inPlace(spec)
 	}
-	status, err := runSupervised(p, spec, ns, syncs != nil)
-	for _, st := range syncs {
-		if warning, serr := st.syncOut(); serr != nil {
-			logrus.Warn(serr.Error())
-		} else if warning != "" {
-			logrus.Warn(warning)
-		}
-	}
-	return status, err
+	return runSupervised(p, ns, ready(spec, syncs))
 }
 
 // programState applies a well-known tool's profile: it warns about state
@@ -150,78 +167,6 @@ func inPlace(spec *nsexec.Spec) error {
 		return &Error{Code: ee.Code, Err: err}
 	}
 	return launcherErr(err)
-}
-
-// runSupervised starts the init stage as a child, forwards signals and
-// waits. mustWait keeps omega-run as the parent even when namespaces fail.
-func runSupervised(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces, mustWait bool) (int, error) {
-	cg, err := newCgroup(p, spec, ns)
-	if err != nil {
-		return 0, launcherErr(err)
-	}
-	defer func() { cg.finish() }()
-	cmd, err := nsexec.Command(context.Background(), spec, ns)
-	if err != nil {
-		return 0, launcherErr(err)
-	}
-	if cg != nil {
-		if err := cg.place(cmd, ns); err != nil {
-			return 0, launcherErr(err)
-		}
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	sigs := forwardedSignals(p)
-	defer func() {
-		// With nothing left to do but exit, a signal that comes now is
-		// dropped, as one that comes while the program exits always was.
-		if !p.exitAfterRun || mustWait || cg != nil {
-			sigs.stop()
-		}
-	}()
-	proc, err := startChild(cmd)
-	if err != nil {
-		sigs.stop()
-		if cause := cloneFailure(err); cause != "" && !p.policy.FailClosed {
-			if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
-				return 0, launcherErr(err)
-			}
-			if mustWait || cg != nil {
-				cg.finish()
-				cg = nil
-				return runSupervised(p, spec, nsexec.Namespaces{}, true)
-			}
-			return 0, inPlace(spec)
-		}
-		return 0, launcherErr(err)
-	}
-	cmd.ExtraFiles[0].Close()
-	if cg != nil {
-		if err := cg.started(proc.pid); err != nil {
-			proc.kill()
-			_, _ = proc.wait()
-			return 0, launcherErr(err)
-		}
-	}
-	go forwardSignals(sigs.C(), proc)
-	ws, err := proc.wait()
-	if err != nil {
-		return 0, launcherErr(err)
-	}
-	return nsexec.ExitStatus(ws), nil
-}
-
-// cloneFailure tells whether Start failed because user namespaces are
-// refused (disabled, exhausted, or an LSM said no), and why.
-func cloneFailure(err error) string {
-	var errno syscall.Errno
-	if !errors.As(err, &errno) {
-		return ""
-	}
-	switch errno {
-	case unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
-		return "creating them failed: " + errno.Error()
-	}
-	return ""
 }
 
 // plainSpec is rwx: the program with its ids, limits and environment, and

@@ -52,6 +52,8 @@ const (
 	nRWX        = "omega-run rwx"
 	nRX         = "omega-run rx"
 	nSandbox    = "omega-run sandbox"
+	nRXDyn      = "omega-run rx (dynamic build)"
+	nSandboxDyn = "omega-run sandbox (dynamic build)"
 	// nFilterFloor: plain under a one-instruction allow-all seccomp
 	// filter, what any filter costs a workload on this kernel.
 	nFilterFloor = "plain, 1-insn seccomp filter"

@@ -69,6 +69,8 @@ func run(action string, args []string) error {
 		c.SetReadDeadline(time.Now().Add(2 * time.Second))
 		_, _, err = c.ReadFrom(make([]byte, 1))
 		return err
+	case "subreaper": // PROG ARGS...: run PROG, then refuse if it left a process behind
+		return subreaper(args)
 	case "kill": // kill PID SIGNAL
 		pid, _ := strconv.Atoi(args[0])
 		sig, _ := strconv.Atoi(args[1])

@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"os"
+	"syscall"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/omega-run/omega-run/nsexec"
+	"golang.org/x/sys/unix"
+)
+
+// prepareFunc computes the spec the init stage runs, and the tool state
+// to copy back once the program is done.
+type prepareFunc func() (*nsexec.Spec, []*stateSync, error)
+
+// ready is a prepareFunc for a spec computed already.
+func ready(spec *nsexec.Spec, syncs []*stateSync) prepareFunc {
+	return func() (*nsexec.Spec, []*stateSync, error) { return spec, syncs, nil }
+}
+
+// runSupervised starts the init stage as a child, hands it the spec,
+// forwards signals and waits. The start (clone, id maps, the init stage's
+// exec) runs on another thread while prepare computes the spec: the two
+// take about as long, and the init stage waits for its spec on a pipe
+// (bench/PROFILE.md).
+func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, error) {
+	sigs := forwardedSignals(p)
+	started := make(chan *launch, 1)
+	go func() { started <- startInit(p, ns) }()
+	spec, syncs, err := prepare()
+	l := <-started
+	if err == nil {
+		err = l.err
+	}
+	if err != nil {
+		sigs.stop()
+		l.abandon()
+		return 0, launcherErr(err)
+	}
+	if l.startErr != nil {
+		sigs.stop()
+		l.abandon()
+		return fallback(p, spec, syncs, l.startErr)
+	}
+	status, err := l.run(spec, sigs)
+	// With nothing left to do but exit, a signal that comes now is
+	// dropped, as one that comes while the program exits always was.
+	if !p.exitAfterRun || syncs != nil || l.cg != nil {
+		sigs.stop()
+	}
+	l.cg.finish()
+	for _, st := range syncs {
+		if warning, serr := st.syncOut(); serr != nil {
+			logrus.Warn(serr.Error())
+		} else if warning != "" {
+			logrus.Warn(warning)
+		}
+	}
+	return status, err
+}
+
+// fallback runs spec without namespaces after the kernel refused them
+// (disabled, exhausted, or an LSM said no), unless --fail-closed.
+func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, error) {
+	cause := cloneFailure(err)
+	if cause == "" || p.policy.FailClosed {
+		return 0, launcherErr(err)
+	}
+	if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
+		return 0, launcherErr(err)
+	}
+	if syncs != nil || !p.cgroup.IsZero() {
+		return runSupervised(p, nsexec.Namespaces{}, ready(spec, syncs))
+	}
+	return 0, inPlace(spec)
+}
+
+// launch is an init stage started before its spec was ready.
+type launch struct {
+	cg       *cgroupRun
+	pipe     *nsexec.SpecPipe
+	proc     *child
+	err      error // setting up the cgroup or the pipe failed
+	startErr error // the clone or exec failed
+}
+
+// startInit starts the init stage in ns, its spec still to come.
+func startInit(p *plan, ns nsexec.Namespaces) *launch {
+	l := &launch{}
+	if l.cg, l.err = newCgroup(p, ns); l.err != nil {
+		return l
+	}
+	cmd, pipe, err := nsexec.Pending(context.Background(), ns, p.preserveFDs)
+	if l.err = err; err != nil {
+		return l
+	}
+	l.pipe = pipe
+	if l.cg != nil {
+		if l.err = l.cg.place(cmd, ns); l.err != nil {
+			return l
+		}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	l.proc, l.startErr = startChild(cmd)
+	cmd.ExtraFiles[0].Close() // the spec's read end is the child's now
+	return l
+}
+
+// abandon ends a launch that will not run: the init stage, waiting for
+// its spec, is killed (and would read an empty one and exit quietly).
+func (l *launch) abandon() {
+	if l.pipe != nil {
+		l.pipe.Close()
+	}
+	if l.proc != nil {
+		l.proc.kill()
+		_, _ = l.proc.wait()
+	}
+	l.cg.finish()
+	l.cg = nil
+}
+
+// run sends the spec, lets the init stage go on and waits for it.
+func (l *launch) run(spec *nsexec.Spec, sigs signalCatcher) (int, error) {
+	l.cg.mark(spec)
+	err := l.pipe.Send(spec)
+	if err == nil {
+		err = l.cg.started(l.proc.pid)
+	}
+	if err != nil {
+		l.proc.kill()
+		_, _ = l.proc.wait()
+		return 0, launcherErr(err)
+	}
+	go forwardSignals(sigs.C(), l.proc)
+	ws, err := l.proc.wait()
+	if err != nil {
+		return 0, launcherErr(err)
+	}
+	return nsexec.ExitStatus(ws), nil
+}
+
+// cloneFailure tells whether the start failed because user namespaces
+// are refused (disabled, exhausted, or an LSM said no), and why.
+func cloneFailure(err error) string {
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return ""
+	}
+	switch errno {
+	case unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
+		return "creating them failed: " + errno.Error()
+	}
+	return ""
+}
