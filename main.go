@@ -20,7 +20,9 @@ import (
 
 func main() {
 	runInitIfRequested()
-	os.Exit(run(os.Args))
+	status := run(os.Args)
+	sandbox.Release()
+	os.Exit(status)
 }
 
 // run executes the CLI and returns the process exit status.

@@ -79,7 +79,8 @@ static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
 }
 
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
-static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
+const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
+#define forwarded omega_forwarded
 
 // next_signal waits for a signal on sfd (a signalfd of the blocked set)
 // while it serves the connect broker *b (NULL once it is done).
@@ -187,14 +188,18 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	}
 }
 
-static void __attribute__((noreturn)) run_init(char **envp) {
+// omega_run_init is the init stage: from a re-executed process (spec at
+// SPEC_FD, the preserved fds after it), or from the process the CLI's
+// constructor started before the Go runtime (cinit_early.c: spec_fd
+// anywhere, the preserved fds already at 3…).
+void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp) {
 	struct spec s;
 	sigset_t orig, fwd;
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
-	omega_read_spec(&s);
+	omega_read_spec(spec_fd, &s);
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
 	// PID 1 blocks what it forwards (and SIGCHLD) from now on: the
 	// signals wait, pending, until sigwaitinfo after the fork. A pid
@@ -216,6 +221,8 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 	}
 	// The go-ahead: the parent has put this process in its cgroup (v1);
 	// then a cgroup namespace rooted there.
+	if ((s.flags & F_GO_AHEAD) && early)
+		omega_die(125, "spec: a cgroup go-ahead for an init stage started early");
 	if (s.flags & F_GO_AHEAD) {
 		int fd = SPEC_FD + 1 + s.keep_fds;
 		char b;
@@ -228,10 +235,10 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 			omega_dief(errno, "unshare(CLONE_NEWCGROUP)");
 	}
 	// The preserved fds follow the spec fd: move them down to 3….
-	for (uint32_t i = 0; i < s.keep_fds; i++)
+	for (uint32_t i = 0; i < s.keep_fds && !early; i++)
 		if (dup3(SPEC_FD + 1 + i, SPEC_FD + i, 0) < 0)
 			omega_dief(errno, "dup3");
-	if (s.keep_fds > 0)
+	if (s.keep_fds > 0 || early)
 		set_cloexec_from(SPEC_FD + s.keep_fds);
 	if (s.flags & F_MOUNTS) {
 		char *wd = getwd_go(), msg[2048];
@@ -292,5 +299,5 @@ static void __attribute__((noreturn)) run_init(char **envp) {
 // with cgo. glibc passes (argc, argv, envp) to constructors.
 __attribute__((constructor)) static void omega_cinit(int argc, char **argv, char **envp) {
 	if (argc > 1 && argv && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
-		run_init(envp);
+		omega_run_init(SPEC_FD, 0, envp);
 }

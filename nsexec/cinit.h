@@ -17,4 +17,14 @@
 // malformed), for the test that compares the C and Go decoders.
 char *omega_spec_describe(const unsigned char *buf, size_t len);
 
+// omega_early_start is called by the omega-run CLI's constructor (and no
+// other binary's): for a command line that will most likely run a program
+// in sandbox mode, it starts the init stage in its namespaces before the
+// Go runtime does (cinit_early.c). omega_early_take hands it to Go once
+// (pid of the init stage, write end of its spec pipe), and returns 0 when
+// there is none; omega_early_drop kills and reaps one not taken.
+void omega_early_start(int argc, char **argv, char **envp);
+int omega_early_take(int *pid, int *spec_fd);
+void omega_early_drop(void);
+
 #endif

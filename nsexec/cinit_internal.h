@@ -12,6 +12,7 @@
 //	                 environment and resource limits
 //	cinit_broker.c   the connect(2) broker: PID 1 decides every connect
 //	cinit_broker_pool.c  PID 1 takes the calls and answers them from threads
+//	cinit_early.c    the CLI's sandbox init stage, started before the Go runtime
 #ifndef OMEGA_CINIT_INTERNAL_H
 #define OMEGA_CINIT_INTERNAL_H
 
@@ -46,6 +47,14 @@ extern int omega_step_err;
 int __attribute__((format(printf, 2, 3))) omega_step_fail(int e, const char *fmt, ...);
 
 void omega_warn(const char *msg);
+
+// ------------------------------------------------------- run (cinit.c)
+
+void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp);
+
+// The signals PID 1 forwards (pid1_linux.go's Forwarded); SIGCHLD aside.
+#define OMEGA_NFORWARDED 8
+extern const int omega_forwarded[OMEGA_NFORWARDED];
 
 // ---------------------------------------------------- spec (cinit_spec.c)
 
@@ -103,7 +112,7 @@ enum {
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED }; // landlock.Missing
 
 void *omega_alloc(uint64_t n, size_t size);
-void omega_read_spec(struct spec *s);
+void omega_read_spec(int fd, struct spec *s);
 
 // ------------------------------------------------ mounts (cinit_mounts.c)
 

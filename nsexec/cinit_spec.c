@@ -223,13 +223,13 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 // read_pipe reads the spec from a pipe up to EOF: the launcher starts the
 // init stage while it still computes the spec, and writes it when ready.
 // An empty pipe means the launcher gave up (it reported why): exit quietly.
-static unsigned char *read_pipe(size_t *len) {
+static unsigned char *read_pipe(int fd, size_t *len) {
 	size_t cap = 1 << 16, off = 0;
 	unsigned char *buf = malloc(cap);
 	for (;;) {
 		if (!buf)
 			omega_die(125, "read spec: out of memory");
-		ssize_t n = read(SPEC_FD, buf + off, cap - off);
+		ssize_t n = read(fd, buf + off, cap - off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -247,10 +247,10 @@ static unsigned char *read_pipe(size_t *len) {
 }
 
 // read_file reads the spec from the memfd the library path fills first.
-static unsigned char *read_file(off_t size) {
+static unsigned char *read_file(int fd, off_t size) {
 	unsigned char *buf = omega_alloc(size, 1);
 	for (off_t off = 0; off < size;) {
-		ssize_t n = pread(SPEC_FD, buf + off, size - off, off);
+		ssize_t n = pread(fd, buf + off, size - off, off);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -261,13 +261,13 @@ static unsigned char *read_file(off_t size) {
 	return buf;
 }
 
-void omega_read_spec(struct spec *s) {
+void omega_read_spec(int fd, struct spec *s) {
 	struct stat st;
-	if (fstat(SPEC_FD, &st) < 0)
-		omega_die(125, "spec fd %d: %s", SPEC_FD, omega_errstr(errno));
+	if (fstat(fd, &st) < 0)
+		omega_die(125, "spec fd %d: %s", fd, omega_errstr(errno));
 	size_t len = st.st_size;
-	unsigned char *buf = S_ISFIFO(st.st_mode) ? read_pipe(&len) : read_file(st.st_size);
-	close(SPEC_FD);
+	unsigned char *buf = S_ISFIFO(st.st_mode) ? read_pipe(fd, &len) : read_file(fd, st.st_size);
+	close(fd);
 	if (spec_decode(buf, len, s) < 0)
 		omega_die(125, "decode spec: malformed");
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 
 	"github.com/omega-run/omega-run/rlimits"
@@ -84,6 +85,28 @@ func forNamespaces(s *Spec, ns Namespaces) Spec {
 	return spec
 }
 
+var preserved struct {
+	sync.Mutex
+	files map[int]*os.File
+}
+
+// preservedFile is the *os.File of a preserved fd, kept for good: one
+// dropped after a start would close the fd once collected, and an
+// in-place exec after a failed start would then lose it.
+func preservedFile(fd int) *os.File {
+	preserved.Lock()
+	defer preserved.Unlock()
+	if preserved.files == nil {
+		preserved.files = map[int]*os.File{}
+	}
+	if f, ok := preserved.files[fd]; ok {
+		return f
+	}
+	f := os.NewFile(uintptr(fd), fmt.Sprintf("fd%d", fd))
+	preserved.files[fd] = f
+	return f
+}
+
 // initCommand re-executes this binary into the init stage, its spec at
 // fd 3 and the preserved fds after it.
 func initCommand(ctx context.Context, spec *os.File, keepFDs int, ns Namespaces) *exec.Cmd {
@@ -91,7 +114,7 @@ func initCommand(ctx context.Context, spec *os.File, keepFDs int, ns Namespaces)
 	cmd.Args[0] = "omega-run-init"
 	cmd.ExtraFiles = []*os.File{spec}
 	for i := 0; i < keepFDs; i++ {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, os.NewFile(uintptr(3+i), fmt.Sprintf("fd%d", 3+i)))
+		cmd.ExtraFiles = append(cmd.ExtraFiles, preservedFile(3+i))
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if ns.Enabled {
@@ -127,6 +150,8 @@ func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {
 // ExecInPlace confines this process and replaces it with the program: the
 // rx mode, and the sandbox without namespaces. It returns only on failure.
 func ExecInPlace(s *Spec) error {
+	// The program must not inherit an init stage as its child.
+	DropPrestarted()
 	runtime.LockOSThread()
 	s.Landlock.WritesOnly = false // in place: no mounts, no read-only root
 	w := warner{json: s.LogJSON}

@@ -11,8 +11,18 @@
 // initialises Go (CInit is true). Without cgo, or with -tags omega_goinit,
 // it is Init, in Go.
 //
-// The spec travels over an inherited memfd (fd 3), never argv or env, in
-// the flat binary form of wire_linux.go that both implementations read;
-// the parent adds the Landlock ruleset worked out for the running kernel
-// (landlock.Plan), which the C stage applies directly.
+// The spec travels over an inherited fd (3), never argv or env, in the
+// flat binary form of wire_linux.go that both implementations read: a
+// pipe the launcher writes once the spec is ready (Pending: the init
+// stage is started first, so the clone and its exec overlap with
+// computing the spec), or a memfd written before the start (Command, for
+// the library's unstarted *exec.Cmd). The parent adds the Landlock ruleset
+// worked out for the running kernel (landlock.Plan), which the C stage
+// applies directly.
+//
+// In the omega-run CLI, most sandbox launches do not re-execute at all:
+// the main package's constructor calls cinit_early.c, which clones the
+// init stage before the Go runtime starts, from a process that is still
+// plain C; Prestarted hands it to the launcher, which sends its spec over
+// a pipe as above, or kills it when the launch needs something else.
 package nsexec

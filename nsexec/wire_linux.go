@@ -12,8 +12,8 @@ import (
 	"github.com/omega-run/omega-run/seccomp"
 )
 
-// The spec's wire format: what the parent writes into the memfd at fd 3
-// and both init stages read, the C one (cinit_spec.c, spec_decode) and
+// The spec's wire format: what the parent writes into the spec fd (a
+// pipe or a memfd) and both init stages read, the C one (cinit_spec.c, spec_decode) and
 // the Go one (decodeSpec). It is flat so that C needs no parser beyond
 // reading numbers. Every integer is little-endian.
 //

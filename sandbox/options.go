@@ -56,6 +56,8 @@ type plan struct {
 	path    string   // resolved program
 	argv    []string // argv[0] as the user typed it
 	workdir string
+	// changedDir: Run moved this process to workdir.
+	changedDir bool
 	// explicitSeccomp is set when the caller named a profile, which then
 	// must be enforced.
 	explicitSeccomp bool

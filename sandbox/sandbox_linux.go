@@ -27,6 +27,11 @@ func Init() {
 	}
 }
 
+// Release kills and reaps the init stage the omega-run CLI started before
+// the Go runtime when no launch took it (a failed command line, another
+// command): the CLI calls it before it exits.
+func Release() { nsexec.DropPrestarted() }
+
 // command builds the unstarted command for the library API.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
@@ -98,7 +103,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		if err := os.Chdir(p.workdir); err != nil {
 			return 0, launcherErr(err)
 		}
-		p.workdir = ""
+		p.workdir, p.changedDir = "", true
 	}
 	if p.policy.Mode == ModeRWX {
 		return 0, inPlace(plainSpec(p))

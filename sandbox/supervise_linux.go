@@ -23,14 +23,23 @@ func ready(spec *nsexec.Spec, syncs []*stateSync) prepareFunc {
 
 // runSupervised starts the init stage as a child, hands it the spec,
 // forwards signals and waits. The start (clone, id maps, the init stage's
-// exec) runs on another thread while prepare computes the spec: the two
-// take about as long, and the init stage waits for its spec on a pipe
-// (bench/PROFILE.md).
+// exec) runs on another thread while prepare computes the spec, and the
+// init stage waits for its spec on a pipe; in the CLI, the init stage has
+// most often been started before the Go runtime even began
+// (nsexec/cinit_early.c; bench/PROFILE.md).
 func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, error) {
 	sigs := forwardedSignals(p)
 	started := make(chan *launch, 1)
-	go func() { started <- startInit(p, ns) }()
+	if pid, pipe, ok := nsexec.Prestarted(ns, p.preserveFDs, p.cgroup.IsZero() && !p.changedDir); ok {
+		// Started by the CLI's constructor before the Go runtime.
+		started <- &launch{pipe: pipe, proc: &child{pid: pid}}
+	} else {
+		go func() { started <- startInit(p, ns) }()
+	}
 	spec, syncs, err := prepare()
+	// The state goes back on every way out, failures too (syncOut runs
+	// once: a second call finds nothing to do).
+	defer syncOut(syncs)
 	l := <-started
 	if err == nil {
 		err = l.err
@@ -43,6 +52,9 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	if l.startErr != nil {
 		sigs.stop()
 		l.abandon()
+		if !ns.Enabled {
+			return 0, launcherErr(l.startErr) // not about user namespaces
+		}
 		return fallback(p, spec, syncs, l.startErr)
 	}
 	status, err := l.run(spec, sigs)
@@ -52,14 +64,17 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		sigs.stop()
 	}
 	l.cg.finish()
+	return status, err
+}
+
+func syncOut(syncs []*stateSync) {
 	for _, st := range syncs {
-		if warning, serr := st.syncOut(); serr != nil {
-			logrus.Warn(serr.Error())
+		if warning, err := st.syncOut(); err != nil {
+			logrus.Warn(err.Error())
 		} else if warning != "" {
 			logrus.Warn(warning)
 		}
 	}
-	return status, err
 }
 
 // fallback runs spec without namespaces after the kernel refused them
@@ -127,6 +142,11 @@ func (l *launch) abandon() {
 func (l *launch) run(spec *nsexec.Spec, sigs signalCatcher) (int, error) {
 	l.cg.mark(spec)
 	err := l.pipe.Send(spec)
+	if errors.Is(err, syscall.EPIPE) {
+		// The init stage is gone before reading it (killed while it
+		// started, an OOM kill in its cgroup): its status tells.
+		return l.status()
+	}
 	if err == nil {
 		err = l.cg.started(l.proc.pid)
 	}
@@ -136,6 +156,11 @@ func (l *launch) run(spec *nsexec.Spec, sigs signalCatcher) (int, error) {
 		return 0, launcherErr(err)
 	}
 	go forwardSignals(sigs.C(), l.proc)
+	return l.status()
+}
+
+// status waits for the init stage and returns its exit status.
+func (l *launch) status() (int, error) {
 	ws, err := l.proc.wait()
 	if err != nil {
 		return 0, launcherErr(err)

@@ -3,9 +3,16 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestNothingLeftBehind: the sandbox starts its init stage while it still
@@ -46,5 +53,78 @@ func TestNothingLeftBehind(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestAbandonedLaunchSyncsState: a launch that fails after Claude Code's
+// state was copied into its working copy (a cgroup limit refused to an
+// unprivileged user) still copies it back: no working copy is left to be
+// mistaken for newer state later.
+func TestAbandonedLaunchSyncsState(t *testing.T) {
+	w := newWorld(t, nobody)
+	claude := filepath.Join(w.home, "bin", "claude")
+	mustMkdir(t, filepath.Dir(claude))
+	writeFile(t, claude, "#!/bin/sh\nexit 0\n")
+	os.Chmod(claude, 0o755)
+	state := filepath.Join(w.home, ".claude.json")
+	writeFile(t, state, `{"userID": "u"}`)
+	chownTree(t, w.home, nobody)
+	r := w.run("--memory", "100M", "--", claude)
+	if r.code != 125 {
+		t.Fatalf("exit %d, want 125 (cgroup refused); stderr %q", r.code, r.stderr)
+	}
+	if w.exists(filepath.Join(w.home, ".claude", ".claude.json")) {
+		t.Error("the working copy of ~/.claude.json was left behind")
+	}
+	if b, _ := os.ReadFile(state); string(b) != `{"userID": "u"}` {
+		t.Errorf("~/.claude.json = %q", b)
+	}
+}
+
+// TestInitStageKilledBeforeSpec: an init stage that dies before it has
+// read its spec (killed while the launcher still computes it: an OOM kill
+// in its cgroup) ends the launch with its own status, 128+9 here, and no
+// error about the pipe. A FIFO as the seccomp profile holds the launcher
+// in the middle of computing the spec.
+func TestInitStageKilledBeforeSpec(t *testing.T) {
+	w := newWorld(t, rootUser)
+	fifo := filepath.Join(w.home, "profile.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := w.cmd(ctx, "--seccomp", fifo, "--", "true")
+	var errb bytes.Buffer
+	c.Stderr = &errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var initStage []string
+	for deadline := time.Now().Add(5 * time.Second); len(initStage) == 0 && time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", c.Process.Pid))
+		for _, f := range tasks {
+			b, _ := os.ReadFile(f)
+			for _, pid := range strings.Fields(string(b)) {
+				// The init stage, not the short-lived helper that
+				// may clone it (nsexec/cinit_early.c).
+				if cmd, _ := os.ReadFile("/proc/" + pid + "/cmdline"); bytes.HasPrefix(cmd, []byte("omega-run-init\x00")) {
+					initStage = append(initStage, pid)
+				}
+			}
+		}
+	}
+	if len(initStage) != 1 {
+		t.Fatalf("init stage children %v, want one", initStage)
+	}
+	pid, _ := strconv.Atoi(initStage[0])
+	syscall.Kill(pid, syscall.SIGKILL)
+	time.Sleep(50 * time.Millisecond)
+	if err := os.WriteFile(fifo, []byte(`{"defaultAction": "SCMP_ACT_ALLOW"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.Wait()
+	if code := shellStatus(c.ProcessState); code != 137 || errb.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 137 and nothing", code, errb.String())
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Syscall numbers on x86_64 for the simulations below.
@@ -78,5 +79,30 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 	r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
 	if r.code != 125 || strings.Contains(r.stdout, "ran") {
 		t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+	}
+}
+
+// TestFallbackNoProcesses: where no process may be created (a filter
+// around the caller refuses fork, threads still work), a launch that needs
+// a child ends with 125 and one error line. The user-namespace fallback
+// applies once: before, a supervised run (a cgroup limit here) retried
+// without namespaces, failed the same way and retried forever. Without a
+// cgroup, the fallback runs the program in place.
+func TestFallbackNoProcesses(t *testing.T) {
+	w := newWorld(t, rootUser)
+	w.timeout = 10 * time.Second
+	noFork := []string{probe, "no-fork"}
+	for _, mode := range confinedModes {
+		r := w.under(noFork, "--mode", mode, "--pids", "50", "--", "/bin/sh", "-c", "echo ran")
+		last := strings.TrimSpace(r.stderr)
+		last = last[strings.LastIndexByte(last, '\n')+1:]
+		if r.code != 125 || strings.Contains(r.stdout, "ran") || strings.Count(r.stderr, "\n") > 2 ||
+			!strings.Contains(last, "operation not permitted") {
+			t.Errorf("%s --pids: exit %d, stdout %q, stderr %.300q; want 125 and one error", mode, r.code, r.stdout, r.stderr)
+		}
+	}
+	r := w.under(noFork, "--", "/bin/echo", "ran")
+	if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "user namespaces are unavailable") {
+		t.Errorf("sandbox without a cgroup: exit %d, stdout %q, stderr %q; want a warning and the program run", r.code, r.stdout, r.stderr)
 	}
 }

@@ -57,6 +57,8 @@ func run(action string, args []string) error {
 		}
 	case "seccomp-exec":
 		return seccompExec(args)
+	case "no-fork": // PROGRAM ARGS...: exec PROGRAM where no process can be created
+		return noForkExec(args)
 	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
 		c, err := net.ListenPacket("udp", "127.0.0.1:0")
 		if err != nil {

@@ -1,0 +1,300 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_early.c starts the sandbox's init stage before the Go runtime
+// starts, so that the kernel's namespace work overlaps with the Go
+// runtime's start-up and the init stage needs no exec of its own
+// (bench/PROFILE.md).
+//
+// The omega-run CLI's constructor (main package) calls omega_early_start
+// with its argv; no other binary does. When the command line will most
+// likely run a program in sandbox mode, it forks a helper that clones the
+// init stage with CLONE_PARENT — so that it is the launcher's own child —
+// into new user, mount, pid, ipc and uts namespaces, writes its id maps as
+// nsexec's setNamespaces has them written, and exits. The init stage waits
+// for the maps, then for its spec on a pipe, then runs omega_run_init.
+// Go decides afterwards (sandbox/supervise_linux.go): it takes the init
+// stage when the launch needs exactly these namespaces and nothing a clone
+// must set up (a cgroup, a network namespace, another working directory)
+// and sends the spec; otherwise it kills and reaps it and starts one the
+// usual way. Guessing wrong costs time, never correctness. An init stage
+// whose launcher died reads EOF on the pipe and exits quietly (or gets
+// PDEATHSIG first).
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cinit_internal.h"
+
+// The launcher's fds of an early start sit at or above this number, out
+// of the way of what --preserve-fds passes on (3…).
+#define EARLY_FD_MIN 100
+
+static pid_t helper = -1;      // the helper, until reaped
+static int spec_w = -1;        // write end of the init stage's spec pipe
+static int pid_r = -1;         // the helper sends the init stage's pid here
+
+static const char *const subcommands[] = {"check", "explain", "prompt", "completion", "manpage", "help", "h", NULL};
+
+// flag_value is the value of flag NAME in argv[i] (-NAME, --NAME,
+// -NAME=V, --NAME=V), or NULL when argv[i] is another flag.
+static const char *flag_value(char **argv, int i, int end, const char *name) {
+	const char *a = argv[i];
+	while (*a == '-')
+		a++;
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != 0)
+		return NULL;
+	return i + 1 < end ? argv[i + 1] : "";
+}
+
+static int env_is(const char *key, const char *want) {
+	const char *v = getenv(key);
+	return !v || !*v || (want && strcmp(v, want) == 0);
+}
+
+// duplicate_env tells whether a variable is set twice: Go keeps the first
+// and drops the others before the usual init stage sees them, the
+// constructor's process has them all.
+static int duplicate_env(char **envp) {
+	for (char **a = envp; a && *a; a++) {
+		size_t n = strcspn(*a, "=");
+		for (char **b = a + 1; *b; b++)
+			if (strncmp(*a, *b, n) == 0 && ((*b)[n] == '=' || (*b)[n] == 0))
+				return 1;
+	}
+	return 0;
+}
+
+// wanted tells whether argv will most likely run a program in sandbox
+// mode in an init stage that these namespaces fit.
+static int wanted(int argc, char **argv) {
+	int end = 0;
+	for (int i = 1; i < argc && !end; i++)
+		if (strcmp(argv[i], "--") == 0)
+			end = i;
+	if (!end || end == argc - 1)
+		return 0;
+	for (int i = 1; i < end; i++) {
+		if (argv[i][0] != '-') {
+			for (const char *const *s = subcommands; *s; s++)
+				if (strcmp(argv[i], *s) == 0)
+					return 0;
+			continue;
+		}
+		const char *v;
+		if ((v = flag_value(argv, i, end, "mode")) && strcmp(v, "sandbox") != 0)
+			return 0;
+		if ((v = flag_value(argv, i, end, "net")) && strcmp(v, "host") != 0)
+			return 0;
+		static const char *const clone_time[] = {"workdir", "memory", "pids", "cpus", NULL};
+		for (const char *const *s = clone_time; *s; s++)
+			if (flag_value(argv, i, end, *s))
+				return 0;
+	}
+	return env_is("OMEGA_SANDBOX_MODE", "sandbox") && env_is("OMEGA_RUN_NET", "host") &&
+	       env_is("OMEGA_RUN_WORKDIR", NULL) && env_is("OMEGA_RUN_MEMORY", NULL) && env_is("OMEGA_RUN_PIDS", NULL) &&
+	       env_is("OMEGA_RUN_CPUS", NULL);
+}
+
+static int write_file(const char *path, const char *text) {
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+// write_maps gives the init stage the ids nsexec's setNamespaces gives
+// it: root keeps every id as it is, anyone else sees their own.
+static int write_maps(pid_t c, uid_t uid, gid_t gid) {
+	char path[64], map[64];
+	snprintf(path, sizeof path, "/proc/%d/uid_map", (int)c);
+	snprintf(map, sizeof map, uid == 0 ? "0 0 4294967295\n" : "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+	if (write_file(path, map) < 0)
+		return -1;
+	if (uid != 0) {
+		snprintf(path, sizeof path, "/proc/%d/setgroups", (int)c);
+		if (write_file(path, "deny") < 0)
+			return -1;
+	}
+	snprintf(path, sizeof path, "/proc/%d/gid_map", (int)c);
+	snprintf(map, sizeof map, uid == 0 ? "0 0 4294967295\n" : "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+	return write_file(path, map);
+}
+
+// rename_self makes /proc/1/cmdline read as a re-executed init stage's
+// would, not as the launcher's command line, which the program need not
+// see (the strings lie next to each other, from argv[0] on).
+static void rename_self(int argc, char **argv) {
+	char *end = argv[argc - 1] + strlen(argv[argc - 1]);
+	memset(argv[0], 0, end - argv[0]);
+	static const char name[] = "omega-run-init\0__omega_run_init__";
+	if ((size_t)(end - argv[0]) >= sizeof name)
+		memcpy(argv[0], name, sizeof name);
+	prctl(PR_SET_NAME, "omega-run-init", 0, 0, 0);
+}
+
+// like_go gives the init stage what a Go parent's fork and exec gives the
+// usual one: the Go runtime installs a handler for every signal but SIGHUP
+// and SIGINT whatever the caller set (exec resets handlers to the default),
+// and keeps those two ignored when they were.
+static void like_go(void) {
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sig == SIGHUP || sig == SIGINT || sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+			continue;
+		sa.sa_handler = SIG_DFL;
+		sigaction(sig, &sa, NULL);
+	}
+}
+
+// run_helper clones the init stage, sends its pid, writes its maps and
+// lets it go on. Its exit status says whether all of that worked.
+static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int back[2], uid_t uid, gid_t gid,
+                                                 char **argv, int argc, char **envp) {
+	// Only the launcher may hold the write end: EOF means it is gone.
+	close(spec[1]);
+	close(back[0]);
+	pid_t c = (pid_t)syscall(SYS_clone,
+	                         CLONE_PARENT | CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS,
+	                         0, 0, 0, 0);
+	if (c < 0)
+		_exit(1);
+	if (c == 0) {
+		close(ids[1]);
+		close(back[1]);
+		// Nobody inside may open this process through /proc while it
+		// holds capabilities (omega_run_init says so again).
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		char b;
+		ssize_t n;
+		do
+			n = read(ids[0], &b, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(125);
+		close(ids[0]);
+		rename_self(argc, argv);
+		like_go();
+		omega_run_init(spec[0], 1, envp);
+	}
+	close(ids[0]);
+	close(spec[0]);
+	int ok = write(back[1], &c, sizeof c) == sizeof c && write_maps(c, uid, gid) == 0 && write(ids[1], "1", 1) == 1;
+	if (!ok)
+		kill(c, SIGKILL);
+	_exit(ok ? 0 : 2);
+}
+
+// move_high moves fd to EARLY_FD_MIN or above (close-on-exec).
+static int move_high(int fd) {
+	int n = fcntl(fd, F_DUPFD_CLOEXEC, EARLY_FD_MIN);
+	close(fd);
+	return n;
+}
+
+void omega_early_start(int argc, char **argv, char **envp) {
+	if (argc < 2 || !argv || !wanted(argc, argv) || duplicate_env(envp))
+		return;
+	// The Go runtime opens /dev/null on fds 0-2 when they are closed, and
+	// the usual init stage gets them so; here the pipes would take them.
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
+			return;
+	int spec[2], ids[2], back[2];
+	if (pipe2(spec, O_CLOEXEC) < 0)
+		return;
+	if (pipe2(ids, O_CLOEXEC) < 0) {
+		close(spec[0]), close(spec[1]);
+		return;
+	}
+	if (pipe2(back, O_CLOEXEC) < 0) {
+		close(spec[0]), close(spec[1]), close(ids[0]), close(ids[1]);
+		return;
+	}
+	// The init stage starts with the forwarded signals blocked, as
+	// nsexec.StartBlocked starts it: a pid namespace's init drops them.
+	sigset_t fwd, old;
+	sigemptyset(&fwd);
+	for (int i = 0; i < OMEGA_NFORWARDED; i++)
+		sigaddset(&fwd, omega_forwarded[i]);
+	sigprocmask(SIG_BLOCK, &fwd, &old);
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	pid_t h = fork();
+	if (h == 0)
+		run_helper(spec, ids, back, uid, gid, argv, argc, envp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(spec[0]), close(ids[0]), close(ids[1]), close(back[1]);
+	if (h < 0) {
+		close(spec[1]), close(back[0]);
+		return;
+	}
+	helper = h;
+	spec_w = move_high(spec[1]);
+	pid_r = move_high(back[0]);
+	if (spec_w < 0 || pid_r < 0)
+		omega_early_drop();
+}
+
+static void reap(pid_t pid) {
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+int omega_early_take(int *pid, int *spec_fd) {
+	if (helper < 0)
+		return 0;
+	pid_t c = -1;
+	ssize_t n = -1;
+	if (pid_r >= 0) {
+		do
+			n = read(pid_r, &c, sizeof c);
+		while (n < 0 && errno == EINTR);
+		close(pid_r);
+		pid_r = -1;
+	}
+	int st = 0;
+	while (waitpid(helper, &st, 0) < 0 && errno == EINTR)
+		;
+	helper = -1;
+	if (n == sizeof c && WIFEXITED(st) && WEXITSTATUS(st) == 0 && spec_w >= 0) {
+		*pid = c;
+		*spec_fd = spec_w;
+		spec_w = -1;
+		return 1;
+	}
+	if (n == sizeof c) {
+		kill(c, SIGKILL);
+		reap(c);
+	}
+	if (spec_w >= 0)
+		close(spec_w);
+	spec_w = -1;
+	return 0;
+}
+
+void omega_early_drop(void) {
+	int pid, fd;
+	if (!omega_early_take(&pid, &fd))
+		return;
+	close(fd);
+	kill(pid, SIGKILL);
+	reap(pid);
+}

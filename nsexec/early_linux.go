@@ -1,0 +1,61 @@
+//go:build linux && cgo && !omega_goinit
+
+package nsexec
+
+/*
+#include "cinit.h"
+*/
+import "C"
+
+import (
+	"os"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+var early sync.Mutex
+
+// earlyFDMin is cinit_early.c's EARLY_FD_MIN: the spec pipe's write end
+// sits at or above it.
+const earlyFDMin = 100
+
+// Prestarted hands over, at most once, the init stage the omega-run CLI's
+// constructor started before the Go runtime (cinit_early.c): its pid and
+// the pipe its spec goes through. It fits a launch in ns with keepFDs
+// preserved fds when ns is user, mount, pid, ipc and uts and nothing else,
+// and when fits says that the launch needs nothing a clone sets up (a
+// cgroup) or the process changed (its working directory). One that does
+// not fit is killed and reaped; ok is then false, as when there is none.
+func Prestarted(ns Namespaces, keepFDs int, fits bool) (pid int, pipe *SpecPipe, ok bool) {
+	early.Lock()
+	defer early.Unlock()
+	var cpid, fd C.int
+	if C.omega_early_take(&cpid, &fd) == 0 {
+		return 0, nil, false
+	}
+	w := os.NewFile(uintptr(fd), "omega-run-spec")
+	if !fits || !ns.Enabled || ns.Net || 3+keepFDs > earlyFDMin {
+		w.Close()
+		killAndReap(int(cpid))
+		return 0, nil, false
+	}
+	return int(cpid), &SpecPipe{w: w, ns: ns, keepFDs: keepFDs}, true
+}
+
+// DropPrestarted kills and reaps the init stage the constructor started,
+// unless Prestarted took it: before the launcher execs in place or exits.
+func DropPrestarted() {
+	early.Lock()
+	defer early.Unlock()
+	C.omega_early_drop()
+}
+
+func killAndReap(pid int) {
+	_ = unix.Kill(pid, unix.SIGKILL)
+	for {
+		if _, err := unix.Wait4(pid, nil, 0, nil); err != unix.EINTR {
+			return
+		}
+	}
+}
