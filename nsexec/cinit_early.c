@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,17 +67,31 @@ static int env_is(const char *key, const char *want) {
 	return !v || !*v || (want && strcmp(v, want) == 0);
 }
 
-// duplicate_env tells whether a variable is set twice: Go keeps the first
-// and drops the others before the usual init stage sees them, the
-// constructor's process has them all.
+static int key_cmp(const void *a, const void *b) {
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	for (; *x && *x != '=' && *x == *y; x++, y++)
+		;
+	int cx = *x == '=' ? 0 : (unsigned char)*x, cy = *y == '=' ? 0 : (unsigned char)*y;
+	return cx - cy;
+}
+
+// duplicate_env tells whether a variable is set twice (or the check could
+// not be made): Go keeps the first and drops the others before the usual
+// init stage sees them, the constructor's process has them all.
 static int duplicate_env(char **envp) {
-	for (char **a = envp; a && *a; a++) {
-		size_t n = strcspn(*a, "=");
-		for (char **b = a + 1; *b; b++)
-			if (strncmp(*a, *b, n) == 0 && ((*b)[n] == '=' || (*b)[n] == 0))
-				return 1;
-	}
-	return 0;
+	size_t n = 0;
+	while (envp && envp[n])
+		n++;
+	char **keys = malloc((n + 1) * sizeof *keys);
+	if (!keys)
+		return 1;
+	memcpy(keys, envp, n * sizeof *keys);
+	qsort(keys, n, sizeof *keys, key_cmp);
+	int dup = 0;
+	for (size_t i = 1; i < n && !dup; i++)
+		dup = key_cmp(&keys[i - 1], &keys[i]) == 0;
+	free(keys);
+	return dup;
 }
 
 // wanted tells whether argv will most likely run a program in sandbox
@@ -144,23 +159,34 @@ static void rename_self(int argc, char **argv) {
 	char *end = argv[argc - 1] + strlen(argv[argc - 1]);
 	memset(argv[0], 0, end - argv[0]);
 	static const char name[] = "omega-run-init\0__omega_run_init__";
-	if ((size_t)(end - argv[0]) >= sizeof name)
-		memcpy(argv[0], name, sizeof name);
+	size_t room = end - argv[0]; // the last argument's NUL follows
+	memcpy(argv[0], name, room < sizeof name ? room : sizeof name);
 	prctl(PR_SET_NAME, "omega-run-init", 0, 0, 0);
 }
 
-// like_go gives the init stage what a Go parent's fork and exec gives the
-// usual one: the Go runtime installs a handler for every signal but SIGHUP
-// and SIGINT whatever the caller set (exec resets handlers to the default),
-// and keeps those two ignored when they were.
+// like_go gives the init stage the signal state a re-executed one gets
+// from the launcher's fork and exec: every signal the Go runtime or the
+// launcher handles comes back to the default, ignored or not (SIGHUP and
+// SIGINT too: the launcher catches them to forward them); SIGTSTP, SIGTTIN
+// and SIGTTOU, which Go leaves alone, stay as the caller set them. Go's
+// threads also run with the signals it must see unblocked (32 and 33 are
+// the C library's own, which Go unblocks too).
 static void like_go(void) {
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction sa;
-		if (sig == SIGHUP || sig == SIGINT || sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
+		if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU || sigaction(sig, NULL, &sa) < 0 ||
+		    sa.sa_handler != SIG_IGN)
 			continue;
 		sa.sa_handler = SIG_DFL;
 		sigaction(sig, &sa, NULL);
 	}
+	static const int go_unblocks[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSTKFLT,
+	                                  SIGCHLD, SIGPROF, SIGURG, 32, 33};
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof go_unblocks / sizeof *go_unblocks; i++)
+		sigaddset(&set, go_unblocks[i]);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
 // run_helper clones the init stage, sends its pid, writes its maps and
@@ -178,9 +204,6 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	if (c == 0) {
 		close(ids[1]);
 		close(back[1]);
-		// Nobody inside may open this process through /proc while it
-		// holds capabilities (omega_run_init says so again).
-		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 		char b;
 		ssize_t n;
@@ -190,27 +213,41 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 		if (n != 1)
 			_exit(125);
 		close(ids[0]);
+		// Only now: an unprivileged helper cannot open the id maps of a
+		// process that is not dumpable. Nothing else exists in these
+		// namespaces yet, and omega_run_init says it again first thing.
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 		rename_self(argc, argv);
 		like_go();
 		omega_run_init(spec[0], 1, envp);
 	}
 	close(ids[0]);
 	close(spec[0]);
-	int ok = write(back[1], &c, sizeof c) == sizeof c && write_maps(c, uid, gid) == 0 && write(ids[1], "1", 1) == 1;
+	// The pid first, so that the launcher can always reap the init stage;
+	// then one byte once it may go on. The launcher does not rely on this
+	// process's exit status: a caller ignoring SIGCHLD has it reaped at once.
+	int ok = write(back[1], &c, sizeof c) == sizeof c && write_maps(c, uid, gid) == 0 && write(ids[1], "1", 1) == 1 &&
+	         write(back[1], "1", 1) == 1;
 	if (!ok)
 		kill(c, SIGKILL);
 	_exit(ok ? 0 : 2);
 }
 
-// move_high moves fd to EARLY_FD_MIN or above (close-on-exec).
+// move_high moves fd to EARLY_FD_MIN or above (close-on-exec); it leaves
+// fd as it is when it cannot.
 static int move_high(int fd) {
 	int n = fcntl(fd, F_DUPFD_CLOEXEC, EARLY_FD_MIN);
-	close(fd);
-	return n;
+	if (n >= 0)
+		close(fd);
+	return n < 0 ? fd : n;
 }
 
 void omega_early_start(int argc, char **argv, char **envp) {
-	if (argc < 2 || !argv || !wanted(argc, argv) || duplicate_env(envp))
+	// The fds kept go at EARLY_FD_MIN and above, which a low fd limit
+	// leaves no room for.
+	struct rlimit nofile;
+	if (argc < 2 || !argv || !wanted(argc, argv) || getrlimit(RLIMIT_NOFILE, &nofile) < 0 ||
+	    nofile.rlim_cur < EARLY_FD_MIN + 16 || duplicate_env(envp))
 		return;
 	// The Go runtime opens /dev/null on fds 0-2 when they are closed, and
 	// the usual init stage gets them so; here the pipes would take them.
@@ -249,8 +286,8 @@ void omega_early_start(int argc, char **argv, char **envp) {
 	helper = h;
 	spec_w = move_high(spec[1]);
 	pid_r = move_high(back[0]);
-	if (spec_w < 0 || pid_r < 0)
-		omega_early_drop();
+	if (spec_w < EARLY_FD_MIN || pid_r < EARLY_FD_MIN)
+		omega_early_drop(); // where --preserve-fds would find them
 }
 
 static void reap(pid_t pid) {
@@ -258,34 +295,39 @@ static void reap(pid_t pid) {
 		;
 }
 
+// read_full reads n bytes, or fails.
+static int read_full(int fd, void *buf, size_t n) {
+	ssize_t got;
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	return got == (ssize_t)n ? 0 : -1;
+}
+
 int omega_early_take(int *pid, int *spec_fd) {
 	if (helper < 0)
 		return 0;
 	pid_t c = -1;
-	ssize_t n = -1;
-	if (pid_r >= 0) {
-		do
-			n = read(pid_r, &c, sizeof c);
-		while (n < 0 && errno == EINTR);
-		close(pid_r);
-		pid_r = -1;
-	}
-	int st = 0;
-	while (waitpid(helper, &st, 0) < 0 && errno == EINTR)
+	char ok = 0;
+	int have_pid = read_full(pid_r, &c, sizeof c) == 0;
+	int ready = have_pid && read_full(pid_r, &ok, 1) == 0 && ok == '1';
+	close(pid_r);
+	pid_r = -1;
+	// Reaped for good order only (ECHILD when the caller ignores SIGCHLD).
+	while (waitpid(helper, NULL, 0) < 0 && errno == EINTR)
 		;
 	helper = -1;
-	if (n == sizeof c && WIFEXITED(st) && WEXITSTATUS(st) == 0 && spec_w >= 0) {
+	if (ready) {
 		*pid = c;
 		*spec_fd = spec_w;
 		spec_w = -1;
 		return 1;
 	}
-	if (n == sizeof c) {
+	if (have_pid) {
 		kill(c, SIGKILL);
 		reap(c);
 	}
-	if (spec_w >= 0)
-		close(spec_w);
+	close(spec_w);
 	spec_w = -1;
 	return 0;
 }

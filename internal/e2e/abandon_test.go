@@ -53,6 +53,13 @@ func TestNothingLeftBehind(t *testing.T) {
 				}
 			})
 		}
+		// A low fd limit leaves no room for the early start's fds.
+		t.Run(u.name+"/low-fd-limit", func(t *testing.T) {
+			r := w.runProg(probe, "subreaper", "/bin/sh", "-c", `ulimit -n 64; exec "$@"`, "sh", bin, "--", "true")
+			if r.code != 0 || !strings.Contains(r.stdout, "exit 0\n") {
+				t.Errorf("want exit 0 and nothing left behind; stdout %q stderr %q", r.stdout, r.stderr)
+			}
+		})
 	}
 }
 

@@ -103,19 +103,57 @@ func TestEarlyStartEnvironment(t *testing.T) {
 	}
 }
 
-// TestEarlyStartInheritance: what the caller leaves the launcher that Go
-// would not pass on — ignored signals (other than SIGHUP and SIGINT) and
-// closed standard fds — reaches the program as through a Go parent:
-// default dispositions, /dev/null. The early init stage is a fork of the
-// caller's process before the Go runtime, so it must undo both itself.
+// TestEarlyStartInheritance: the early init stage is a fork of the
+// caller's process from before the Go runtime, the usual one an exec from
+// the Go launcher; the program must not tell them apart. The caller here
+// ignores and blocks a mix of signals (what a nohup, a background job or a
+// supervisor leaves) and closes fd 0; the program reports its signal state
+// and fd 0 through both paths (--workdir keeps the CLI from starting early)
+// and they must match: SIGTSTP, SIGTTIN and SIGTTOU stay ignored, the
+// others come back to the default; blocked signals stay blocked except
+// those Go unblocks; fd 0 is /dev/null.
 func TestEarlyStartInheritance(t *testing.T) {
 	w := newWorld(t, nobody)
-	for _, mode := range []string{"sandbox", "rx"} {
-		script := `trap '' PIPE TERM USR1; exec ` + bin + ` --mode ` + mode +
-			` -- /bin/sh -c 'grep SigIgn /proc/self/status; readlink /proc/self/fd/0' <&-`
-		r := w.runProg("/bin/sh", "-c", script)
-		if want := "SigIgn:\t0000000000000000\n/dev/null\n"; r.stdout != want {
-			t.Errorf("%s: stdout %q (stderr %q), want %q", mode, r.stdout, r.stderr, want)
+	const ignored, blocked = "1,2,3,10,13,20,21,22,25,31", "5,12,14,23,27"
+	run := func(args ...string) string {
+		// The programs report on themselves: a shell in between would
+		// change its own mask (it blocks signals while it waits). The probe
+		// sets the signals; a shell closes fd 0 (the probe, in Go, would
+		// have /dev/null opened on it).
+		argv := append([]string{"with-signals", ignored, blocked, bin}, args...)
+		r := w.runProg(probe, append(argv, "--", "/bin/grep", "-E", "^Sig(Ign|Blk)", "/proc/self/status")...)
+		argv = append([]string{"-c", `exec "$@" <&-`, "sh", bin}, args...)
+		r2 := w.runProg("/bin/sh", append(argv, "--", "/bin/readlink", "/proc/self/fd/0")...)
+		if r.code != 0 || r2.code != 0 {
+			t.Fatalf("%v: exit %d and %d, stderr %q %q", args, r.code, r2.code, r.stderr, r2.stderr)
+		}
+		return r.stdout + r2.stdout
+	}
+	early, reexec := run(), run("--workdir", w.home)
+	if early != reexec {
+		t.Errorf("the program's signal state and fd 0 differ:\nstarted early: %q\nre-executed:   %q", early, reexec)
+	}
+	if !strings.Contains(reexec, "SigIgn:\t0000000000380000\n") || !strings.HasSuffix(reexec, "/dev/null\n") {
+		t.Errorf("re-executed: %q, want only TSTP, TTIN and TTOU ignored and fd 0 on /dev/null", reexec)
+	}
+}
+
+// TestEarlyStartTaken: the early start is what sandbox launches get, for
+// root and for unprivileged users alike (the helper that writes the id
+// maps must do so before the init stage stops being dumpable, or an
+// unprivileged one may not open them, and the launch quietly falls back
+// to the slower path). The init stage names itself omega-run-init when
+// started early; a re-executed /proc/self/exe is called exe.
+func TestEarlyStartTaken(t *testing.T) {
+	for _, u := range users {
+		w := newWorld(t, u)
+		for i := 0; i < 10; i++ {
+			if r := w.run("--", "/bin/cat", "/proc/1/comm"); r.stdout != "omega-run-init\n" {
+				t.Fatalf("%s, run %d: PID 1 is %q (stderr %q), want omega-run-init", u.name, i, r.stdout, r.stderr)
+			}
+		}
+		if r := w.run("--workdir", w.home, "--", "/bin/cat", "/proc/1/comm"); r.stdout != "exe\n" {
+			t.Errorf("%s, --workdir: PID 1 is %q (stderr %q), want exe (re-executed)", u.name, r.stdout, r.stderr)
 		}
 	}
 }

@@ -57,6 +57,8 @@ func run(action string, args []string) error {
 		}
 	case "seccomp-exec":
 		return seccompExec(args)
+	case "with-signals": // IGNORED BLOCKED PROGRAM ARGS...: exec with that signal state
+		return withSignals(args)
 	case "no-fork": // PROGRAM ARGS...: exec PROGRAM where no process can be created
 		return noForkExec(args)
 	case "udp-loopback": // a datagram to ourselves over 127.0.0.1

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
@@ -77,4 +78,31 @@ func noForkExec(args []string) error {
 		return err
 	}
 	return syscall.Exec(args[0], args, os.Environ())
+}
+
+// withSignals execs a program with signals ignored and blocked as a
+// caller might leave them: "with-signals IGNORED BLOCKED PROGRAM ARGS...",
+// each a comma-separated list of signal numbers ("-" for none).
+func withSignals(args []string) error {
+	nums := func(list string) []syscall.Signal {
+		var out []syscall.Signal
+		for _, f := range strings.Split(list, ",") {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, syscall.Signal(n))
+			}
+		}
+		return out
+	}
+	for _, sig := range nums(args[0]) {
+		signal.Ignore(sig)
+	}
+	runtime.LockOSThread()
+	var set unix.Sigset_t
+	for _, sig := range nums(args[1]) {
+		set.Val[(sig-1)/64] |= 1 << ((sig - 1) % 64)
+	}
+	if err := unix.PthreadSigmask(unix.SIG_BLOCK, &set, nil); err != nil {
+		return err
+	}
+	return syscall.Exec(args[2], args[2:], os.Environ())
 }
