@@ -24,6 +24,8 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // (pid of the init stage, write end of its spec pipe), and returns 0 when
 // there is none; omega_early_drop kills and reaps one not taken.
 void omega_early_start(int argc, char **argv, char **envp);
+// omega_early_wanted is omega_early_start's decision, for a test.
+int omega_early_wanted(int argc, char **argv, char **envp);
 int omega_early_take(int *pid, int *spec_fd);
 void omega_early_drop(void);
 

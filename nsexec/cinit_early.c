@@ -62,8 +62,17 @@ static const char *flag_value(char **argv, int i, int end, const char *name) {
 	return i + 1 < end ? argv[i + 1] : "";
 }
 
-static int env_is(const char *key, const char *want) {
-	const char *v = getenv(key);
+// env_get is getenv on envp (the constructor's, or a test's).
+static const char *env_get(char **envp, const char *key) {
+	size_t n = strlen(key);
+	for (char **e = envp; e && *e; e++)
+		if (strncmp(*e, key, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+static int env_is(char **envp, const char *key, const char *want) {
+	const char *v = env_get(envp, key);
 	return !v || !*v || (want && strcmp(v, want) == 0);
 }
 
@@ -94,9 +103,64 @@ static int duplicate_env(char **envp) {
 	return dup;
 }
 
+// config_fits tells whether the config file at path (absent: yes) leaves
+// the mode at sandbox and the network at host. A file it cannot read
+// simply says no: the launcher then starts the init stage itself.
+static int config_fits(const char *path) {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	char buf[1 << 16];
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n < 0 || n == sizeof buf - 1)
+		return 0;
+	buf[n] = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line += strspn(line, " \t");
+		int mode = strncmp(line, "mode", 4) == 0, net = strncmp(line, "net", 3) == 0;
+		if (!mode && !net)
+			continue;
+		char *v = line + (mode ? 4 : 3);
+		v += strspn(v, " \t");
+		if (*v != '=')
+			continue; // another key (e.g. network_…)
+		v++;
+		v += strspn(v, " \t\"'");
+		const char *want = mode ? "sandbox" : "host";
+		size_t k = strlen(want);
+		if (strncmp(v, want, k) != 0 || strchr("\"' \t#\r", v[k] ? v[k] : ' ') == NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static const char *arg_or_env(char **argv, char **envp, int end, const char *flag, const char *env) {
+	const char *v = NULL;
+	for (int i = 1; i < end; i++)
+		if (argv[i][0] == '-' && (v = flag_value(argv, i, end, flag)))
+			return v;
+	v = env_get(envp, env);
+	return v && *v ? v : NULL;
+}
+
+// config_path is the config file the CLI will read (settings.go).
+static int config_path(char **argv, char **envp, int end, char *out, size_t size) {
+	const char *p = arg_or_env(argv, envp, end, "config", "OMEGA_RUN_CONFIG");
+	if (p)
+		return snprintf(out, size, "%s", p) < (int)size ? 0 : -1;
+	const char *dir = arg_or_env(argv, envp, end, "data-dir", "OMEGA_DATA_DIR"), *home = env_get(envp, "HOME");
+	if (dir)
+		return snprintf(out, size, "%s/config.toml", dir) < (int)size ? 0 : -1;
+	if (!home || !*home)
+		return -1;
+	return snprintf(out, size, "%s/.omega/config.toml", home) < (int)size ? 0 : -1;
+}
+
 // wanted tells whether argv will most likely run a program in sandbox
 // mode in an init stage that these namespaces fit.
-static int wanted(int argc, char **argv) {
+static int wanted(int argc, char **argv, char **envp) {
 	int end = 0;
 	for (int i = 1; i < argc && !end; i++)
 		if (strcmp(argv[i], "--") == 0)
@@ -120,9 +184,15 @@ static int wanted(int argc, char **argv) {
 			if (flag_value(argv, i, end, *s))
 				return 0;
 	}
-	return env_is("OMEGA_SANDBOX_MODE", "sandbox") && env_is("OMEGA_RUN_NET", "host") &&
-	       env_is("OMEGA_RUN_WORKDIR", NULL) && env_is("OMEGA_RUN_MEMORY", NULL) && env_is("OMEGA_RUN_PIDS", NULL) &&
-	       env_is("OMEGA_RUN_CPUS", NULL);
+	if (!(env_is(envp, "OMEGA_SANDBOX_MODE", "sandbox") && env_is(envp, "OMEGA_RUN_NET", "host") &&
+	      env_is(envp, "OMEGA_RUN_WORKDIR", NULL) && env_is(envp, "OMEGA_RUN_MEMORY", NULL) &&
+	      env_is(envp, "OMEGA_RUN_PIDS", NULL) && env_is(envp, "OMEGA_RUN_CPUS", NULL)))
+		return 0;
+	// A flag or variable sets the mode, or the config file may.
+	if (arg_or_env(argv, envp, end, "mode", "OMEGA_SANDBOX_MODE") && arg_or_env(argv, envp, end, "net", "OMEGA_RUN_NET"))
+		return 1;
+	char path[4096];
+	return config_path(argv, envp, end, path, sizeof path) == 0 && config_fits(path);
 }
 
 static int write_file(const char *path, const char *text) {
@@ -233,6 +303,10 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	_exit(ok ? 0 : 2);
 }
 
+int omega_early_wanted(int argc, char **argv, char **envp) {
+	return argc >= 2 && argv && wanted(argc, argv, envp) && !duplicate_env(envp);
+}
+
 // move_high moves fd to EARLY_FD_MIN or above (close-on-exec); it leaves
 // fd as it is when it cannot.
 static int move_high(int fd) {
@@ -246,8 +320,8 @@ void omega_early_start(int argc, char **argv, char **envp) {
 	// The fds kept go at EARLY_FD_MIN and above, which a low fd limit
 	// leaves no room for.
 	struct rlimit nofile;
-	if (argc < 2 || !argv || !wanted(argc, argv) || getrlimit(RLIMIT_NOFILE, &nofile) < 0 ||
-	    nofile.rlim_cur < EARLY_FD_MIN + 16 || duplicate_env(envp))
+	if (!omega_early_wanted(argc, argv, envp) || getrlimit(RLIMIT_NOFILE, &nofile) < 0 ||
+	    nofile.rlim_cur < EARLY_FD_MIN + 16)
 		return;
 	// The Go runtime opens /dev/null on fds 0-2 when they are closed, and
 	// the usual init stage gets them so; here the pipes would take them.

@@ -3,6 +3,7 @@
 package nsexec
 
 /*
+#include <stdlib.h>
 #include "cinit.h"
 */
 import "C"
@@ -10,6 +11,7 @@ import "C"
 import (
 	"os"
 	"sync"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,5 +59,27 @@ func killAndReap(pid int) {
 		if _, err := unix.Wait4(pid, nil, 0, nil); err != unix.EINTR {
 			return
 		}
+	}
+}
+
+// earlyWanted is the constructor's decision for argv and env, for tests.
+func earlyWanted(argv, env []string) bool {
+	cArgv, cEnv := cStrings(argv), cStrings(env)
+	defer freeStrings(cArgv)
+	defer freeStrings(cEnv)
+	return C.omega_early_wanted(C.int(len(argv)), &cArgv[0], &cEnv[0]) != 0
+}
+
+func cStrings(ss []string) []*C.char {
+	out := make([]*C.char, len(ss)+1)
+	for i, s := range ss {
+		out[i] = C.CString(s)
+	}
+	return out
+}
+
+func freeStrings(cs []*C.char) {
+	for _, c := range cs {
+		C.free(unsafe.Pointer(c))
 	}
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // TestEarlyStartDecided: the CLI starts a sandbox init stage before it
-// has read its config file, from the command line alone; the config file
-// then decides. A config asking for --net none must get a network
+// has parsed its config file, from the command line, the environment and
+// a quick look at the file; the parsed file then decides. A config asking for --net none must get a network
 // namespace (the early init stage has none: it is dropped), one asking
 // for rx or rwx must run the program in place with no init stage left as
 // its child; judged from outside by a listener the test owns and by a
@@ -30,12 +30,19 @@ func TestEarlyStartDecided(t *testing.T) {
 		{`net = "none"`, "sandbox", false},
 		{`mode = "rx"`, "rx", true},
 		{`mode = "rwx"`, "rwx", true},
+		// Dotted keys: the constructor's quick look at the file does not
+		// see them, so it starts the init stage and Go must drop it.
+		{`sandbox.net = "none"`, "sandbox", false},
+		{`sandbox.mode = "rx"`, "rx", true},
+		{`sandbox.mode = "rwx"`, "rwx", true},
 	}
 	for _, u := range users {
 		for _, c := range cases {
 			t.Run(u.name+"/"+c.mode+"/"+strings.ReplaceAll(c.config, " ", ""), func(t *testing.T) {
 				w := newWorld(t, u)
-				if c.config != "" {
+				if c.config != "" && strings.HasPrefix(c.config, "sandbox.") {
+					writeFile(t, filepath.Join(w.dataDir, "config.toml"), c.config+"\n")
+				} else if c.config != "" {
 					writeFile(t, filepath.Join(w.dataDir, "config.toml"), "[sandbox]\n"+c.config+"\n")
 				}
 				ln, err := net.Listen("tcp4", "127.0.0.1:0")

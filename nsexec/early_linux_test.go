@@ -1,0 +1,65 @@
+//go:build linux && cgo && !omega_goinit
+
+package nsexec
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestEarlyWanted: the CLI's constructor starts a sandbox init stage for
+// a command line that will most likely run one, from argv, the
+// environment and the config file alone. A wrong yes costs a start that
+// Go kills again, a wrong no the early start; neither changes what runs.
+func TestEarlyWanted(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	os.MkdirAll(filepath.Join(home, ".omega"), 0o755)
+	cfg := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	rx, none := cfg("rx.toml", "[sandbox]\nmode = \"rx\"\n"), cfg("none.toml", "[sandbox]\n  net='none' # off\n")
+	ok := cfg("ok.toml", "[sandbox]\nmode = \"sandbox\"\nnet = \"host\"\nallow_write = [\"/srv\"]\n")
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), []byte("[sandbox]\nmode = \"rwx\"\n"), 0o644)
+	env := []string{"HOME=/nonexistent", "PATH=/bin"}
+	cases := []struct {
+		name string
+		argv []string
+		env  []string
+		want bool
+	}{
+		{"program", []string{"omega-run", "--", "claude"}, env, true},
+		{"mode sandbox", []string{"omega-run", "--mode", "sandbox", "--", "x"}, env, true},
+		{"mode=sandbox", []string{"omega-run", "--mode=sandbox", "-allow-write", "/tmp", "--", "x"}, env, true},
+		{"no program", []string{"omega-run", "--"}, env, false},
+		{"no separator", []string{"omega-run", "claude"}, env, false},
+		{"mode rx", []string{"omega-run", "--mode", "rx", "--", "x"}, env, false},
+		{"-mode=rwx", []string{"omega-run", "-mode=rwx", "--", "x"}, env, false},
+		{"net none", []string{"omega-run", "--net", "none", "--", "x"}, env, false},
+		{"net host", []string{"omega-run", "--net=host", "--", "x"}, env, true},
+		{"workdir", []string{"omega-run", "--workdir", "/tmp", "--", "x"}, env, false},
+		{"memory", []string{"omega-run", "--memory=1G", "--", "x"}, env, false},
+		{"pids", []string{"omega-run", "--pids", "9", "--", "x"}, env, false},
+		{"subcommand", []string{"omega-run", "explain", "--", "x"}, env, false},
+		{"after the separator", []string{"omega-run", "--", "x", "--mode", "rx"}, env, true},
+		{"env mode", []string{"omega-run", "--", "x"}, append(env, "OMEGA_SANDBOX_MODE=rx"), false},
+		{"env net", []string{"omega-run", "--", "x"}, append(env, "OMEGA_RUN_NET=none"), false},
+		{"env cgroup", []string{"omega-run", "--", "x"}, append(env, "OMEGA_RUN_CPUS=1"), false},
+		{"duplicate env", []string{"omega-run", "--", "x"}, append(env, "PATH=/usr/bin"), false},
+		{"config rx", []string{"omega-run", "--config", rx, "--", "x"}, env, false},
+		{"config net none", []string{"omega-run", "--", "x"}, append(env, "OMEGA_RUN_CONFIG="+none), false},
+		{"config fits", []string{"omega-run", "--config", ok, "--", "x"}, env, true},
+		{"config unreadable", []string{"omega-run", "--config", dir, "--", "x"}, env, false},
+		{"default config rwx", []string{"omega-run", "--", "x"}, []string{"HOME=" + home}, false},
+		{"data dir without config", []string{"omega-run", "--data-dir", dir, "--", "x"}, []string{"HOME=" + home}, true},
+		{"flags decide", []string{"omega-run", "--mode", "sandbox", "--net", "host", "--", "x"}, []string{"HOME=" + home}, true},
+	}
+	for _, c := range cases {
+		if got := earlyWanted(c.argv, c.env); got != c.want {
+			t.Errorf("%s: %q %q: %v, want %v", c.name, c.argv, c.env, got, c.want)
+		}
+	}
+}
