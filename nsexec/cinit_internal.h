@@ -13,6 +13,7 @@
 //	cinit_broker.c   the connect(2) broker: PID 1 decides every connect
 //	cinit_broker_pool.c  PID 1 takes the calls and answers them from threads
 //	cinit_early.c    the CLI's sandbox init stage, started before the Go runtime
+//	cinit_early_wanted.c  whether a command line gets one
 #ifndef OMEGA_CINIT_INTERNAL_H
 #define OMEGA_CINIT_INTERNAL_H
 
