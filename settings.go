@@ -83,6 +83,7 @@ func resolveSettings(c *cli.Context) (settings, error) {
 		}
 	}
 	s.opts, err = options(c, values)
+	s.opts.Config = file.Path // kept read-only in sandbox mode
 	return s, err
 }
 

@@ -29,7 +29,7 @@ import (
 )
 
 // FileName is the config file inside the data dir.
-const FileName = "config.toml"
+const FileName = profiles.ConfigFileName
 
 // Sandbox is the [sandbox] table. Pointers tell "not set" from zero.
 type Sandbox struct {

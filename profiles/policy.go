@@ -32,6 +32,9 @@ type Policy struct {
 	// JSON profile file.
 	Seccomp    string
 	FailClosed bool
+	// Config is a config file the caller read besides the data dir's
+	// (--config); kept read-only in sandbox mode when writable.
+	Config string
 }
 
 // DefaultDataDirName is the data dir below the invoking user's home.
@@ -102,6 +105,22 @@ func (p Policy) ClaudeDir() string { return filepath.Join(p.Home, ClaudeDirName)
 // PrivateTmp backs sandbox mode's /tmp, so what the program leaves there
 // survives for inspection.
 func (p Policy) PrivateTmp() string { return filepath.Join(p.DataDir, "tmp") }
+
+// ConfigFileName is omega-run's (and the Omega gateway's) config file in
+// the data dir.
+const ConfigFileName = "config.toml"
+
+// ConfigFiles are the config files that decide how later launches run
+// and lie in a writable root: the data dir's (always) and Config when a
+// writable root holds it. Sandbox mode keeps them read-only, or a program
+// could rewrite its next launch's policy ("mode = rwx").
+func (p Policy) ConfigFiles() []string {
+	out := []string{filepath.Join(p.DataDir, ConfigFileName)}
+	if p.Config != "" && p.Config != out[0] && p.WritableRootOf(p.Config) != "" {
+		out = append(out, p.Config)
+	}
+	return out
+}
 
 // Workspace is the data dir's workspace/ directory.
 func (p Policy) Workspace() string { return filepath.Join(p.DataDir, "workspace") }

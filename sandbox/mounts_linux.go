@@ -49,6 +49,7 @@ func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 	}
 	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
 	plan.ReadOnly = append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
+	plan.ReadOnly = append(plan.ReadOnly, pol.ConfigFiles()...)
 	// Host /tmp is replaced by the private one, so nothing there needs
 	// protecting.
 	if self, err := os.Executable(); err == nil && pol.WritableRootOf(self) != "" && !profiles.Within(self, "/tmp") {

@@ -44,6 +44,9 @@ type Options struct {
 	Seccomp string
 	// FailClosed turns every "not enforced" warning into an error.
 	FailClosed bool
+	// Config is a config file the caller read besides <data-dir>/config.toml;
+	// sandbox mode keeps it read-only like that one (Policy.ConfigFiles).
+	Config string
 	// Process is what the program runs as and with.
 	Process Process
 	// exitAfterRun: see RunAndExit.
@@ -97,6 +100,9 @@ func (o Options) Policy() (profiles.Policy, error) {
 		Seccomp: o.Seccomp, FailClosed: o.FailClosed, WritableGitConfig: o.WritableGitConfig,
 		AllowWrite: o.absAll(o.AllowWrite), Hide: o.absAll(o.Hide),
 		ReadOnly: o.absAll(o.ReadOnly), AllowSocket: o.absAll(o.AllowSocket),
+	}
+	if o.Config != "" {
+		in.Config = o.absAll([]string{o.Config})[0]
 	}
 	return profiles.New(in)
 }
@@ -256,6 +262,14 @@ func ensureDirs(p profiles.Policy) error {
 	if p.Mode == ModeSandbox {
 		if err := os.MkdirAll(p.PrivateTmp(), 0o700); err != nil {
 			return fmt.Errorf("cannot create %s: %w", p.PrivateTmp(), err)
+		}
+		// An empty config file, so that it can be kept read-only inside:
+		// the program could otherwise create one for later launches.
+		f, err := os.OpenFile(p.ConfigFiles()[0], os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			f.Close()
+		} else if !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("cannot create %s: %w", p.ConfigFiles()[0], err)
 		}
 	}
 	return nil

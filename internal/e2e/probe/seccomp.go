@@ -56,19 +56,22 @@ func seccompExec(args []string) error {
 // vfork too, and clone3 ENOSYS (Go falls back to clone), then execs.
 func noForkExec(args []string) error {
 	const cloneThread = 0x10000
+	deny := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	jeq := func(nr uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: jt, Jf: jf}
+	}
+	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
 	f := []unix.SockFilter{
 		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_CLONE3, Jt: 0, Jf: 1},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)},
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_FORK, Jt: 2, Jf: 0},
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_VFORK, Jt: 1, Jf: 0},
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_CLONE, Jt: 1, Jf: 4},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
-		{Code: unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K, K: cloneThread, Jt: 1, Jf: 0},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)},
-		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+		jeq(unix.SYS_CLONE3, 0, 1), ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)),
 	}
+	for _, nr := range forkSyscalls { // fork and vfork, where they exist
+		f = append(f, jeq(nr, 0, 1), ret(deny))
+	}
+	f = append(f, jeq(unix.SYS_CLONE, 0, 3),
+		unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
+		unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K, K: cloneThread, Jt: 1, Jf: 0},
+		ret(deny), ret(unix.SECCOMP_RET_ALLOW))
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
 	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
