@@ -35,6 +35,12 @@ func seccompExec(args []string) error {
 		stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ERRNO|uint32(errno))
 	}
 	stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)
+	return filteredExec(filter, args[1:])
+}
+
+// filteredExec installs filter on this process and execs argv (looked up
+// in PATH); the filter is inherited by everything the program starts.
+func filteredExec(filter []unix.SockFilter, argv []string) error {
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
@@ -43,11 +49,11 @@ func seccompExec(args []string) error {
 	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
 		return err
 	}
-	path, err := exec.LookPath(args[1])
+	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return err
 	}
-	return syscall.Exec(path, args[1:], os.Environ())
+	return syscall.Exec(path, argv, os.Environ())
 }
 
 // noForkExec simulates a system that refuses new processes (an LSM, a
@@ -72,15 +78,7 @@ func noForkExec(args []string) error {
 		unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
 		unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K, K: cloneThread, Jt: 1, Jf: 0},
 		ret(deny), ret(unix.SECCOMP_RET_ALLOW))
-	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
-	runtime.LockOSThread()
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return err
-	}
-	return syscall.Exec(args[0], args, os.Environ())
+	return filteredExec(f, args)
 }
 
 // withSignals execs a program with signals ignored and blocked as a
