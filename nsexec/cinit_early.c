@@ -87,20 +87,21 @@ static void rename_self(int argc, char **argv) {
 // from the launcher's fork and exec: every signal the Go runtime or the
 // launcher handles comes back to the default, ignored or not (SIGHUP and
 // SIGINT too: the launcher catches them to forward them); SIGTSTP, SIGTTIN
-// and SIGTTOU, which Go leaves alone, stay as the caller set them. Go's
-// threads also run with the signals it must see unblocked (32 and 33 are
-// the C library's own, which Go unblocks too).
+// and SIGTTOU, which Go leaves alone, stay as the caller set them, as do
+// 32-34. Go's threads also run with the signals it must see unblocked.
 static void like_go(void) {
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction sa;
-		if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU || sigaction(sig, NULL, &sa) < 0 ||
-		    sa.sa_handler != SIG_IGN)
+		// Go's sigtable: _SigDefault (TSTP, TTIN, TTOU) and _SigSetStack
+		// (32-34, which glibc keeps for itself or musl uses).
+		if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU || (sig >= 32 && sig <= 34) ||
+		    sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
 			continue;
 		sa.sa_handler = SIG_DFL;
 		sigaction(sig, &sa, NULL);
 	}
 	static const int go_unblocks[] = {SIGILL, SIGTRAP, SIGBUS, SIGFPE, SIGSEGV, SIGSTKFLT,
-	                                  SIGCHLD, SIGPROF, SIGURG, 32, 33};
+	                                  SIGCHLD, SIGPROF, SIGURG, 32, 33, 34};
 	sigset_t set;
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof go_unblocks / sizeof *go_unblocks; i++)
