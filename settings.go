@@ -125,9 +125,9 @@ func flagIdentity(f cli.Flag) (string, []string) {
 func loadConfig(cc *cli.Context) (config.File, error) {
 	c := flagView{cc}
 	if p := c.String("config"); p != "" {
-		return config.Load(p, false)
+		return config.Load(against(c.String("workdir"), p), false)
 	}
-	dataDir := c.String("data-dir")
+	dataDir := against(c.String("workdir"), c.String("data-dir"))
 	if dataDir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -136,6 +136,21 @@ func loadConfig(cc *cli.Context) (config.File, error) {
 		dataDir = filepath.Join(home, profiles.DefaultDataDirName)
 	}
 	return config.Load(filepath.Join(dataDir, config.FileName), true)
+}
+
+// against resolves a relative path flag as the sandbox package resolves
+// the others (the data dir, --allow-write…): against --workdir when
+// given, else the working directory, so that the file read is the file
+// the policy protects.
+func against(workdir, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	abs, err := filepath.Abs(filepath.Join(workdir, p))
+	if err != nil {
+		return p
+	}
+	return abs
 }
 
 // explainSources lists where each setting came from, for explain.

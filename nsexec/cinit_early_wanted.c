@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cinit_internal.h"
@@ -77,12 +78,20 @@ static int duplicate_env(char **envp) {
 }
 
 // config_fits tells whether the config file at path (absent: yes) leaves
-// the mode at sandbox and the network at host. A file it cannot read
-// simply says no: the launcher then starts the init stage itself.
+// the mode at sandbox and the network at host. Anything it cannot read,
+// or that is not a regular file, simply says no: the launcher then starts
+// the init stage itself.
 static int config_fits(const char *path) {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	// Only a regular file: reading a pipe or a terminal here would take
+	// what the CLI is about to read (--config /dev/stdin).
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return errno == ENOENT;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	char buf[1 << 16];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);

@@ -5,6 +5,7 @@ package nsexec
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -25,6 +26,10 @@ func TestEarlyWanted(t *testing.T) {
 	ok := cfg("ok.toml", "[sandbox]\nmode = \"sandbox\"\nnet = \"host\"\nallow_write = [\"/srv\"]\n")
 	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), []byte("[sandbox]\nmode = \"rwx\"\n"), 0o644)
 	env := []string{"HOME=/nonexistent", "PATH=/bin"}
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		argv []string
@@ -53,6 +58,8 @@ func TestEarlyWanted(t *testing.T) {
 		{"config net none", []string{"omega-run", "--", "x"}, append(env, "OMEGA_RUN_CONFIG="+none), false},
 		{"config fits", []string{"omega-run", "--config", ok, "--", "x"}, env, true},
 		{"config unreadable", []string{"omega-run", "--config", dir, "--", "x"}, env, false},
+		// Not read (it would take what the CLI reads), and not waited on.
+		{"config a fifo", []string{"omega-run", "--config", fifo, "--", "x"}, env, false},
 		{"default config rwx", []string{"omega-run", "--", "x"}, []string{"HOME=" + home}, false},
 		{"data dir without config", []string{"omega-run", "--data-dir", dir, "--", "x"}, []string{"HOME=" + home}, true},
 		{"flags decide", []string{"omega-run", "--mode", "sandbox", "--net", "host", "--", "x"}, []string{"HOME=" + home}, true},

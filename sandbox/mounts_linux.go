@@ -49,7 +49,11 @@ func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 	}
 	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
 	plan.ReadOnly = append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
-	plan.ReadOnly = append(plan.ReadOnly, pol.ConfigFiles()...)
+	for _, c := range pol.ConfigFiles() {
+		if !profiles.Within(c, "/tmp") { // host /tmp is not the program's
+			plan.ReadOnly = append(plan.ReadOnly, c)
+		}
+	}
 	// Host /tmp is replaced by the private one, so nothing there needs
 	// protecting.
 	if self, err := os.Executable(); err == nil && pol.WritableRootOf(self) != "" && !profiles.Within(self, "/tmp") {

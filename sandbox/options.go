@@ -263,13 +263,39 @@ func ensureDirs(p profiles.Policy) error {
 		if err := os.MkdirAll(p.PrivateTmp(), 0o700); err != nil {
 			return fmt.Errorf("cannot create %s: %w", p.PrivateTmp(), err)
 		}
-		// An empty config file, so that it can be kept read-only inside:
-		// the program could otherwise create one for later launches.
-		f, err := os.OpenFile(p.ConfigFiles()[0], os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err == nil {
-			f.Close()
-		} else if !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("cannot create %s: %w", p.ConfigFiles()[0], err)
+		if err := protectableConfig(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// protectableConfig makes sure each config file that sandbox mode keeps
+// read-only can be: a regular file, created empty when missing (so that
+// the program cannot create one for later launches). A bind mount pins a
+// file, not a symlink to it, which the program could replace.
+func protectableConfig(p profiles.Policy) error {
+	for i, c := range p.ConfigFiles() {
+		if profiles.Within(c, "/tmp") {
+			continue // the host's /tmp is not the program's
+		}
+		if i == 0 {
+			// O_EXCL fails on any existing name, a symlink's included.
+			f, err := os.OpenFile(c, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+			if err == nil {
+				f.Close()
+			} else if !errors.Is(err, fs.ErrExist) {
+				return fmt.Errorf("cannot create %s: %w", c, err)
+			}
+		}
+		st, err := os.Lstat(c)
+		switch {
+		case err != nil:
+			return fmt.Errorf("config file %s: %w", c, err)
+		case st.Mode()&fs.ModeSymlink != 0:
+			return fmt.Errorf("config file %s is a symlink, which a program in the sandbox could replace (it may write %s): make it the file itself, or point OMEGA_RUN_CONFIG at the file outside the writable set", c, filepath.Dir(c))
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("config file %s is not a regular file", c)
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,58 @@ func TestConfigFileReadOnly(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestConfigFileEdges: what the read-only bind cannot pin is refused or
+// left alone, and the config read is the config protected. A symlinked
+// data-dir config (the program could replace the link) is a one-line 125;
+// a --config under the host's /tmp, which the program does not see, works;
+// a config piped in on stdin reaches the launcher whole (the early start's
+// look at the file must not read a pipe); a relative --config with
+// --workdir is read and protected at the same place.
+func TestConfigFileEdges(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			cfg := filepath.Join(w.dataDir, "config.toml")
+			target := filepath.Join(w.home, "dotfiles.toml")
+			writeFile(t, target, "[sandbox]\nmode = \"sandbox\"\n")
+			for _, link := range []string{target, filepath.Join(w.home, "missing.toml")} {
+				os.Remove(cfg)
+				if err := os.Symlink(link, cfg); err != nil {
+					t.Fatal(err)
+				}
+				r := w.run("--", "true")
+				if r.code != 125 || !strings.Contains(r.stderr, "is a symlink") || strings.Count(r.stderr, "\n") != 1 {
+					t.Errorf("symlink to %s: exit %d, stderr %q; want 125 and one line", link, r.code, r.stderr)
+				}
+			}
+			os.Remove(cfg)
+
+			tmpCfg := filepath.Join(os.TempDir(), "omega-e2e-"+u.name+".toml")
+			writeFile(t, tmpCfg, "[sandbox]\nmode = \"sandbox\"\n")
+			defer os.Remove(tmpCfg)
+			if r := w.run("--config", tmpCfg, "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
+				t.Errorf("--config under /tmp: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+
+			r := w.runProg("/bin/sh", "-c", `printf '[sandbox]\nmode = "rx"\n' | "$0" --config /dev/stdin -- /bin/sh -c 'echo "$OMEGA_SANDBOX"'`, bin)
+			if r.stdout != "rx\n" {
+				t.Errorf("--config /dev/stdin (a pipe): the program ran as %q (stderr %q), want rx", r.stdout, r.stderr)
+			}
+
+			rel := filepath.Join(w.dataDir, "workspace", "rel.toml")
+			writeFile(t, rel, "[sandbox]\nmode = \"sandbox\"\n")
+			chownTree(t, w.dataDir, u)
+			args := []string{"--workdir", "workspace", "--config", "rel.toml", "--"}
+			w.runIn(w.dataDir, append(args, "/bin/sh", "-c", `printf '[sandbox]\nmode = "rwx"\n' > rel.toml; exit 0`)...)
+			if b, _ := os.ReadFile(rel); !strings.Contains(string(b), `"sandbox"`) {
+				t.Errorf("relative --config with --workdir: %s is now %q", rel, b)
+			}
+			if r := w.runIn(w.dataDir, append(args, "/bin/sh", "-c", `echo "$OMEGA_SANDBOX"`)...); r.stdout != "sandbox\n" {
+				t.Errorf("relative --config with --workdir: the next launch runs as %q (stderr %q)", r.stdout, r.stderr)
+			}
+		})
 	}
 }
