@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -111,6 +112,7 @@ func TestRenderResolves(t *testing.T) {
 		{"DATA_DIR", "/Users/alice/.omega"},
 		{"CLAUDE_DIR", "/Users/alice/dotfiles/claude"},
 		{"WRITABLE_ROOT_0", "/Volumes/Work/proj"},
+		{"CONFIG_FILE0", "/Users/alice/.omega/config.toml"},
 		{"HOME_DIR", "/Users/alice"},
 		{"CREDENTIAL_TARGET_0", "/Volumes/Keys/ssh"},
 	}
@@ -143,8 +145,33 @@ func TestRenderDeduplicatesRoots(t *testing.T) {
 		{"DATA_DIR", "/Users/alice/.omega"},
 		{"CLAUDE_DIR", "/Users/alice/.claude"},
 		{"WRITABLE_ROOT_0", "/Users/alice/src"},
+		{"CONFIG_FILE0", "/Users/alice/.omega/config.toml"},
 	}
 	if !slices.Equal(pr.Params, want) {
 		t.Errorf("params = %v, want %v", pr.Params, want)
+	}
+}
+
+// TestRenderConfigFileLinked: a config file that is a symlink gets both
+// its name (an unlink or rename acts on the link) and its target denied;
+// a --config in a writable root is carved out too.
+func TestRenderConfigFileLinked(t *testing.T) {
+	links := map[string]string{"/Users/alice/.omega/config.toml": "/Users/alice/dotfiles/omega.toml"}
+	p := policy(t, profiles.Policy{Mode: profiles.ModeRX, Config: "/Users/alice/.omega/workspace/mine.toml"})
+	pr, err := Render(p, fakeResolver(links))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []Param{
+		{"CONFIG_FILE0", "/Users/alice/.omega/config.toml"},
+		{"CONFIG_FILE1", "/Users/alice/dotfiles/omega.toml"},
+		{"CONFIG_FILE2", "/Users/alice/.omega/workspace/mine.toml"},
+	} {
+		if !slices.Contains(pr.Params, want) {
+			t.Errorf("params = %v, want %v among them", pr.Params, want)
+		}
+	}
+	if !strings.Contains(pr.Text, "(deny file-write*\n  (literal (param \"CONFIG_FILE0\"))\n  (literal (param \"CONFIG_FILE1\"))\n  (literal (param \"CONFIG_FILE2\"))\n)") {
+		t.Errorf("no deny block for the config files:\n%s", pr.Text)
 	}
 }

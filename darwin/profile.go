@@ -36,6 +36,7 @@ const (
 	paramDataDir      = "DATA_DIR"
 	paramClaudeDir    = "CLAUDE_DIR"
 	paramHomeDir      = "HOME_DIR"
+	paramConfigFile   = "CONFIG_FILE"
 	paramWritableRoot = "WRITABLE_ROOT_"
 	paramCredTarget   = "CREDENTIAL_TARGET_"
 )
@@ -76,6 +77,9 @@ func Render(p profiles.Policy, resolve Resolver) (Profile, error) {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}
 	r.block("(allow file-write*", deviceRules)
+	if err := r.configFiles(p); err != nil {
+		return Profile{}, fmt.Errorf("darwin: %w", err)
+	}
 	if p.Mode == profiles.ModeSandbox {
 		if err := r.credentials(p.Home); err != nil {
 			return Profile{}, fmt.Errorf("darwin: %w", err)
@@ -159,6 +163,39 @@ func (r *renderer) writable(p profiles.Policy) error {
 		rules = append(rules, "(subpath "+r.param(name, c)+")")
 	}
 	r.block("(allow file-write*", rules)
+	return nil
+}
+
+// configFiles denies writes to the config files that decide how later
+// launches run (profiles.Policy.ConfigFiles: the data dir's, and a
+// --config in a writable root), in rx too: a later rule wins in Seatbelt,
+// so this carves them out of the writable data dir. Creating, replacing
+// and removing them are writes to their paths.
+//
+// Both the name and, when it is a symlink, what it points to: Seatbelt
+// checks an unlink or rename on the link itself.
+func (r *renderer) configFiles(p profiles.Policy) error {
+	var paths []string
+	for _, c := range p.ConfigFiles() {
+		dir, err := Canonical(path.Dir(c), r.resolve)
+		if err != nil {
+			return fmt.Errorf("config file: %w", err)
+		}
+		full, err := Canonical(c, r.resolve)
+		if err != nil {
+			return fmt.Errorf("config file: %w", err)
+		}
+		for _, q := range []string{path.Join(dir, path.Base(c)), full} {
+			if !slices.Contains(paths, q) {
+				paths = append(paths, q)
+			}
+		}
+	}
+	rules := make([]string, len(paths))
+	for i, q := range paths {
+		rules[i] = "(literal " + r.param(fmt.Sprintf("%s%d", paramConfigFile, i), q) + ")"
+	}
+	r.block("(deny file-write*", rules)
 	return nil
 }
 

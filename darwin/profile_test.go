@@ -81,7 +81,9 @@ func TestGolden(t *testing.T) {
 }
 
 // designRX is DESIGN.md's rx profile with one --allow-write, followed by
-// the device block the issue asks for.
+// the device block the issue asks for and the config file carved out of
+// the data dir (a program could otherwise rewrite its next launch's
+// policy: mode = "rwx").
 const designRX = `(version 1)
 (allow default)
 (deny file-write*)
@@ -99,6 +101,9 @@ const designRX = `(version 1)
   (literal "/dev/ptmx")
   (regex #"^/dev/ttys[0-9]+$")
   (regex #"^/dev/fd/[0-9]+$")
+)
+(deny file-write*
+  (literal "{data_dir}/config.toml")
 )
 `
 
