@@ -182,8 +182,10 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 				_exit(125);
 			if (got == 0)
 				break;
-			if (got == child)
+			if (got == child) {
+				omega_read_only_lost();
 				_exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
+			}
 		}
 	}
 }

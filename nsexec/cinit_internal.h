@@ -118,6 +118,7 @@ void omega_read_spec(int fd, struct spec *s);
 // ------------------------------------------------ mounts (cinit_mounts.c)
 
 int omega_setup_mounts(const struct spec *s);
+void omega_read_only_lost(void);
 
 // ---------------------------------------------- confine (cinit_confine.c)
 

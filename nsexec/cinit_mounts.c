@@ -341,16 +341,46 @@ static int hide(const struct spec *s) {
 	return rc;
 }
 
+// What each read-only bind pins, for omega_read_only_lost.
+static struct pin {
+	const char *path;
+	dev_t dev;
+	ino_t ino;
+} *pins;
+static uint32_t npins;
+
 // read_only_binds makes each path (inside a writable root) read-only.
 static int read_only_binds(const struct spec *s) {
+	pins = omega_alloc(s->read_only.n, sizeof *pins);
 	for (uint32_t i = 0; i < s->read_only.n; i++) {
 		const char *p = s->read_only.v[i];
 		if (do_mount(p, p, NULL, MS_BIND | MS_REC, NULL) < 0)
 			return -1;
 		if (set_attr(p, AT_RECURSIVE, OMEGA_MOUNT_ATTR_RDONLY, 0, "RDONLY") < 0)
 			return -1;
+		struct stat st;
+		if (stat(p, &st) == 0)
+			pins[npins++] = (struct pin){p, st.st_dev, st.st_ino};
 	}
 	return 0;
+}
+
+// omega_read_only_lost is masks_linux.go's readOnlyLost: it warns about
+// each read-only bind that is gone — a host process that replaced or
+// removed the file detached it (the kernel allows that from another mount
+// namespace), and the program may then have written the new file.
+void omega_read_only_lost(void) {
+	char msg[4096 + 256];
+	for (uint32_t i = 0; i < npins; i++) {
+		struct stat st;
+		if (stat(pins[i].path, &st) == 0 && st.st_dev == pins[i].dev && st.st_ino == pins[i].ino)
+			continue;
+		snprintf(msg, sizeof msg,
+		         "%s was replaced on the host while the sandbox ran, which lifted its read-only bind: the program "
+		         "could have changed the new file; check it before anything runs it",
+		         pins[i].path);
+		omega_warn(msg);
+	}
 }
 
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the

@@ -97,7 +97,8 @@ func hide(dirs, files []string) error {
 	return nil
 }
 
-// readOnlyBinds makes each path (inside a writable root) read-only.
+// readOnlyBinds makes each path (inside a writable root) read-only, and
+// records what each bind pins for boundReadOnlyLost.
 func readOnlyBinds(paths []string) error {
 	for _, p := range paths {
 		if err := mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
@@ -106,8 +107,42 @@ func readOnlyBinds(paths []string) error {
 		if err := setReadOnly(p, true); err != nil {
 			return err
 		}
+		var st unix.Stat_t
+		if unix.Stat(p, &st) == nil {
+			pinned = append(pinned, pin{p, st.Dev, st.Ino})
+		}
 	}
 	return nil
+}
+
+// pin is a read-only bind and the file it holds.
+type pin struct {
+	path     string
+	dev, ino uint64
+}
+
+var pinned []pin
+
+// readOnlyLost lists the read-only binds that are gone: a host process
+// that replaces or removes such a file (an editor's save by rename, git
+// writing .git/config) detaches the bind in this namespace, and the
+// program may then have written the new file. The kernel allows that
+// from another mount namespace; all PID 1 can do is tell.
+func readOnlyLost() []string {
+	var lost []string
+	for _, p := range pinned {
+		var st unix.Stat_t
+		if unix.Stat(p.path, &st) != nil || st.Dev != p.dev || st.Ino != p.ino {
+			lost = append(lost, p.path)
+		}
+	}
+	return lost
+}
+
+// lostWarning is the warning for readOnlyLost's paths (both init stages).
+func lostWarning(path string) string {
+	return path + " was replaced on the host while the sandbox ran, which lifted its read-only bind: " +
+		"the program could have changed the new file; check it before anything runs it"
 }
 
 func setReadOnly(path string, recursive bool) error {

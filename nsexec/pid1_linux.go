@@ -63,7 +63,11 @@ func supervise(s *Spec, env []string) error {
 	// only sees signals sent to it on purpose, and forwards each once.
 	_ = unix.Setpgid(0, 0)
 	go forward(sigs, proc.Pid)
-	os.Exit(reap(proc.Pid))
+	status := reap(proc.Pid)
+	for _, p := range readOnlyLost() {
+		warner{json: s.LogJSON}.warn(lostWarning(p))
+	}
+	os.Exit(status)
 	return nil
 }
 

@@ -3,10 +3,14 @@
 package e2e
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestConfigFileReadOnly: the config file decides how later launches run,
@@ -125,5 +129,44 @@ func TestConfigFileEdges(t *testing.T) {
 				t.Errorf("relative --config with --workdir: the next launch runs as %q (stderr %q)", r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestReadOnlyBindReplacedOnHost: a host process that replaces a
+// read-only-bound file by rename while the sandbox runs detaches the bind
+// (the kernel allows it from another mount namespace), and the program may
+// then write the new file. omega-run cannot prevent that; PID 1 tells, at
+// the end of the run, naming the file. The control replaces nothing.
+func TestReadOnlyBindReplacedOnHost(t *testing.T) {
+	for _, replace := range []bool{true, false} {
+		w := newWorld(t, nobody)
+		cfg := filepath.Join(w.dataDir, "config.toml")
+		writeFile(t, cfg, "[sandbox]\n")
+		chownTree(t, w.dataDir, nobody)
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		c := w.cmd(ctx, "--", "/bin/sh", "-c", "echo ready; read line")
+		stdin, _ := c.StdinPipe()
+		stdout, _ := c.StdoutPipe()
+		var errb bytes.Buffer
+		c.Stderr = &errb
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "ready\n" {
+			t.Fatalf("the program said %q", line)
+		}
+		if replace { // as an editor saves: a new file renamed over the old
+			writeFile(t, cfg+".new", "[sandbox]\nnet = \"none\"\n")
+			if err := os.Rename(cfg+".new", cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		stdin.Close()
+		c.Wait()
+		cancel()
+		warned := strings.Contains(errb.String(), cfg+" was replaced on the host")
+		if warned != replace {
+			t.Errorf("replaced %v: stderr %q", replace, errb.String())
+		}
 	}
 }
