@@ -18,15 +18,12 @@ import (
 
 var early sync.Mutex
 
-// earlyFDMin is cinit_early.c's EARLY_FD_MIN: the spec pipe's write end
-// sits at or above it.
-const earlyFDMin = 100
-
 // Prestarted hands over, at most once, the init stage the omega-run CLI's
 // constructor started before the Go runtime (cinit_early.c): its pid and
 // the pipe its spec goes through. It fits a launch in ns with keepFDs
-// preserved fds when ns is user, mount, pid, ipc and uts and nothing else,
-// and when fits says that the launch needs nothing a clone sets up (a
+// preserved fds (which must not reach the spec pipe's write end, kept
+// high by cinit_early.c) when ns is user, mount, pid, ipc and uts and
+// nothing else, and when fits says that the launch needs nothing a clone sets up (a
 // cgroup) or the process changed (its working directory). One that does
 // not fit is killed and reaped; ok is then false, as when there is none.
 func Prestarted(ns Namespaces, keepFDs int, fits bool) (pid int, pipe *SpecPipe, ok bool) {
@@ -37,7 +34,7 @@ func Prestarted(ns Namespaces, keepFDs int, fits bool) (pid int, pipe *SpecPipe,
 		return 0, nil, false
 	}
 	w := os.NewFile(uintptr(fd), "omega-run-spec")
-	if !fits || !ns.Enabled || ns.Net || 3+keepFDs > earlyFDMin {
+	if !fits || !ns.Enabled || ns.Net || 3+keepFDs > int(fd) {
 		w.Close()
 		killAndReap(int(cpid))
 		return 0, nil, false

@@ -108,8 +108,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if p.policy.Mode == ModeRWX {
 		return 0, inPlace(plainSpec(p))
 	}
+	cause := ""
 	if p.policy.Mode == ModeSandbox {
-		if cause := usernsUnavailable(); cause == "" {
+		if cause = usernsUnavailable(); cause == "" {
 			// The init stage starts now; the spec follows when ready.
 			return runSupervised(p, sandboxNamespaces(p), func() (*nsexec.Spec, []*stateSync, error) {
 				spec, _, err := specWith(p, "")
@@ -121,7 +122,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 			})
 		}
 	}
-	spec, ns, err := specAndNamespaces(p)
+	spec, ns, err := specWith(p, cause)
 	if err != nil {
 		return 0, launcherErr(err)
 	}
