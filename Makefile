@@ -16,6 +16,9 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 # make static / make dist: scripts/build-static.sh is the one static build
 # command (internal/static's test runs it too).
 HOSTARCH    := $(shell $(GO) env GOHOSTARCH 2>/dev/null)
+# Debian packages for building and testing; musl-tools, gperf, curl and
+# xz-utils build the static release binary's musl libseccomp.
+DEBS        := libseccomp-dev bubblewrap pkg-config gcc musl-tools gperf curl xz-utils patch
 STATIC_ENV  := GO='$(GO)' LDFLAGS='$(LDFLAGS)' BUILDTAGS='$(BUILDTAGS)'
 
 .PHONY: help deps build test test-short run cross lint clean static deps-cross dist install uninstall
@@ -24,19 +27,22 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
 
 deps: ## install what building and testing need (Debian; root or sudo)
-	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq libseccomp-dev bubblewrap pkg-config gcc; \
-	  else echo "run: sudo apt-get install -y libseccomp-dev bubblewrap pkg-config gcc"; exit 1; fi; fi
+	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null || ! command -v musl-gcc >/dev/null || ! command -v gperf >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(DEBS); \
+	  else echo "run: sudo apt-get install -y $(DEBS)"; exit 1; fi; fi
 	$(GO) mod download
 
 build: deps ## build ./omega-run (cgo, libseccomp)
 	$(GO) build -trimpath -tags '$(BUILDTAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-test: deps ## vet, gofmt, cross-compile matrix, then every test with -race
+test: deps ## vet, gofmt, cross-compile matrix, every test with -race, then the e2e suite on the static build
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory cross
 	$(GO) test -race -timeout 15m -count=1 ./...
+	@echo "test: the end-to-end suite again, on the static release build (musl)"
+	$(MAKE) --no-print-directory static
+	OMEGA_E2E_BIN=$(CURDIR)/dist/$(BIN)-linux-$(HOSTARCH) $(GO) test -timeout 15m -count=1 ./internal/e2e
 
 test-short: ## unit tests only (no root, no e2e)
 	$(GO) test -short -count=1 ./...

@@ -297,9 +297,23 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	exec_failed(s.path, errno);
 }
 
+// What omega_cinit found, for a test (omega_ctor_args).
+static int ctor_argc = -1;
+static char **ctor_argv, **ctor_envp;
+
+int omega_ctor_args(char ***argv, char ***envp) {
+	*argv = ctor_argv, *envp = ctor_envp;
+	return ctor_argc;
+}
+
 // omega_cinit runs first in every process of a binary that links nsexec
-// with cgo. glibc passes (argc, argv, envp) to constructors.
-__attribute__((constructor)) static void omega_cinit(int argc, char **argv, char **envp) {
-	if (argc > 1 && argv && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
+// with cgo.
+__attribute__((constructor)) static void omega_cinit(void) {
+	int argc;
+	char **argv, **envp;
+	if (omega_initial_args(&argc, &argv, &envp) < 0)
+		return;
+	ctor_argc = argc, ctor_argv = argv, ctor_envp = envp;
+	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
 		omega_run_init(SPEC_FD, 0, envp);
 }

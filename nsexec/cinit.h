@@ -23,7 +23,10 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // Go runtime does (cinit_early.c). omega_early_take hands it to Go once
 // (pid of the init stage, write end of its spec pipe), and returns 0 when
 // there is none; omega_early_drop kills and reaps one not taken.
-void omega_early_start(int argc, char **argv, char **envp);
+void omega_early_start(void);
+// omega_ctor_args returns argc as the constructor found it, -1 when it
+// found none (cinit_args.c), for a test.
+int omega_ctor_args(char ***argv, char ***envp);
 // omega_early_wanted is omega_early_start's decision, for a test.
 int omega_early_wanted(int argc, char **argv, char **envp);
 int omega_early_take(int *pid, int *spec_fd);

@@ -14,6 +14,7 @@
 //	cinit_broker_pool.c  PID 1 takes the calls and answers them from threads
 //	cinit_early.c    the CLI's sandbox init stage, started before the Go runtime
 //	cinit_early_wanted.c  whether a command line gets one
+//	cinit_args.c     argv and envp for the constructors, on glibc and musl
 #ifndef OMEGA_CINIT_INTERNAL_H
 #define OMEGA_CINIT_INTERNAL_H
 
@@ -31,6 +32,10 @@ struct omega_ruleset_attr {
 };
 
 #define SPEC_FD 3
+
+// omega_initial_args finds the process's argc, argv and envp from a
+// constructor (cinit_args.c); -1 when it cannot.
+int omega_initial_args(int *argc, char ***argv, char ***envp);
 
 // ------------------------------------------------ errors (cinit_errors.c)
 

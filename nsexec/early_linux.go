@@ -67,6 +67,23 @@ func earlyWanted(argv, env []string) bool {
 	return C.omega_early_wanted(C.int(len(argv)), &cArgv[0], &cEnv[0]) != 0
 }
 
+// ctorArgs is the argv and envp the constructor found (cinit_args.c), for
+// tests; ok is false when it found none.
+func ctorArgs() (argv, env []string, ok bool) {
+	var cArgv, cEnv **C.char
+	n := int(C.omega_ctor_args(&cArgv, &cEnv))
+	if n < 0 {
+		return nil, nil, false
+	}
+	for _, p := range unsafe.Slice(cArgv, n) {
+		argv = append(argv, C.GoString(p))
+	}
+	for p := cEnv; *p != nil; p = (**C.char)(unsafe.Add(unsafe.Pointer(p), unsafe.Sizeof(p))) {
+		env = append(env, C.GoString(*p))
+	}
+	return argv, env, true
+}
+
 func cStrings(ss []string) []*C.char {
 	out := make([]*C.char, len(ss)+1)
 	for i, s := range ss {

@@ -5,6 +5,7 @@ package nsexec
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -70,3 +71,22 @@ func TestEarlyWanted(t *testing.T) {
 		}
 	}
 }
+
+// TestCtorArgs checks that the constructors find this process's argv and
+// environment without being passed them (musl passes nothing; cinit_args.c
+// walks back from environ), as the Go runtime received them.
+func TestCtorArgs(t *testing.T) {
+	argv, env, ok := ctorArgs()
+	if !ok {
+		t.Fatal("the constructor found no argv")
+	}
+	if !slices.Equal(argv, os.Args) {
+		t.Errorf("constructor's argv %q, want %q", argv, os.Args)
+	}
+	if !slices.Equal(env, initialEnv) {
+		t.Errorf("constructor's envp has %d entries, the process started with %d", len(env), len(initialEnv))
+	}
+}
+
+// initialEnv is the environment before any test changes it.
+var initialEnv = os.Environ()

@@ -15,6 +15,14 @@ import (
 // Init runs the init stage and never returns. The caller checks
 // os.Args[1] == InitArg first.
 func Init() {
+	if CInit {
+		// A cgo build's constructor runs the C init stage before Go
+		// starts; getting here means it found no argv (cinit_args.c).
+		// The Go init stage would run instead, without the C stage's
+		// connect broker: refuse rather than confine differently.
+		fmt.Fprintln(os.Stderr, "omega-run: init: the C init stage did not start (its constructor found no argv)")
+		os.Exit(125)
+	}
 	// Every restriction below is applied to this thread only and reaches
 	// the program through execve or fork from this very thread.
 	runtime.LockOSThread()

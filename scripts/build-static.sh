@@ -3,11 +3,20 @@
 # libseccomp linked in: no ELF interpreter, no shared libraries, so it runs
 # on any Linux of its architecture, in an empty root as well.
 #
+# For the host's architecture it links musl, not glibc: glibc's start-up
+# (CPUID probing, which traps to the hypervisor in a VM, and heavier
+# pthread_create for the Go runtime's threads) costs 0.7 ms per launch on
+# the benchmark machine. scripts/musl-libseccomp.sh builds Debian's
+# libseccomp for musl into .build/ once. A cross build (another GOARCH)
+# links Debian's static glibc and libseccomp.a, as there is no musl cross
+# toolchain in Debian; LIBC=glibc asks for that on the host too.
+#
 # `make static` and `make dist` call it, and so does internal/static's test,
 # so that what is tested is what is shipped.
 #
 # Environment:
 #   GO       the go command (default: go)
+#   LIBC     musl (default for the host's architecture) or glibc
 #   GOARCH   target architecture (default: the host's); another one uses
 #            Debian's cross toolchain, <triplet>-gcc and the libseccomp.a of
 #            libseccomp-dev:<arch>
@@ -30,7 +39,23 @@ amd64) triplet=x86_64-linux-gnu ;;
 arm64) triplet=aarch64-linux-gnu ;;
 *) echo "build-static.sh: GOARCH $GOARCH: only amd64 and arm64 are set up" >&2; exit 1 ;;
 esac
-if [ "$GOARCH" != "$host" ]; then
+LIBC=${LIBC:-musl}
+[ "$GOARCH" = "$host" ] || LIBC=glibc
+case $LIBC in
+musl)
+	musl=$PWD/.build/musl-$GOARCH
+	scripts/musl-libseccomp.sh "$musl"
+	CC=musl-gcc
+	CGO_CFLAGS="-O2 -isystem $musl/kernel-headers"
+	PKG_CONFIG_LIBDIR=$musl/lib/pkgconfig
+	export CC CGO_CFLAGS PKG_CONFIG_LIBDIR
+	;;
+glibc) ;;
+*) echo "build-static.sh: LIBC=$LIBC: musl or glibc" >&2; exit 1 ;;
+esac
+if [ "$LIBC" = musl ]; then
+	pkg=" musl-tools gperf"
+elif [ "$GOARCH" != "$host" ]; then
 	CC=${CC:-$triplet-gcc}
 	PKG_CONFIG_LIBDIR=/usr/lib/$triplet/pkgconfig
 	export CC PKG_CONFIG_LIBDIR

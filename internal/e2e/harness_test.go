@@ -40,7 +40,17 @@ func testMain(m *testing.M) int {
 	os.Chmod(root, 0o755)
 	bin = filepath.Join(root, "omega-run")
 	probe = filepath.Join(root, "probe")
-	for out, pkg := range map[string]string{bin: "../..", probe: "./probe"} {
+	builds := map[string]string{bin: "../..", probe: "./probe"}
+	// OMEGA_E2E_BIN runs the suite against a given omega-run, the static
+	// release build (make test-static) rather than a fresh dynamic one.
+	if given := os.Getenv("OMEGA_E2E_BIN"); given != "" {
+		if err := copyFile(given, bin); err != nil {
+			fmt.Fprintln(os.Stderr, "OMEGA_E2E_BIN:", err)
+			return 1
+		}
+		delete(builds, bin)
+	}
+	for out, pkg := range builds {
 		build := exec.Command("go", "build", "-tags", "urfave_cli_no_docs "+os.Getenv("OMEGA_E2E_TAGS"), "-o", out, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
@@ -278,3 +288,13 @@ func (w *world) exists(p string) bool {
 var confinedModes = []string{"sandbox", "rx"}
 
 func init() { runtime.GOMAXPROCS(2) }
+
+// copyFile copies an executable to dst, readable and runnable by every
+// test user.
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o755)
+}
