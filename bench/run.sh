@@ -49,6 +49,10 @@ command -v hyperfine >/dev/null || need_pkgs+=(hyperfine)
 command -v unshare >/dev/null || need_pkgs+=(util-linux)
 pkg-config --exists libseccomp 2>/dev/null || need_pkgs+=(libseccomp-dev pkg-config)
 command -v gcc >/dev/null || need_pkgs+=(gcc)
+# The static build's musl libseccomp (scripts/musl-libseccomp.sh).
+command -v musl-gcc >/dev/null || need_pkgs+=(musl-tools)
+command -v gperf >/dev/null || need_pkgs+=(gperf)
+command -v curl >/dev/null || need_pkgs+=(curl)
 if ((${#need_pkgs[@]})); then
 	[[ $(id -u) == 0 ]] || die "missing ${need_pkgs[*]}: run as root, or: sudo apt-get install -y ${need_pkgs[*]}"
 	log "installing ${need_pkgs[*]}"
@@ -88,10 +92,12 @@ mkdir -p "$BIN" "$RES"
 # --- build -------------------------------------------------------------------
 
 log "building omega-run and the helpers"
-# The shipped binary is the static one (make static / make dist); the
+# The shipped binary is the static one (make static / make dist, musl); the
 # dynamic build (make build, go install) is measured next to it.
 (cd "$REPO" && BUILDTAGS=$BUILDTAGS scripts/build-static.sh "$BIN/omega-run") >>"$WORK/log" 2>&1 || die "static build failed (see $WORK/log)"
 (cd "$REPO" && go build -trimpath -tags "$BUILDTAGS" -o "$BIN/omega-run-dynamic" .) >>"$WORK/log" 2>&1 || die "go build failed (see $WORK/log)"
+# The static build links musl; the glibc one shows what that saves.
+(cd "$REPO" && LIBC=glibc BUILDTAGS=$BUILDTAGS scripts/build-static.sh "$BIN/omega-run-glibc") >>"$WORK/log" 2>&1 || die "static glibc build failed (see $WORK/log)"
 for h in maxrss sysloop fsjob report; do
 	(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$h" "./bench/$h") >>"$WORK/log" 2>&1 ||
 		die "building bench/$h failed"
@@ -187,6 +193,8 @@ add start-up "omega-run rx" "$OMEGA" --mode rx -- "$TRUE"
 add start-up "omega-run sandbox" "$OMEGA" --mode sandbox -- "$TRUE"
 add start-up "omega-run rx (dynamic build)" "$BIN/omega-run-dynamic" --mode rx -- "$TRUE"
 add start-up "omega-run sandbox (dynamic build)" "$BIN/omega-run-dynamic" --mode sandbox -- "$TRUE"
+add start-up "omega-run rx (static glibc)" "$BIN/omega-run-glibc" --mode rx -- "$TRUE"
+add start-up "omega-run sandbox (static glibc)" "$BIN/omega-run-glibc" --mode sandbox -- "$TRUE"
 for r in $(seq "$STARTUP_ROUNDS"); do
 	log "start-up, round $r/$STARTUP_ROUNDS (${STARTUP_RUNS} runs per command)"
 	hf "$r" --warmup 10 --runs "$STARTUP_RUNS" --export-json "$RES/startup-$r.json"

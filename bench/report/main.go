@@ -44,16 +44,18 @@ import (
 
 // Names of the variants, as run.sh passes them to hyperfine -n.
 const (
-	nPlain      = "plain"
-	nUnshare    = "unshare -Urmpf"
-	nBwrap      = "bwrap"
-	nBwrapEq    = "bwrap (equivalent)"
-	nBwrapEqSec = "bwrap (equivalent + omega-run seccomp)"
-	nRWX        = "omega-run rwx"
-	nRX         = "omega-run rx"
-	nSandbox    = "omega-run sandbox"
-	nRXDyn      = "omega-run rx (dynamic build)"
-	nSandboxDyn = "omega-run sandbox (dynamic build)"
+	nPlain        = "plain"
+	nUnshare      = "unshare -Urmpf"
+	nBwrap        = "bwrap"
+	nBwrapEq      = "bwrap (equivalent)"
+	nBwrapEqSec   = "bwrap (equivalent + omega-run seccomp)"
+	nRWX          = "omega-run rwx"
+	nRX           = "omega-run rx"
+	nSandbox      = "omega-run sandbox"
+	nRXDyn        = "omega-run rx (dynamic build)"
+	nSandboxDyn   = "omega-run sandbox (dynamic build)"
+	nRXGlibc      = "omega-run rx (static glibc)"
+	nSandboxGlibc = "omega-run sandbox (static glibc)"
 	// nFilterFloor: plain under a one-instruction allow-all seccomp
 	// filter, what any filter costs a workload on this kernel.
 	nFilterFloor = "plain, 1-insn seccomp filter"

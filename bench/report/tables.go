@@ -16,7 +16,7 @@ func (r *report) startupTable() {
 	r.printf("## Start-up: `… -- /bin/true`, wall time\n\n")
 	r.printf("| command | median ms | IQR ms (Q1–Q3) | σ ms | min ms | runs | × bwrap [95%% CI] | × bwrap (equivalent) | target |\n")
 	r.printf("|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, name := range []string{nPlain, nUnshare, nBwrap, nBwrapEq, nBwrapEqSec, nRWX, nRX, nSandbox, nRXDyn, nSandboxDyn} {
+	for _, name := range []string{nPlain, nUnshare, nBwrap, nBwrapEq, nBwrapEqSec, nRWX, nRX, nSandbox, nRXDyn, nSandboxDyn, nRXGlibc, nSandboxGlibc} {
 		xs, ok := r.startup[name]
 		if !ok {
 			continue
