@@ -42,14 +42,7 @@ esac
 LIBC=${LIBC:-musl}
 [ "$GOARCH" = "$host" ] || LIBC=glibc
 case $LIBC in
-musl)
-	musl=$PWD/.build/musl-$GOARCH
-	scripts/musl-libseccomp.sh "$musl"
-	CC=musl-gcc
-	CGO_CFLAGS="-O2 -isystem $musl/kernel-headers"
-	PKG_CONFIG_LIBDIR=$musl/lib/pkgconfig
-	export CC CGO_CFLAGS PKG_CONFIG_LIBDIR
-	;;
+musl) . scripts/musl-env.sh "$GOARCH" ;;
 glibc) ;;
 *) echo "build-static.sh: LIBC=$LIBC: musl or glibc" >&2; exit 1 ;;
 esac

@@ -13,7 +13,7 @@
 # hash) with musl-gcc.
 #
 # Needs: musl-tools, gperf (the patch regenerates the syscall table),
-# curl, make, xz-utils.
+# curl, make, patch, xz-utils.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
@@ -28,9 +28,9 @@ deb_sha=665fc6ad1b9887207b0af1a293a2d7975e2df503a2618d1808b970081f9672f6
 stamp=$dir/.built-$version-$debian
 
 [ -f "$stamp" ] && exit 0
-for tool in musl-gcc gperf curl make xz; do
+for tool in musl-gcc gperf curl make patch xz; do
 	command -v $tool >/dev/null || {
-		echo "musl-libseccomp.sh: $tool not found; run: apt-get install -y musl-tools gperf curl make xz-utils" >&2
+		echo "musl-libseccomp.sh: $tool not found; run: apt-get install -y musl-tools gperf curl make patch xz-utils" >&2
 		exit 1
 	}
 done
