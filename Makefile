@@ -44,7 +44,7 @@ test: deps ## vet, gofmt, cross-compile matrix, every test with -race, then the 
 	$(MAKE) --no-print-directory static
 	OMEGA_E2E_BIN=$(CURDIR)/dist/$(BIN)-linux-$(HOSTARCH) $(GO) test -timeout 15m -count=1 ./internal/e2e
 	@echo "test: the C and libseccomp packages' tests, linked against musl as the release build is"
-	. scripts/musl-env.sh $(HOSTARCH) && $(GO) test -count=1 -tags 'netgo osusergo' \
+	GOARCH=$(HOSTARCH) && . scripts/musl-env.sh && $(GO) test -count=1 -tags 'netgo osusergo' \
 	  -ldflags '-linkmode external -extldflags -static' ./seccomp ./nsexec ./landlock ./sandbox
 
 test-short: ## unit tests only (no root, no e2e)

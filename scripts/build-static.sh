@@ -42,7 +42,7 @@ esac
 LIBC=${LIBC:-musl}
 [ "$GOARCH" = "$host" ] || LIBC=glibc
 case $LIBC in
-musl) . scripts/musl-env.sh "$GOARCH" ;;
+musl) . scripts/musl-env.sh ;;
 glibc) ;;
 *) echo "build-static.sh: LIBC=$LIBC: musl or glibc" >&2; exit 1 ;;
 esac

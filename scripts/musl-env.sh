@@ -1,9 +1,9 @@
-# musl-env.sh — sourced (". scripts/musl-env.sh GOARCH" from the module
-# root): builds the musl libseccomp once (scripts/musl-libseccomp.sh) and
+# musl-env.sh — sourced (". scripts/musl-env.sh" from the module root,
+# with GOARCH set; a sourced script gets no arguments in every sh): builds the musl libseccomp once (scripts/musl-libseccomp.sh) and
 # exports what cgo needs to compile and link against musl instead of
 # glibc. build-static.sh uses it for the release build, `make test` for
 # running unit tests on musl.
-musl_dir=$PWD/.build/musl-$1
+musl_dir=$PWD/.build/musl-${GOARCH:?musl-env.sh: set GOARCH}
 scripts/musl-libseccomp.sh "$musl_dir" || return 1 2>/dev/null || exit 1
 CC=musl-gcc
 CGO_CFLAGS="-O2 -isystem $musl_dir/kernel-headers"

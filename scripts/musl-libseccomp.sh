@@ -27,6 +27,12 @@ deb=libseccomp_$version-$debian.debian.tar.xz
 deb_sha=665fc6ad1b9887207b0af1a293a2d7975e2df503a2618d1808b970081f9672f6
 stamp=$dir/.built-$version-$debian
 
+# One build at a time (parallel test packages may each ask for it).
+mkdir -p "$(dirname "$dir")"
+if command -v flock >/dev/null; then
+	exec 9>"$dir.lock"
+	flock 9
+fi
 [ -f "$stamp" ] && exit 0
 for tool in musl-gcc gperf curl make patch xz; do
 	command -v $tool >/dev/null || {
@@ -65,12 +71,15 @@ while read -r p; do
 done <debian/patches/series
 
 log=$dir/build.log
+# The caller's compiler and linker flags are for Go (build-static.sh gets
+# LDFLAGS='-X main.version=…'), not for this library.
+unset CFLAGS CPPFLAGS LDFLAGS LIBS
 {
 	./configure CC=musl-gcc CFLAGS="-O2 -isystem $dir/kernel-headers" \
-		--enable-static --disable-shared --prefix="$dir"
-	make -C src -j"$(nproc)"
-	make -C src install
-	make -C include install
+		--enable-static --disable-shared --prefix="$dir" &&
+		make -C src -j"$(nproc)" &&
+		make -C src install &&
+		make -C include install
 } >"$log" 2>&1 || { tail -20 "$log" >&2; echo "musl-libseccomp.sh: build failed, see $log" >&2; exit 1; }
 mkdir -p "$dir/lib/pkgconfig"
 cp libseccomp.pc "$dir/lib/pkgconfig/"
