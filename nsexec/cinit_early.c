@@ -41,9 +41,6 @@
 #define EARLY_FD_MIN 100
 
 static pid_t helper = -1;      // the helper, until reaped
-// The launcher's CPU affinity, and whether the helper left its CPU.
-static cpu_set_t affinity;
-static int moved = 0;
 static int spec_w = -1;        // write end of the init stage's spec pipe
 static int pid_r = -1;         // the helper sends the init stage's pid here
 
@@ -116,15 +113,6 @@ static void like_go(void) {
 // lets it go on. Its exit status says whether all of that worked.
 static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int back[2], uid_t uid, gid_t gid,
                                                  char **argv, int argc, char **envp) {
-	// Off the launcher's CPU first: a new task may preempt its parent,
-	// and the launcher's own start is the critical path; the helper and
-	// the init stage have time to spare until the spec comes.
-	int cpu = sched_getcpu();
-	if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &affinity) && CPU_COUNT(&affinity) > 1) {
-		cpu_set_t away = affinity;
-		CPU_CLR(cpu, &away);
-		moved = sched_setaffinity(0, sizeof away, &away) == 0;
-	}
 	// Only the launcher may hold the write end: EOF means it is gone.
 	close(spec[1]);
 	close(back[0]);
@@ -134,10 +122,6 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	if (c < 0)
 		_exit(1);
 	if (c == 0) {
-		// The program gets the launcher's affinity, as a re-executed
-		// init stage would.
-		if (moved && sched_setaffinity(0, sizeof affinity, &affinity) < 0)
-			omega_dief(errno, "restore the CPU affinity");
 		close(ids[1]);
 		close(back[1]);
 		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
@@ -212,8 +196,6 @@ void omega_early_start(void) {
 	sigprocmask(SIG_BLOCK, &fwd, &old);
 	uid_t uid = getuid();
 	gid_t gid = getgid();
-	if (sched_getaffinity(0, sizeof affinity, &affinity) < 0)
-		CPU_ZERO(&affinity);
 	pid_t h = fork();
 	if (h == 0)
 		run_helper(spec, ids, back, uid, gid, argv, argc, envp);

@@ -3,12 +3,10 @@
 package e2e
 
 import (
-	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -184,38 +182,4 @@ func TestEarlyStartTaken(t *testing.T) {
 			t.Errorf("%s, --workdir: PID 1 is %q (stderr %q), want exe (re-executed)", u.name, r.stdout, r.stderr)
 		}
 	}
-}
-
-// TestEarlyStartAffinity: the early helper moves off the launcher's CPU
-// (a new task may preempt its parent, whose start is the critical path),
-// and the init stage puts the launcher's CPU affinity back, so that the
-// program runs where a re-executed one would: on every CPU the caller
-// allowed, not on the helper's.
-func TestEarlyStartAffinity(t *testing.T) {
-	n := runtime.NumCPU()
-	if n < 2 {
-		t.Skip("one CPU: the helper has nowhere to move")
-	}
-	w := newWorld(t, nobody)
-	for _, mask := range []string{fmt.Sprintf("0-%d", n-1), "0", "1", "0,1"} {
-		for i := 0; i < 5; i++ {
-			r := w.runProg("/usr/bin/taskset", "-c", mask, bin, "--", "/bin/sh", "-c",
-				`cat /proc/1/comm; grep Cpus_allowed_list /proc/self/status`)
-			want := "omega-run-init\nCpus_allowed_list:\t" + canonicalCPUs(mask) + "\n"
-			if strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
-				want = strings.Replace(want, "omega-run-init", "exe", 1)
-			}
-			if r.stdout != want {
-				t.Fatalf("taskset -c %s, run %d: %q (stderr %q), want %q", mask, i, r.stdout, r.stderr, want)
-			}
-		}
-	}
-}
-
-// canonicalCPUs is the kernel's spelling of a taskset list.
-func canonicalCPUs(mask string) string {
-	if mask == "0,1" {
-		return "0-1"
-	}
-	return mask
 }
