@@ -27,7 +27,8 @@ help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
 
 deps: ## install what building and testing need (Debian; root or sudo)
-	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null || ! command -v musl-gcc >/dev/null || ! command -v gperf >/dev/null; then \
+	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null || ! command -v musl-gcc >/dev/null || ! command -v gperf >/dev/null \
+	   || ! command -v curl >/dev/null || ! command -v patch >/dev/null || ! command -v xz >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(DEBS); \
 	  else echo "run: sudo apt-get install -y $(DEBS)"; exit 1; fi; fi
 	$(GO) mod download
@@ -41,11 +42,11 @@ test: deps ## vet, gofmt, cross-compile matrix, every test with -race, then the 
 	$(MAKE) --no-print-directory cross
 	$(GO) test -race -timeout 15m -count=1 ./...
 	@echo "test: the end-to-end suite again, on the static release build (musl)"
-	$(MAKE) --no-print-directory static
-	OMEGA_E2E_BIN=$(CURDIR)/dist/$(BIN)-linux-$(HOSTARCH) $(GO) test -timeout 15m -count=1 ./internal/e2e
+	$(STATIC_ENV) GOARCH=$(HOSTARCH) scripts/build-static.sh .build/$(BIN)-static-test
+	OMEGA_E2E_BIN=$(CURDIR)/.build/$(BIN)-static-test $(GO) test -timeout 15m -count=1 ./internal/e2e
 	@echo "test: the C and libseccomp packages' tests, linked against musl as the release build is"
 	GOARCH=$(HOSTARCH) && . scripts/musl-env.sh && $(GO) test -count=1 -tags 'netgo osusergo' \
-	  -ldflags '-linkmode external -extldflags -static' ./seccomp ./nsexec ./landlock ./sandbox
+	  -ldflags "-linkmode external -extldflags '$$MUSL_EXTLDFLAGS'" ./seccomp ./nsexec ./landlock ./sandbox
 
 test-short: ## unit tests only (no root, no e2e)
 	$(GO) test -short -count=1 ./...

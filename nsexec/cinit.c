@@ -15,7 +15,7 @@
 // perform system calls: this one runs the steps in order, and
 // cinit_internal.h lists the others. Failures print one line
 // "omega-run: init: <what>: <error>" and exit 125 (126/127 for exec).
-// Error texts follow Go's (lowercase strerror) so both stages read alike.
+// Error texts are Go's (cinit_errtab.h) so both stages read alike.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -297,23 +297,29 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	exec_failed(s.path, errno);
 }
 
-// What omega_cinit found, for a test (omega_ctor_args).
-static int ctor_argc = -1;
-static char **ctor_argv, **ctor_envp;
+// What omega_cinit got, and what the walk finds, for a test.
+static int ctor_argc = -1, walk_argc = -1;
+static char **ctor_argv, **ctor_envp, **walk_argv, **walk_envp;
 
 int omega_ctor_args(char ***argv, char ***envp) {
 	*argv = ctor_argv, *envp = ctor_envp;
 	return ctor_argc;
 }
 
-// omega_cinit runs first in every process of a binary that links nsexec
-// with cgo.
-__attribute__((constructor)) static void omega_cinit(void) {
-	int argc;
-	char **argv, **envp;
-	if (omega_initial_args(&argc, &argv, &envp) < 0)
-		return;
+int omega_ctor_walk(char ***argv, char ***envp) {
+	*argv = walk_argv, *envp = walk_envp;
+	return walk_argc;
+}
+
+// cinit runs first in every process of a binary that links nsexec with
+// cgo.
+static void cinit(int argc, char **argv, char **envp) {
 	ctor_argc = argc, ctor_argv = argv, ctor_envp = envp;
+	// musl's way, tried on glibc too so that every test run checks it.
+	if (omega_initial_args(&walk_argc, &walk_argv, &walk_envp) < 0)
+		walk_argc = -1;
 	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
 		omega_run_init(SPEC_FD, 0, envp);
 }
+
+OMEGA_CONSTRUCTOR(omega_cinit, cinit)

@@ -3,6 +3,7 @@
 #define OMEGA_CINIT_H
 
 #include <stddef.h>
+#include <stdlib.h> // glibc's features.h: __GLIBC__
 
 // OMEGA_INIT_ARG is nsexec.InitArg (a Go test checks that they agree).
 #define OMEGA_INIT_ARG "__omega_run_init__"
@@ -23,10 +24,35 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // Go runtime does (cinit_early.c). omega_early_take hands it to Go once
 // (pid of the init stage, write end of its spec pipe), and returns 0 when
 // there is none; omega_early_drop kills and reaps one not taken.
-void omega_early_start(void);
-// omega_ctor_args returns argc as the constructor found it, -1 when it
-// found none (cinit_args.c), for a test.
+void omega_early_start(int argc, char **argv, char **envp);
+// omega_ctor_args returns argc as the constructor got it, -1 when it got
+// none; omega_ctor_walk returns what omega_initial_args found there (the
+// same on musl, where that is how the constructor got them), for a test.
 int omega_ctor_args(char ***argv, char ***envp);
+int omega_ctor_walk(char ***argv, char ***envp);
+
+// omega_initial_args finds argc, argv and envp from a constructor where
+// the C library does not pass them (cinit_args.c); -1 when it cannot.
+int omega_initial_args(int *argc, char ***argv, char ***envp);
+
+// OMEGA_CONSTRUCTOR(name, fn) defines a constructor that calls
+// fn(argc, argv, envp). glibc passes them to constructors — and is then
+// not misled by an environ that a preloaded library moved; musl passes
+// nothing, and omega_initial_args finds them.
+#ifdef __GLIBC__
+#define OMEGA_CONSTRUCTOR(name, fn)                                                   \
+	__attribute__((constructor)) static void name(int argc, char **argv, char **envp) { \
+		fn(argc, argv, envp);                                                         \
+	}
+#else
+#define OMEGA_CONSTRUCTOR(name, fn)                                \
+	__attribute__((constructor)) static void name(void) {          \
+		int argc;                                                  \
+		char **argv, **envp;                                       \
+		if (omega_initial_args(&argc, &argv, &envp) == 0)          \
+			fn(argc, argv, envp);                                  \
+	}
+#endif
 // omega_early_wanted is omega_early_start's decision, for a test.
 int omega_early_wanted(int argc, char **argv, char **envp);
 int omega_early_take(int *pid, int *spec_fd);

@@ -5,8 +5,8 @@
 // runtime's start-up and the init stage needs no exec of its own
 // (bench/PROFILE.md).
 //
-// The omega-run CLI's constructor (main package) calls omega_early_start;
-// no other binary does. When the command line will most
+// The omega-run CLI's constructor (main package) calls omega_early_start
+// with its argv; no other binary does. When the command line will most
 // likely run a program in sandbox mode, it forks a helper that clones the
 // init stage with CLONE_PARENT — so that it is the launcher's own child —
 // into new user, mount, pid, ipc and uts namespaces, writes its id maps as
@@ -116,6 +116,11 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	// Only the launcher may hold the write end: EOF means it is gone.
 	close(spec[1]);
 	close(back[0]);
+	// A raw clone: the C library's fork cannot take namespace flags. The
+	// child's C library still holds the helper's thread id (musl uses it
+	// for raise and as the owner of stdio and mutex locks): nothing in
+	// the init stage may rely on it — no raise or abort, no FILE or
+	// error-checking mutex shared between its threads.
 	pid_t c = (pid_t)syscall(SYS_clone,
 	                         CLONE_PARENT | CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS,
 	                         0, 0, 0, 0);
@@ -162,13 +167,11 @@ static int move_high(int fd) {
 	return n < 0 ? fd : n;
 }
 
-void omega_early_start(void) {
-	int argc;
-	char **argv, **envp;
+void omega_early_start(int argc, char **argv, char **envp) {
 	// The fds kept go at EARLY_FD_MIN and above, which a low fd limit
 	// leaves no room for.
 	struct rlimit nofile;
-	if (omega_initial_args(&argc, &argv, &envp) < 0 || !omega_early_wanted(argc, argv, envp) || getrlimit(RLIMIT_NOFILE, &nofile) < 0 ||
+	if (!omega_early_wanted(argc, argv, envp) || getrlimit(RLIMIT_NOFILE, &nofile) < 0 ||
 	    nofile.rlim_cur < EARLY_FD_MIN + 16)
 		return;
 	// The Go runtime opens /dev/null on fds 0-2 when they are closed, and

@@ -17,12 +17,15 @@
 
 int omega_log_json;
 
-// omega_errstr is strerror in Go's spelling (lowercase first letter).
+#include "cinit_errtab.h"
+
+// omega_errstr is the text Go gives errno e, not the C library's (musl's
+// and glibc's differ for half of them).
 const char *omega_errstr(int e) {
-	static char buf[128];
-	snprintf(buf, sizeof buf, "%s", strerror(e));
-	if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z'))
-		buf[0] += 'a' - 'A';
+	static char buf[32];
+	if (e > 0 && (size_t)e < sizeof go_errstr / sizeof *go_errstr && go_errstr[e])
+		return go_errstr[e];
+	snprintf(buf, sizeof buf, "errno %d", e);
 	return buf;
 }
 

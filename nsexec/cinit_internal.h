@@ -33,10 +33,6 @@ struct omega_ruleset_attr {
 
 #define SPEC_FD 3
 
-// omega_initial_args finds the process's argc, argv and envp from a
-// constructor (cinit_args.c); -1 when it cannot.
-int omega_initial_args(int *argc, char ***argv, char ***envp);
-
 // ------------------------------------------------ errors (cinit_errors.c)
 
 // omega_log_json selects the parent's JSON log format for warnings.

@@ -13,6 +13,7 @@ package nsexec
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
+const char *omega_errstr(int e);
 */
 import "C"
 
@@ -23,6 +24,9 @@ const CInit = true
 
 // cInitArg is the argv[1] the C constructor recognises.
 func cInitArg() string { return C.GoString(C.omega_init_arg()) }
+
+// cErrstr is the C init stage's text for errno e.
+func cErrstr(e int) string { return C.GoString(C.omega_errstr(C.int(e))) }
 
 // cReadSide is the C init stage's copy of landlock.ReadSide.
 func cReadSide() uint64 { return uint64(C.omega_read_side()) }

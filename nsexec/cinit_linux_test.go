@@ -3,6 +3,7 @@
 package nsexec
 
 import (
+	"syscall"
 	"testing"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -45,5 +46,16 @@ func TestCDecoderAgrees(t *testing.T) {
 func TestCReadSideMatches(t *testing.T) {
 	if got := cReadSide(); got != uint64(landlock.ReadSide) {
 		t.Errorf("OMEGA_LL_READ_SIDE = %#x, landlock.ReadSide = %#x", got, uint64(landlock.ReadSide))
+	}
+}
+
+// TestErrstrIsGos: the C init stage words every errno as Go does, so that
+// its errors read like the Go side's on glibc and musl alike (their
+// strerror texts differ for half of them).
+func TestErrstrIsGos(t *testing.T) {
+	for e := 0; e < 140; e++ {
+		if got, want := cErrstr(e), syscall.Errno(e).Error(); e != 0 && got != want {
+			t.Errorf("errno %d: C says %q, Go %q", e, got, want)
+		}
 	}
 }

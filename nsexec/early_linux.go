@@ -67,11 +67,17 @@ func earlyWanted(argv, env []string) bool {
 	return C.omega_early_wanted(C.int(len(argv)), &cArgv[0], &cEnv[0]) != 0
 }
 
-// ctorArgs is the argv and envp the constructor found (cinit_args.c), for
-// tests; ok is false when it found none.
-func ctorArgs() (argv, env []string, ok bool) {
+// ctorArgs is the argv and envp the constructor got (walk false) or what
+// cinit_args.c's walk found (walk true), for tests; ok is false when there
+// were none.
+func ctorArgs(walk bool) (argv, env []string, ok bool) {
 	var cArgv, cEnv **C.char
-	n := int(C.omega_ctor_args(&cArgv, &cEnv))
+	var n int
+	if walk {
+		n = int(C.omega_ctor_walk(&cArgv, &cEnv))
+	} else {
+		n = int(C.omega_ctor_args(&cArgv, &cEnv))
+	}
 	if n < 0 {
 		return nil, nil, false
 	}

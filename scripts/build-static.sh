@@ -64,5 +64,5 @@ fi
 
 export CGO_ENABLED=1 GOOS=linux GOARCH
 exec $GO build -trimpath -tags "netgo osusergo ${BUILDTAGS-urfave_cli_no_docs}" \
-	-ldflags "-s -w ${LDFLAGS:-} -linkmode external -extldflags '-static'" \
+	-ldflags "-s -w ${LDFLAGS:-} -linkmode external -extldflags '${MUSL_EXTLDFLAGS:--static}'" \
 	-o "$out" .

@@ -8,4 +8,9 @@ scripts/musl-libseccomp.sh "$musl_dir" || return 1 2>/dev/null || exit 1
 CC=musl-gcc
 CGO_CFLAGS="-O2 -isystem $musl_dir/kernel-headers"
 PKG_CONFIG_LIBDIR=$musl_dir/lib/pkgconfig
-export CC CGO_CFLAGS PKG_CONFIG_LIBDIR
+# The external linker's flags for go build -ldflags: static, and 1 MiB
+# for the stacks of threads musl starts (its default is 128 KiB, glibc's
+# 8 MiB); the Go runtime's threads run C code — libseccomp's compiler
+# among it — on those.
+MUSL_EXTLDFLAGS="-static -Wl,-z,stack-size=1048576"
+export CC CGO_CFLAGS PKG_CONFIG_LIBDIR MUSL_EXTLDFLAGS

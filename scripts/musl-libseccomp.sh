@@ -13,11 +13,16 @@
 # hash) with musl-gcc.
 #
 # Needs: musl-tools, gperf (the patch regenerates the syscall table),
-# curl, make, patch, xz-utils.
+# curl, make, patch, xz-utils. The sources come from Debian's pool (the
+# version is pinned: when Debian replaces this update there, the version
+# and hashes below move with it), or from a directory LIBSECCOMP_SOURCES
+# that holds the two files.
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 dir=$1
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+case ${LIBSECCOMP_SOURCES:-/} in /*) ;; *) LIBSECCOMP_SOURCES=$PWD/$LIBSECCOMP_SOURCES ;; esac
 version=2.5.4
 debian=1+deb12u1
 pool=http://deb.debian.org/debian/pool/main/libs/libseccomp
@@ -33,7 +38,9 @@ if command -v flock >/dev/null; then
 	exec 9>"$dir.lock"
 	flock 9
 fi
-[ -f "$stamp" ] && exit 0
+# The stamp names the directory: libseccomp.pc holds absolute paths, so a
+# copied or moved .build is built again rather than pointing elsewhere.
+[ "$(cat "$stamp" 2>/dev/null)" = "$dir" ] && exit 0
 for tool in musl-gcc gperf curl make patch xz; do
 	command -v $tool >/dev/null || {
 		echo "musl-libseccomp.sh: $tool not found; run: apt-get install -y musl-tools gperf curl make patch xz-utils" >&2
@@ -48,7 +55,6 @@ esac
 
 rm -rf "$dir"
 mkdir -p "$dir/src" "$dir/kernel-headers"
-case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
 # musl-gcc searches musl's headers only; libseccomp and nsexec need the
 # kernel's (linux/, asm/, asm-generic/), which do not depend on the libc.
 ln -s /usr/include/linux "$dir/kernel-headers/linux"
@@ -57,7 +63,14 @@ ln -s "/usr/include/$arch-linux-gnu/asm" "$dir/kernel-headers/asm"
 
 cd "$dir/src"
 fetch() { # file sha256
-	curl -fsSLo "$1" "$pool/$1"
+	if [ -n "${LIBSECCOMP_SOURCES:-}" ]; then
+		cp "$LIBSECCOMP_SOURCES/$1" "$1"
+	else
+		curl -fsSLo "$1" "$pool/$1" || {
+			echo "musl-libseccomp.sh: cannot download $pool/$1; put it in a directory named by LIBSECCOMP_SOURCES" >&2
+			exit 1
+		}
+	fi
 	echo "$2  $1" | sha256sum -c --quiet - || { echo "musl-libseccomp.sh: $1: checksum mismatch" >&2; exit 1; }
 }
 fetch "$orig" "$orig_sha"
@@ -83,4 +96,4 @@ unset CFLAGS CPPFLAGS LDFLAGS LIBS
 } >"$log" 2>&1 || { tail -20 "$log" >&2; echo "musl-libseccomp.sh: build failed, see $log" >&2; exit 1; }
 mkdir -p "$dir/lib/pkgconfig"
 cp libseccomp.pc "$dir/lib/pkgconfig/"
-touch "$stamp"
+echo "$dir" >"$stamp"

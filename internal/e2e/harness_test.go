@@ -42,7 +42,7 @@ func testMain(m *testing.M) int {
 	probe = filepath.Join(root, "probe")
 	builds := map[string]string{bin: "../..", probe: "./probe"}
 	// OMEGA_E2E_BIN runs the suite against a given omega-run, the static
-	// release build (make test-static) rather than a fresh dynamic one.
+	// release build (make test does) rather than a fresh dynamic one.
 	if given := os.Getenv("OMEGA_E2E_BIN"); given != "" {
 		if err := copyFile(given, bin); err != nil {
 			fmt.Fprintln(os.Stderr, "OMEGA_E2E_BIN:", err)
