@@ -130,6 +130,31 @@ func TestNoInterpreterNoSharedLibraries(t *testing.T) {
 	}
 }
 
+// TestLinksMusl: the release build links musl, not glibc (whose start-up
+// costs 0.3-0.7 ms more per launch, bench/PROFILE.md), with the 1 MiB
+// default thread stack scripts/musl-env.sh asks for (musl's own is
+// 128 KiB). glibc's static start-up code carries its tunables' names.
+func TestLinksMusl(t *testing.T) {
+	bin := staticBinary(t)
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("glibc.cpu.")) {
+		t.Error("the binary carries glibc's tunables: it links glibc, not musl")
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_GNU_STACK && p.Memsz != 1<<20 {
+			t.Errorf("PT_GNU_STACK size %d, want 1 MiB for the threads musl starts", p.Memsz)
+		}
+	}
+}
+
 func TestVersionOutput(t *testing.T) {
 	bin := staticBinary(t)
 	out, err := exec.Command(bin, "--version").CombinedOutput()
