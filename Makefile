@@ -63,8 +63,8 @@ cross: ## cross-compile and vet darwin/amd64, darwin/arm64, windows, freebsd, li
 	  GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet ./... ; \
 	done
 
-clean: ## remove build outputs
-	rm -rf $(BIN) dist
+clean: ## remove build outputs (.build/'s musl libseccomp stays: it takes a download)
+	rm -rf $(BIN) dist .build/$(BIN)-static-test
 
 static: deps ## build dist/omega-run-linux-<arch>: static (libseccomp linked in, no ELF interpreter), stripped
 	$(STATIC_ENV) GOARCH=$(HOSTARCH) scripts/build-static.sh dist/$(BIN)-linux-$(HOSTARCH)

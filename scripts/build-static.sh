@@ -41,8 +41,12 @@ arm64) triplet=aarch64-linux-gnu ;;
 esac
 LIBC=${LIBC:-musl}
 [ "$GOARCH" = "$host" ] || LIBC=glibc
+extld=-static
 case $LIBC in
-musl) . scripts/musl-env.sh ;;
+musl)
+	. scripts/musl-env.sh
+	extld=$MUSL_EXTLDFLAGS
+	;;
 glibc) ;;
 *) echo "build-static.sh: LIBC=$LIBC: musl or glibc" >&2; exit 1 ;;
 esac
@@ -64,5 +68,5 @@ fi
 
 export CGO_ENABLED=1 GOOS=linux GOARCH
 exec $GO build -trimpath -tags "netgo osusergo ${BUILDTAGS-urfave_cli_no_docs}" \
-	-ldflags "-s -w ${LDFLAGS:-} -linkmode external -extldflags '${MUSL_EXTLDFLAGS:--static}'" \
+	-ldflags "-s -w ${LDFLAGS:-} -linkmode external -extldflags '$extld'" \
 	-o "$out" .

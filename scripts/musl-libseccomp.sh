@@ -20,9 +20,11 @@
 set -eu
 
 [ $# -eq 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
-dir=$1
-case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
 case ${LIBSECCOMP_SOURCES:-/} in /*) ;; *) LIBSECCOMP_SOURCES=$PWD/$LIBSECCOMP_SOURCES ;; esac
+# One spelling of DIR (absolute, symlinks resolved, no trailing slash), so
+# that the lock and the stamp below mean one directory.
+mkdir -p "$(dirname "$1")"
+dir=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
 version=2.5.4
 debian=1+deb12u1
 pool=http://deb.debian.org/debian/pool/main/libs/libseccomp
@@ -33,7 +35,6 @@ deb_sha=665fc6ad1b9887207b0af1a293a2d7975e2df503a2618d1808b970081f9672f6
 stamp=$dir/.built-$version-$debian
 
 # One build at a time (parallel test packages may each ask for it).
-mkdir -p "$(dirname "$dir")"
 if command -v flock >/dev/null; then
 	exec 9>"$dir.lock"
 	flock 9
@@ -41,7 +42,9 @@ fi
 # The stamp names the directory: libseccomp.pc holds absolute paths, so a
 # copied or moved .build is built again rather than pointing elsewhere.
 [ "$(cat "$stamp" 2>/dev/null)" = "$dir" ] && exit 0
-for tool in musl-gcc gperf curl make patch xz; do
+tools="musl-gcc gperf make patch xz"
+[ -n "${LIBSECCOMP_SOURCES:-}" ] || tools="$tools curl"
+for tool in $tools; do
 	command -v $tool >/dev/null || {
 		echo "musl-libseccomp.sh: $tool not found; run: apt-get install -y musl-tools gperf curl make patch xz-utils" >&2
 		exit 1
@@ -96,4 +99,4 @@ unset CFLAGS CPPFLAGS LDFLAGS LIBS
 } >"$log" 2>&1 || { tail -20 "$log" >&2; echo "musl-libseccomp.sh: build failed, see $log" >&2; exit 1; }
 mkdir -p "$dir/lib/pkgconfig"
 cp libseccomp.pc "$dir/lib/pkgconfig/"
-echo "$dir" >"$stamp"
+printf '%s\n' "$dir" >"$stamp"
