@@ -297,27 +297,19 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	exec_failed(s.path, errno);
 }
 
-// What omega_cinit got, and what the walk finds, for a test.
-static int ctor_argc = -1, walk_argc = -1;
-static char **ctor_argv, **ctor_envp, **walk_argv, **walk_envp;
+// What omega_cinit got, for a test.
+static int ctor_argc = -1;
+static char **ctor_argv, **ctor_envp;
 
 int omega_ctor_args(char ***argv, char ***envp) {
 	*argv = ctor_argv, *envp = ctor_envp;
 	return ctor_argc;
 }
 
-int omega_ctor_walk(char ***argv, char ***envp) {
-	*argv = walk_argv, *envp = walk_envp;
-	return walk_argc;
-}
-
 // cinit runs first in every process of a binary that links nsexec with
 // cgo.
 static void cinit(int argc, char **argv, char **envp) {
 	ctor_argc = argc, ctor_argv = argv, ctor_envp = envp;
-	// musl's way, tried on glibc too so that every test run checks it.
-	if (omega_initial_args(&walk_argc, &walk_argv, &walk_envp) < 0)
-		walk_argc = -1;
 	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
 		omega_run_init(SPEC_FD, 0, envp);
 }

@@ -26,10 +26,8 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // there is none; omega_early_drop kills and reaps one not taken.
 void omega_early_start(int argc, char **argv, char **envp);
 // omega_ctor_args returns argc as the constructor got it, -1 when it got
-// none; omega_ctor_walk returns what omega_initial_args found there (the
-// same on musl, where that is how the constructor got them), for a test.
+// none, for a test.
 int omega_ctor_args(char ***argv, char ***envp);
-int omega_ctor_walk(char ***argv, char ***envp);
 
 // omega_initial_args finds argc, argv and envp from a constructor where
 // the C library does not pass them (cinit_args.c); -1 when it cannot.

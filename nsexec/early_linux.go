@@ -67,21 +67,24 @@ func earlyWanted(argv, env []string) bool {
 	return C.omega_early_wanted(C.int(len(argv)), &cArgv[0], &cEnv[0]) != 0
 }
 
-// ctorArgs is the argv and envp the constructor got (walk false) or what
-// cinit_args.c's walk found (walk true), for tests; ok is false when there
-// were none.
+// ctorArgs is the argv and envp the constructor got (walk false), or what
+// cinit_args.c's walk finds now (walk true: on the main thread, before
+// anything changed environ — a test's package initialisation), for tests;
+// ok is false when there were none.
 func ctorArgs(walk bool) (argv, env []string, ok bool) {
 	var cArgv, cEnv **C.char
-	var n int
+	var n C.int
 	if walk {
-		n = int(C.omega_ctor_walk(&cArgv, &cEnv))
+		if C.omega_initial_args(&n, &cArgv, &cEnv) < 0 {
+			n = -1
+		}
 	} else {
-		n = int(C.omega_ctor_args(&cArgv, &cEnv))
+		n = C.omega_ctor_args(&cArgv, &cEnv)
 	}
 	if n < 0 {
 		return nil, nil, false
 	}
-	for _, p := range unsafe.Slice(cArgv, n) {
+	for _, p := range unsafe.Slice(cArgv, int(n)) {
 		argv = append(argv, C.GoString(p))
 	}
 	for p := cEnv; *p != nil; p = (**C.char)(unsafe.Add(unsafe.Pointer(p), unsafe.Sizeof(p))) {

@@ -74,22 +74,34 @@ func TestEarlyWanted(t *testing.T) {
 
 // TestCtorArgs checks that the constructors get this process's argv and
 // environment as the Go runtime did: from glibc, and from the walk back
-// from environ that musl builds rely on (cinit_args.c), which runs on
-// glibc too so that it is checked in every test run.
+// from environ that musl builds rely on (cinit_args.c), run here on glibc
+// too so that every test run checks it.
 func TestCtorArgs(t *testing.T) {
-	for _, walk := range []bool{false, true} {
-		argv, env, ok := ctorArgs(walk)
-		if !ok {
-			t.Fatalf("walk %v: the constructor found no argv", walk)
+	got := map[string]ctorResult{"constructor": ctorGot, "walk": walkGot}
+	for name, r := range got {
+		if !r.ok {
+			t.Fatalf("%s: no argv", name)
 		}
-		if !slices.Equal(argv, os.Args) {
-			t.Errorf("walk %v: argv %q, want %q", walk, argv, os.Args)
+		if !slices.Equal(r.argv, os.Args) {
+			t.Errorf("%s: argv %q, want %q", name, r.argv, os.Args)
 		}
-		if !slices.Equal(env, initialEnv) {
-			t.Errorf("walk %v: envp has %d entries, the process started with %d", walk, len(env), len(initialEnv))
+		if !slices.Equal(r.env, initialEnv) {
+			t.Errorf("%s: envp has %d entries, the process started with %d", name, len(r.env), len(initialEnv))
 		}
 	}
 }
 
-// initialEnv is the environment before any test changes it.
-var initialEnv = os.Environ()
+type ctorResult struct {
+	argv, env []string
+	ok        bool
+}
+
+func result(argv, env []string, ok bool) ctorResult { return ctorResult{argv, env, ok} }
+
+// Package initialisation runs on the main thread, before any test could
+// change environ: where the walk works.
+var (
+	initialEnv = os.Environ()
+	ctorGot    = result(ctorArgs(false))
+	walkGot    = result(ctorArgs(true))
+)
