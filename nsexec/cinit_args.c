@@ -21,16 +21,16 @@
 extern char **environ;
 
 int omega_initial_args(int *argc, char ***argv, char ***envp) {
-	char **e = environ;
-	char *arg0 = program_invocation_name;
-	// Everything lies between this frame and the strings at the top of
-	// the main thread's stack (AT_EXECFN points there), and the argv
-	// strings above the vectors: an environ that earlier code replaced
-	// (setenv), or a constructor run on another thread (a library loaded
-	// later), fails these checks and is refused, never walked.
-	// The main thread's stack is mapped from this frame up: only there.
+	// Only the main thread's stack is mapped from this frame up to the
+	// vectors (a library loaded later may run constructors elsewhere).
 	if (syscall(SYS_gettid) != getpid())
 		return -1;
+	// Everything lies between this frame and the strings at the top of
+	// the stack (AT_EXECFN points there), the argv strings above the
+	// vectors: an environ that earlier code replaced (setenv) fails these
+	// checks and is refused, never walked.
+	char **e = environ;
+	char *arg0 = program_invocation_name;
 	char here;
 	uintptr_t lo = (uintptr_t)&here, hi = (uintptr_t)getauxval(AT_EXECFN);
 	uintptr_t ue = (uintptr_t)e, ua = (uintptr_t)arg0;

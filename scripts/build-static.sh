@@ -5,8 +5,8 @@
 #
 # For the host's architecture it links musl, not glibc: glibc's start-up
 # (CPUID probing, which traps to the hypervisor in a VM, and heavier
-# pthread_create for the Go runtime's threads) costs 0.7 ms per launch on
-# the benchmark machine. scripts/musl-libseccomp.sh builds Debian's
+# pthread_create for the Go runtime's threads) costs 0.3-0.7 ms per launch
+# on the benchmark machine (bench/PROFILE.md). scripts/musl-libseccomp.sh builds Debian's
 # libseccomp for musl into .build/ once. A cross build (another GOARCH)
 # links Debian's static glibc and libseccomp.a, as there is no musl cross
 # toolchain in Debian; LIBC=glibc asks for that on the host too.

@@ -1,7 +1,7 @@
 # musl-env.sh — sourced (". scripts/musl-env.sh" from the module root,
-# with GOARCH set; a sourced script gets no arguments in every sh): builds the musl libseccomp once (scripts/musl-libseccomp.sh) and
-# exports what cgo needs to compile and link against musl instead of
-# glibc. build-static.sh uses it for the release build, `make test` for
+# with GOARCH set: a sourced script gets no arguments in every sh). Builds
+# the musl libseccomp once (scripts/musl-libseccomp.sh) and exports what
+# cgo needs to compile and link against musl instead of glibc. build-static.sh uses it for the release build, `make test` for
 # running unit tests on musl.
 musl_dir=$PWD/.build/musl-${GOARCH:?musl-env.sh: set GOARCH}
 scripts/musl-libseccomp.sh "$musl_dir" || return 1 2>/dev/null || exit 1

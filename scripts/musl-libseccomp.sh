@@ -7,8 +7,8 @@
 # build-static.sh links the release binary against musl rather than glibc:
 # glibc's start-up runs dozens of CPUID instructions, each a trap to the
 # hypervisor in a VM, and every thread the Go runtime starts through
-# glibc's pthread_create costs more — 0.7 ms per launch on the benchmark
-# machine (bench/PROFILE.md). Debian has no libseccomp for musl, so this
+# glibc's pthread_create costs more — 0.3-0.7 ms per launch on the
+# benchmark machine (bench/PROFILE.md). Debian has no libseccomp for musl, so this
 # builds the one Debian ships (same version, same patches, checked by
 # hash) with musl-gcc.
 #
