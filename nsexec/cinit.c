@@ -19,6 +19,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <sched.h>
 #include <poll.h>
@@ -244,6 +245,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		set_cloexec_from(SPEC_FD + s.keep_fds);
 	if (s.flags & F_MOUNTS) {
 		char *wd = getwd_go(), msg[2048];
+		int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (omega_setup_mounts(&s) >= 0) {
 			omega_landlock_writes_only(&s);
 		} else {
@@ -261,13 +263,23 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 			s.flags &= ~F_BROKER;
 		}
 		// The cwd still points into the mount tree from before the binds;
-		// look the same path up again so it lands on the new mounts.
-		if (chdir(wd) < 0) {
-			snprintf(msg, sizeof msg,
-			         "working directory %s is not visible in the sandbox (chdir %s: %s); staying in it read-only",
-			         wd, wd, omega_errstr(errno));
+		// look the same path up again so it lands on the new mounts — if
+		// it is the same directory there: under the private /tmp the path
+		// names another one (an empty one an earlier run left, say).
+		struct stat before, after;
+		int e = chdir(wd) < 0 ? errno : 0;
+		if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
+		           before.st_ino != after.st_ino))
+			e = EXDEV;
+		if (e) {
+			if (oldwd >= 0 && fchdir(oldwd) < 0)
+				omega_dief(errno, "fchdir back to %s", wd);
+			snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only", wd,
+			         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
 			omega_warn(msg);
 		}
+		if (oldwd >= 0)
+			close(oldwd);
 	}
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)
 		omega_dief(errno, "sethostname");

@@ -84,7 +84,7 @@ struct spec {
 	uint32_t flags, keep_fds;
 	const char *path, *hostname, *tmp_from;
 	struct strs argv, env, unsetenv;
-	struct strs writable, keep, hide_dirs, hide_files, read_only;
+	struct strs writable, keep, hide_dirs, hide_files, read_only, pin;
 	uint32_t uid, gid, ngroups;
 	gid_t *groups;
 	uint32_t nlimits;
@@ -120,6 +120,34 @@ void omega_read_spec(int fd, struct spec *s);
 
 int omega_setup_mounts(const struct spec *s);
 void omega_read_only_lost(void);
+
+// Mount helpers (cinit_mounts.c), shared with cinit_masks.c. Each returns
+// -1 with omega_step_err/omega_step_msg set on failure.
+// System call numbers and structures newer than some C libraries' headers.
+// These numbers are the same on every architecture omega-run builds for.
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#define OMEGA_MOUNT_ATTR_RDONLY 0x1
+
+struct omega_mount_attr {
+	uint64_t attr_set, attr_clr, propagation, userns_fd;
+};
+
+int omega_mount(const char *src, const char *dst, const char *fstype, unsigned long flags, const char *data);
+int omega_bind_fd(int fd, const char *dst, unsigned long flags);
+int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
+int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
+int omega_open_nofollow(const char *path);
+int omega_nofollow_fail(int e, const char *what, const char *path);
+int omega_create_file(const char *path, mode_t mode);
+int omega_setup_dev(void);
+int omega_hide(const struct spec *s);
+int omega_read_only_binds(const struct spec *s);
+
 
 // ---------------------------------------------- confine (cinit_confine.c)
 

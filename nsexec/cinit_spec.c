@@ -112,6 +112,7 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 		rd_strs(&c, &s->hide_dirs);
 		rd_strs(&c, &s->hide_files);
 		rd_strs(&c, &s->read_only);
+		rd_strs(&c, &s->pin);
 	}
 	if (s->flags & F_USER) {
 		s->uid = rd_u32(&c);
@@ -190,6 +191,7 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 		describe_strs(f, "hide_dir", &s.hide_dirs);
 		describe_strs(f, "hide_file", &s.hide_files);
 		describe_strs(f, "read_only", &s.read_only);
+		describe_strs(f, "pin", &s.pin);
 	}
 	if (s.flags & F_USER) {
 		fprintf(f, "user %u %u\n", s.uid, s.gid);

@@ -1,8 +1,10 @@
 package nsexec
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,8 +24,13 @@ func confine(s *Spec, w warner) error {
 		if err := dropBounding(); err != nil {
 			return fmt.Errorf("capabilities: %w", err)
 		}
-		var err error
-		if rs, err = landlock.Prepare(s.Landlock); err != nil {
+		rules, release, err := heldRoots(s.Landlock)
+		if err != nil {
+			return err
+		}
+		rs, err = landlock.Prepare(rules)
+		release()
+		if err != nil {
 			return err
 		}
 	}
@@ -129,4 +136,38 @@ func readSmall(path string) ([]byte, error) {
 		}
 		return buf[:n], nil
 	}
+}
+
+// heldRoots names each writable root by an fd opened without following
+// symlinks (/proc/self/fd/N): go-landlock opens rule paths following
+// them, and the parent resolved every root, so a symlink found now was
+// swapped in since — by another confined run sharing the directory — and
+// must not redirect the rule. The device directories are the system's
+// and keep their names.
+func heldRoots(r landlock.Rules) (landlock.Rules, func(), error) {
+	var fds []int
+	release := func() {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+	}
+	held := make([]string, len(r.Writable))
+	for i, p := range r.Writable {
+		held[i] = p
+		if slices.Contains(landlock.DeviceDirs, p) {
+			continue
+		}
+		fd, err := openNoFollow(p)
+		if errors.Is(err, unix.ENOENT) {
+			continue // the rule skips a missing root
+		}
+		if err != nil {
+			release()
+			return r, nil, fmt.Errorf("landlock: writable root %w", err)
+		}
+		fds = append(fds, fd)
+		held[i] = "/proc/self/fd/" + strconv.Itoa(fd)
+	}
+	r.Writable = held
+	return r, release, nil
 }

@@ -58,6 +58,7 @@ func runInit() error {
 		s.Landlock.WritesOnly = false // only a read-only root makes it safe
 	} else {
 		wd, _ := os.Getwd()
+		oldwd, _ := os.Open(".")
 		if err := setupMounts(s.Mounts); err != nil {
 			if !errors.Is(err, unix.EPERM) || s.FailClosed {
 				return fmt.Errorf("mounts: %w", err)
@@ -70,8 +71,10 @@ func runInit() error {
 				"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 		}
 		// The cwd still points into the mount tree from before the binds;
-		// look the same path up again so it lands on the new mounts.
-		if err := os.Chdir(wd); err != nil {
+		// look the same path up again so it lands on the new mounts — if
+		// it is the same directory there: under the private /tmp the path
+		// names another one (an empty one an earlier run left, say).
+		if err := chdirSame(wd, oldwd); err != nil {
 			w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
 		}
 		if s.Broker != nil && s.PID1 {
@@ -212,4 +215,26 @@ func shiftFDs(n int) error {
 		return closeFrom(specFD + n)
 	}
 	return nil
+}
+
+// chdirSame moves to path if it names the directory old is, and stays in
+// old otherwise.
+func chdirSame(path string, old *os.File) error {
+	if old == nil {
+		return os.Chdir(path)
+	}
+	defer old.Close()
+	err := os.Chdir(path)
+	if err == nil {
+		before, err1 := old.Stat()
+		after, err2 := os.Stat(".")
+		if err1 == nil && err2 == nil && os.SameFile(before, after) {
+			return nil
+		}
+		err = errors.New("that path is another directory there")
+	}
+	if ferr := old.Chdir(); ferr != nil {
+		return fmt.Errorf("%w; and back: %w", err, ferr)
+	}
+	return err
 }

@@ -97,14 +97,25 @@ func hide(dirs, files []string) error {
 	return nil
 }
 
-// readOnlyBinds makes each path (inside a writable root) read-only, and
-// records what each bind pins for boundReadOnlyLost.
-func readOnlyBinds(paths []string) error {
-	for _, p := range paths {
-		if err := mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+// readOnlyBinds pins the directories that lead to the read-only paths (a
+// mount point cannot be renamed: .git cannot be moved aside with its
+// read-only config and replaced), then makes each path (inside a writable
+// root) read-only and records what each bind pins for readOnlyLost.
+func readOnlyBinds(pins, paths []string) error {
+	for _, p := range pins {
+		if err := selfBind(p); err != nil && !errors.Is(err, unix.ENOENT) {
 			return err
 		}
-		if err := setReadOnly(p, true); err != nil {
+	}
+	for _, p := range paths {
+		err := selfBind(p)
+		if errors.Is(err, unix.ENOENT) {
+			continue // gone since the parent listed it
+		}
+		if err != nil {
+			return err
+		}
+		if err := setAttrAt(p, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}, "RDONLY"); err != nil {
 			return err
 		}
 		var st unix.Stat_t
@@ -113,6 +124,18 @@ func readOnlyBinds(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// selfBind binds canonical path p onto itself, recursively, without
+// following symlinks.
+func selfBind(p string) error {
+	fd, err := openNoFollow(p)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	at := fmt.Sprintf("/proc/self/fd/%d", fd)
+	return mount(at, at, "", unix.MS_BIND|unix.MS_REC, "")
 }
 
 // pin is a read-only bind and the file it holds.
@@ -132,7 +155,11 @@ func readOnlyLost() []string {
 	var lost []string
 	for _, p := range pinned {
 		var st unix.Stat_t
-		if unix.Stat(p.path, &st) != nil || st.Dev != p.dev || st.Ino != p.ino {
+		switch err := unix.Stat(p.path, &st); {
+		case err == nil && st.Dev == p.dev && st.Ino == p.ino:
+		case err != nil && err != unix.ENOENT && err != unix.ENOTDIR:
+			// Out of this user's sight (EACCES after --user): no news.
+		default:
 			lost = append(lost, p.path)
 		}
 	}

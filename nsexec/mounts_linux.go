@@ -1,6 +1,7 @@
 package nsexec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -30,7 +31,7 @@ func setupMounts(p *MountPlan) error {
 		func() error { return mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") },
 		setupDev,
 		func() error { return hide(p.HideDirs, p.HideFiles) },
-		func() error { return readOnlyBinds(p.ReadOnly) },
+		func() error { return readOnlyBinds(p.Pin, p.ReadOnly) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -63,11 +64,16 @@ func readOnlyRoot(p *MountPlan) error {
 	slices.SortStableFunc(held, func(a, b heldPath) int { return len(targetOf(p, a.path)) - len(targetOf(p, b.path)) })
 	var binds []string
 	for _, h := range held {
+		// Below /tmp the mount point is in the private /tmp, which a
+		// program may have filled with symlinks: none is followed.
 		target := targetOf(p, h.path)
-		if err := os.MkdirAll(target, 0o700); err != nil {
+		at, err := mountPoint(target, h.dir)
+		if err != nil {
 			return fmt.Errorf("mount point %s: %w", target, err)
 		}
-		if err := mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), target, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		err = mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), fmt.Sprintf("/proc/self/fd/%d", at), "", unix.MS_BIND|unix.MS_REC, "")
+		unix.Close(at)
+		if err != nil {
 			return err
 		}
 		binds = append(binds, target)
@@ -76,13 +82,54 @@ func readOnlyRoot(p *MountPlan) error {
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
 		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY)", Err: err}
 	}
-	rw := &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}
 	for _, w := range binds {
-		if err := unix.MountSetattr(unix.AT_FDCWD, w, 0, rw); err != nil {
-			return &os.SyscallError{Syscall: "mount_setattr(" + w + ", rw)", Err: err}
+		if err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// setAttrAt is mount_setattr on the mount at canonical path p, reached
+// without following symlinks.
+func setAttrAt(p string, flags uint, attr *unix.MountAttr, how string) error {
+	fd, err := openNoFollow(p)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.MountSetattr(fd, "", flags|unix.AT_EMPTY_PATH, attr); err != nil {
+		return &os.SyscallError{Syscall: "mount_setattr(" + p + ", " + how + ")", Err: err}
+	}
+	return nil
+}
+
+// openNoFollow opens a canonical path (O_PATH) without following any
+// symlink on the way: the parent resolved every path it sends, so a
+// symlink found now appeared since — in a directory a confined program
+// can write — and must not redirect a mount.
+func openNoFollow(path string) (int, error) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	for _, name := range strings.Split(strings.Trim(path, "/"), "/") {
+		if name == "" {
+			continue
+		}
+		next, err := unix.Openat(fd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		if err != nil {
+			return -1, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(next, &st); err == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {
+			unix.Close(next)
+			return -1, fmt.Errorf("%s: a symlink appeared on its path after omega-run checked it (a confined program may have made it): %w", path, unix.ELOOP)
+		}
+		fd = next
+	}
+	return fd, nil
 }
 
 // targetOf maps a bind source back to where it appears inside.
@@ -121,9 +168,13 @@ type heldPath struct {
 func holdPaths(paths []string) ([]heldPath, error) {
 	var held []heldPath
 	for _, p := range paths {
-		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
-		if err != nil {
+		fd, err := openNoFollow(p)
+		if errors.Is(err, unix.ENOENT) {
 			continue // gone since the parent looked: nothing to keep
+		}
+		if err != nil {
+			closeAll(held)
+			return nil, fmt.Errorf("hold %w", err)
 		}
 		var st unix.Stat_t
 		if err := unix.Fstat(fd, &st); err != nil {

@@ -23,4 +23,8 @@ type MountPlan struct {
 	// ReadOnly are bound read-only: --read-only, and files that run code
 	// later outside the sandbox (.git/hooks, .envrc, …).
 	ReadOnly []string
+	// Pin are directories between a ReadOnly path and its writable root,
+	// shallowest first, each bound onto itself: a mount point cannot be
+	// renamed, so the read-only path cannot be moved aside and replaced.
+	Pin []string
 }

@@ -23,7 +23,7 @@ import (
 //	str   Path
 //	strs  Argv, Env, Unsetenv
 //	str   Hostname
-//	if flagMounts:  strs Writable; str TmpFrom; strs Keep, HideDirs, HideFiles, ReadOnly
+//	if flagMounts:  strs Writable; str TmpFrom; strs Keep, HideDirs, HideFiles, ReadOnly, Pin
 //	if flagUser:    u32 UID, u32 GID, u32 n, n × u32 Groups
 //	u32   n limits, each: str Name, i32 Resource, u64 Soft, u64 Hard, u32 keep (1 soft, 2 hard)
 //	strs  Landlock.ReadExec, Landlock.Writable, Landlock.Devices
@@ -146,6 +146,7 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 		w.strs(m.HideDirs)
 		w.strs(m.HideFiles)
 		w.strs(m.ReadOnly)
+		w.strs(m.Pin)
 	}
 	if u := s.User; u != nil {
 		w.u32(u.UID)
@@ -312,6 +313,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 		m.HideDirs = r.strs()
 		m.HideFiles = r.strs()
 		m.ReadOnly = r.strs()
+		m.Pin = r.strs()
 		s.Mounts = m
 	}
 	if has(flagUser) {

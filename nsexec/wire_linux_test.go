@@ -24,7 +24,7 @@ func wireCases() []struct {
 		Mounts: &MountPlan{
 			Writable: []string{"/home/u/.omega", "/tmp"}, TmpFrom: "/home/u/.omega/tmp", FreshRun: true,
 			Keep: []string{"/run/systemd/resolve"}, HideDirs: []string{"/home/u/.ssh"}, HideFiles: []string{"/home/u/.netrc"},
-			ReadOnly: []string{"/p/.git/hooks"},
+			ReadOnly: []string{"/p/.git/hooks"}, Pin: []string{"/p/.git"},
 		},
 		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
 		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
@@ -122,6 +122,7 @@ func describe(b []byte) string {
 		list("hide_dir", m.HideDirs)
 		list("hide_file", m.HideFiles)
 		list("read_only", m.ReadOnly)
+		list("pin", m.Pin)
 	}
 	if u := s.User; u != nil {
 		fmt.Fprintf(&w, "user %d %d\n", u.UID, u.GID)

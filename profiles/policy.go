@@ -181,6 +181,22 @@ func Within(path, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
+// ReachableWritable is WritableRootOf as the program sees the filesystem
+// on Linux in sandbox mode, where the private /tmp replaces the host's: a
+// path under host /tmp is out of the program's reach there unless another
+// root (a data dir or --allow-write under /tmp) holds it.
+func (p Policy) ReachableWritable(path string) string {
+	for _, w := range p.Writable {
+		if w == "/tmp" && p.Mode == ModeSandbox {
+			continue
+		}
+		if Within(path, w) {
+			return w
+		}
+	}
+	return ""
+}
+
 // WritableRootOf returns the writable root path lies in, or "".
 func (p Policy) WritableRootOf(path string) string {
 	for _, w := range p.Writable {

@@ -2,10 +2,29 @@
 
 package sandbox
 
-import "io/fs"
+import (
+	"errors"
+	"io/fs"
+	"os"
+)
 
 // owner is unknown where files have no uid.
 func owner(fs.FileInfo) (uid, gid int, ok bool) { return -1, -1, false }
 
 // checkPreservedFDs has nothing to check where fds are not inherited.
 func checkPreservedFDs(int) error { return nil }
+
+// readWorkCopy reads a working copy the confined program may have
+// replaced, refusing anything but a regular file of sane size.
+func readWorkCopy(path string) ([]byte, error) {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("it is not a regular file")
+	case fi.Size() > maxState:
+		return nil, errors.New("it is too large")
+	}
+	return os.ReadFile(path)
+}

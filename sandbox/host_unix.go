@@ -3,8 +3,11 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -29,4 +32,29 @@ func checkPreservedFDs(n int) error {
 		}
 	}
 	return nil
+}
+
+// readWorkCopy reads a working copy the confined program may have
+// replaced: a symlink is not followed (it could point at a credential
+// store, whose content would land in home, readable by the next run), a
+// FIFO does not block, and only a regular file of sane size is read.
+func readWorkCopy(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, errors.New("it is a symlink")
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("it is not a regular file")
+	case fi.Size() > maxState:
+		return nil, fmt.Errorf("it is larger than %d MiB", maxState>>20)
+	}
+	return io.ReadAll(io.LimitReader(f, maxState+1))
 }

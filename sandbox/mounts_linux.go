@@ -19,10 +19,11 @@ var socketEnv = []string{"SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT
 // resolverFiles are the /run files name resolution may need.
 var resolverFiles = []string{"/run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/resolv.conf", "/run/resolvconf/resolv.conf", "/run/nscd/socket"}
 
-// mountPlan works out, on the host, what the init stage mounts.
-func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
+// mountPlan works out, on the host, what the init stage mounts. canon
+// holds the writable roots' canonical paths (canonicalRoots).
+func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, []string) {
 	var warnings []string
-	plan := &nsexec.MountPlan{Writable: pol.Writable, TmpFrom: pol.PrivateTmp(), FreshRun: true}
+	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
 	// Canonical paths: the init stage places them without following
 	// symlinks (a program may leave some in the private /tmp).
 	keep := func(p string) {
@@ -48,21 +49,49 @@ func mountPlan(pol profiles.Policy) (*nsexec.MountPlan, []string) {
 		}
 	}
 	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
-	plan.ReadOnly = append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
+	readOnly := append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
+	// Config files the program can reach decide its next launch.
 	for _, c := range pol.ConfigFiles() {
-		if !profiles.Within(c, "/tmp") { // host /tmp is not the program's
-			plan.ReadOnly = append(plan.ReadOnly, c)
+		if pol.ReachableWritable(c) != "" {
+			readOnly = append(readOnly, c)
 		}
 	}
-	// Host /tmp is replaced by the private one, so nothing there needs
-	// protecting.
-	if self, err := os.Executable(); err == nil && pol.WritableRootOf(self) != "" && !profiles.Within(self, "/tmp") {
+	if self, err := os.Executable(); err == nil && pol.ReachableWritable(self) != "" {
 		// The program could otherwise rewrite the launcher that runs it
 		// next time, outside any sandbox.
-		plan.ReadOnly = append(plan.ReadOnly, self)
+		readOnly = append(readOnly, self)
 		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
 	}
+	for _, p := range readOnly {
+		real, warn := protectable(pol, canon, p)
+		if warn != "" {
+			warnings = append(warnings, warn)
+		}
+		if real != "" && !slices.Contains(plan.ReadOnly, real) {
+			plan.ReadOnly = append(plan.ReadOnly, real)
+		}
+	}
+	plan.Pin = pinDirs(plan.ReadOnly, plan.Writable)
 	return plan, warnings
+}
+
+// protectable returns p's canonical path for a read-only bind, and a
+// warning when a symlink inside its writable root is on the way: a bind
+// pins what the link points to, not the link, which the program can
+// replace.
+func protectable(pol profiles.Policy, canon map[string]string, p string) (string, string) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", "" // gone since it was listed
+	}
+	root := pol.ReachableWritable(p)
+	if croot, ok := canon[root]; ok && root != "" {
+		rel, _ := filepath.Rel(root, p)
+		if crel, err := filepath.Rel(croot, real); err != nil || crel != rel {
+			return real, p + " cannot be kept read-only: a symlink inside the writable " + root + " leads to it, and the program can replace the link (replace the link with what it points to)"
+		}
+	}
+	return real, ""
 }
 
 // hostSockets lists the host's bound pathname unix sockets that the

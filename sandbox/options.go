@@ -276,9 +276,6 @@ func ensureDirs(p profiles.Policy) error {
 // file, not a symlink to it, which the program could replace.
 func protectableConfig(p profiles.Policy) error {
 	for i, c := range p.ConfigFiles() {
-		if profiles.Within(c, "/tmp") {
-			continue // the host's /tmp is not the program's
-		}
 		if i == 0 {
 			// O_EXCL fails on any existing name, a symlink's included.
 			f, err := os.OpenFile(c, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)

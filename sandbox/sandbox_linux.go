@@ -60,13 +60,17 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 // specWith is the spec and namespaces of p's launch; cause says why user
 // namespaces are unavailable, "" when they are expected to work.
 func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
-	spec, warnings, err := buildSpec(p, p.explicitSeccomp)
+	canon, err := canonicalRoots(p.policy)
+	if err != nil {
+		return nil, nsexec.Namespaces{}, err
+	}
+	spec, warnings, err := buildSpec(p, canon, p.explicitSeccomp)
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
-		plan, mwarn := mountPlan(p.policy)
+		plan, mwarn := mountPlan(p.policy, canon)
 		spec.Mounts = plan
 		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 		warnings = append(warnings, mwarn...)

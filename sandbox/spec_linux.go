@@ -17,9 +17,12 @@ import (
 
 // buildSpec does in the parent everything that need not happen inside
 // the namespaces: Landlock rules, the compiled seccomp filter, warnings.
-func buildSpec(p *plan, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
+func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
 	pol := p.policy
-	rules := landlock.FromPolicy(pol)
+	// The rules name the roots as the init stage opens them: canonical.
+	ruled := pol
+	ruled.Writable = canonicalAll(pol.Writable, canon)
+	rules := landlock.FromPolicy(ruled)
 	warnings := landlock.Warnings(landlock.ABI(), rules)
 	prog, swarn, err := compileSeccomp(pol, explicitSeccomp)
 	if err != nil {

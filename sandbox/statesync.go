@@ -46,12 +46,12 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 // meanwhile (an unconfined run): then the working copy stays and the
 // returned warning says so. The working copy is removed once home has it.
 func (st *stateSync) syncOut() (string, error) {
-	data, err := os.ReadFile(st.work)
+	data, err := readWorkCopy(st.work)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("state sync: %w", err)
+		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
 	}
 	now, err := os.ReadFile(st.home)
 	existsNow := err == nil
@@ -129,3 +129,6 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program) string {
 	}
 	return msg
 }
+
+// maxState bounds a working copy read back: the program wrote it.
+const maxState = 64 << 20

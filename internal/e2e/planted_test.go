@@ -1,0 +1,143 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What one confined run leaves in the writable set must not widen the
+// next one: each test plants with one launch and attacks with the next,
+// judged from outside.
+
+// TestPlantedPrivateTmp: a symlink left where the private /tmp lives
+// (<data-dir>/tmp) would make the next sandbox's /tmp, writable, whatever
+// it points to. The next launch refuses it.
+func TestPlantedPrivateTmp(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx"} {
+			t.Run(u.name+"/planted-in-"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.sh(mode, `mkdir -p "$DATA/tmp" && mv "$DATA/tmp" "$DATA/tmp.old" && ln -s "$O" "$DATA/tmp"`)
+				if fi, err := os.Lstat(filepath.Join(w.dataDir, "tmp")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+					t.Fatalf("the first run could not plant the symlink (%v): nothing to test", err)
+				}
+				r := w.sh("sandbox", `echo planted > /tmp/sentinel`)
+				if got := w.sentinel(); got != "original" {
+					t.Errorf("the next sandbox wrote through the planted /tmp: sentinel %q", got)
+				}
+				if r.code != 125 || !strings.Contains(r.stderr, "symlink") {
+					t.Errorf("exit %d, want 125 naming the symlink; stderr %q", r.code, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// TestProtectedMovedAside: the read-only .git/config and a config file
+// in a writable directory cannot be escaped by renaming the directory
+// that holds them and putting a new one in its place.
+func TestProtectedMovedAside(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name+"/git", func(t *testing.T) {
+			w := newWorld(t, u)
+			repo := gitRepo(t, w)
+			r := w.sh("sandbox", `cd `+shQuote(repo)+` && mv .git .git.old; mkdir -p .git && cp -a .git.old/. .git/; echo '[core] fsmonitor = evil' >> .git/config`)
+			b, _ := os.ReadFile(filepath.Join(repo, ".git", "config"))
+			if strings.Contains(string(b), "evil") {
+				t.Errorf("the program replaced .git/config by moving .git aside; stderr %q", r.stderr)
+			}
+		})
+		t.Run(u.name+"/config-file", func(t *testing.T) {
+			w := newWorld(t, u)
+			conf := filepath.Join(w.extra, "conf", "omega.toml")
+			mustMkdir(t, filepath.Dir(conf))
+			writeFile(t, conf, "[sandbox]\nmode = \"sandbox\"\n")
+			chownTree(t, w.extra, u)
+			w.sh("sandbox", `cd "$X" && mv conf conf.old; mkdir conf && printf '[sandbox]\nmode = "rwx"\n' > conf/omega.toml`,
+				"--config", conf, "--allow-write", w.extra)
+			if b, _ := os.ReadFile(conf); !strings.Contains(string(b), `"sandbox"`) {
+				t.Errorf("the program rewrote its next launch's config: %q", b)
+			}
+		})
+	}
+}
+
+// TestProtectedUnderTmp: host /tmp is not the program's, but a data dir,
+// --allow-write or omega-run binary below /tmp is: the config files and
+// the binary there stay read-only like anywhere else.
+func TestProtectedUnderTmp(t *testing.T) {
+	requireRoot(t)
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir, err := os.MkdirTemp("/tmp", "omega-e2e-tmp-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			conf, data, self := filepath.Join(dir, "c.toml"), filepath.Join(dir, "dd"), filepath.Join(dir, "omega-run")
+			writeFile(t, conf, "[sandbox]\nmode = \"sandbox\"\n")
+			if err := copyFile(bin, self); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, dir, u)
+			os.Chmod(dir, 0o755)
+			script := `printf '[sandbox]\nmode = "rwx"\n' > ` + shQuote(conf) + `; printf '[sandbox]\nmode = "rwx"\n' > ` + shQuote(data) + `/config.toml; ` +
+				`cp /bin/true ` + shQuote(dir) + `/x && mv -f ` + shQuote(dir) + `/x ` + shQuote(self)
+			r := w.runProg(self, "--config", conf, "--data-dir", data, "--allow-write", dir, "--", "/bin/sh", "-c", script)
+			if b, _ := os.ReadFile(conf); !strings.Contains(string(b), `"sandbox"`) {
+				t.Errorf("--config under /tmp rewritten: %q; stderr %q", b, r.stderr)
+			}
+			if b, _ := os.ReadFile(filepath.Join(data, "config.toml")); strings.Contains(string(b), "rwx") {
+				t.Errorf("the data dir's config under /tmp written: %q", b)
+			}
+			if fi, err := os.Stat(self); err != nil || fi.Size() < 100000 {
+				t.Errorf("the omega-run binary under /tmp was replaced (%v)", err)
+			}
+		})
+	}
+}
+
+// TestWorkdirUnderTmp: run from a host /tmp directory, the program stays
+// in it (read-only) rather than in whatever the private /tmp holds at the
+// same path — here the empty mount point an --allow-write run left.
+func TestWorkdirUnderTmp(t *testing.T) {
+	w := newWorld(t, nobody)
+	dir, err := os.MkdirTemp("/tmp", "omega-e2e-wd-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	writeFile(t, filepath.Join(dir, "f"), "host file")
+	chownTree(t, dir, nobody)
+	if r := w.runIn(dir, "--allow-write", dir, "--", "/bin/cat", "f"); r.stdout != "host file" {
+		t.Fatalf("with --allow-write: %q, stderr %q", r.stdout, r.stderr)
+	}
+	r := w.runIn(dir, "--", "/bin/cat", "f")
+	if r.stdout != "host file" || !strings.Contains(r.stderr, "not visible in the sandbox") {
+		t.Errorf("without --allow-write: stdout %q, stderr %q; want the host's file and a warning", r.stdout, r.stderr)
+	}
+}
+
+// TestStateSyncSymlink: the working copy of Claude Code's state is read
+// back after the run without following a symlink the program left there
+// (to a credential store its copy in home would then expose).
+func TestStateSyncSymlink(t *testing.T) {
+	w := newWorld(t, nobody)
+	claude := filepath.Join(w.home, "bin", "claude")
+	mustMkdir(t, filepath.Dir(claude))
+	writeFile(t, claude, "#!/bin/sh\nrm -f \"$HOME/.claude/.claude.json\" && ln -s \"$HOME/.ssh/id_ed25519\" \"$HOME/.claude/.claude.json\"\n")
+	os.Chmod(claude, 0o755)
+	secret := secretAt(t, w, ".ssh/id_ed25519")
+	state := filepath.Join(w.home, ".claude.json")
+	writeFile(t, state, `{"userID": "u"}`)
+	chownTree(t, w.home, nobody)
+	r := w.run("--", claude)
+	if b, _ := os.ReadFile(state); strings.Contains(string(b), "SECRET") {
+		t.Errorf("%s was copied into ~/.claude.json; stderr %q", secret, r.stderr)
+	}
+}
