@@ -219,9 +219,14 @@ static void report_refusal(const char *path) {
 	int n = __atomic_fetch_add(&reported, 1, __ATOMIC_RELAXED);
 	if (n >= most)
 		return;
-	char msg[PATH_MAX + 200];
+	// The program chose the path: escape what a terminal would act on.
+	char shown[4 * sizeof ((struct sockaddr_un *)0)->sun_path + 1], *o = shown;
+	for (const unsigned char *c = (const unsigned char *)path; *c && o < shown + sizeof shown - 5; c++)
+		o += *c < 0x20 || *c >= 0x7f ? sprintf(o, "\\x%02x", *c) : sprintf(o, "%c", *c);
+	*o = 0;
+	char msg[sizeof shown + 200];
 	snprintf(msg, sizeof msg,
-	         "refused connect() to %s: a socket outside the writable set (allow it with --allow-socket)%s", path,
+	         "refused connect() to %s: a socket outside the writable set (allow it with --allow-socket)%s", shown,
 	         n == most - 1 ? "; further refusals are not reported" : "");
 	omega_warn(msg);
 }

@@ -38,11 +38,14 @@ var RunsLater = []string{
 	".idea/workspace.xml", ".mcp.json", ".devcontainer/devcontainer.json",
 }
 
-// GitRunsLater are the parts of a repository's .git that run code: hooks,
-// and the config that can name programs (core.fsmonitor, core.pager,
-// credential helpers, aliases). The rest of .git stays writable so that
-// commits work. --writable-git-config opts out.
-var GitRunsLater = []string{".git/hooks", ".git/config"}
+// GitRunsLater are the parts of a git dir (.git, and each submodule's and
+// linked worktree's below it) that run code or point git at files that
+// do: hooks, the config that can name programs (core.fsmonitor,
+// core.pager, credential helpers, aliases), the per-worktree config, and
+// commondir, which redirects git to another directory's config and hooks.
+// The rest of .git stays writable so that commits work.
+// --writable-git-config opts out.
+var GitRunsLater = []string{"hooks", "config", "config.worktree", "commondir"}
 
 // ScanDepth bounds how deep below each writable root sandbox mode looks
 // for repositories and RunsLater files, so start-up stays fast on big

@@ -49,7 +49,9 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		}
 	}
 	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
-	readOnly := append(slices.Clone(pol.ReadOnly), runsLater(pol)...)
+	later, watch := runsLater(pol)
+	readOnly := append(slices.Clone(pol.ReadOnly), later...)
+	plan.Watch = watch
 	// Config files the program can reach decide its next launch.
 	for _, c := range pol.ConfigFiles() {
 		if pol.ReachableWritable(c) != "" {
@@ -158,56 +160,6 @@ func droppedEnv(pol profiles.Policy) []string {
 		}
 	}
 	return out
-}
-
-// runsLater finds, below each writable root (ScanDepth levels at most),
-// the files that tools outside the sandbox execute later. Each directory
-// is read once; a candidate is only looked at when its first component is
-// in the listing, so the scan costs one getdents per directory.
-func runsLater(pol profiles.Policy) []string {
-	names := profiles.RunsLater
-	if !pol.WritableGitConfig {
-		names = append(slices.Clone(names), profiles.GitRunsLater...)
-	}
-	var out []string
-	for _, root := range pol.Writable {
-		if root == "/tmp" {
-			continue // scratch space: nothing there runs later
-		}
-		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
-			for _, n := range names {
-				first, _, _ := strings.Cut(n, "/")
-				if p := filepath.Join(dir, n); entries[first] && exists(p) {
-					out = append(out, p)
-				}
-			}
-		})
-	}
-	return out
-}
-
-// skipDirs are never descended into: large, and not where projects live.
-var skipDirs = map[string]bool{"tmp": true, "node_modules": true, ".git": true, "vendor": true, ".cache": true, "target": true, "__pycache__": true, ".venv": true}
-
-// walkDirs calls visit with each directory and the names in it.
-func walkDirs(dir string, depth int, visit func(dir string, entries map[string]bool)) {
-	list, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	entries := make(map[string]bool, len(list))
-	for _, e := range list {
-		entries[e.Name()] = true
-	}
-	visit(dir, entries)
-	if depth == 0 {
-		return
-	}
-	for _, e := range list {
-		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] {
-			walkDirs(filepath.Join(dir, e.Name()), depth-1, visit)
-		}
-	}
 }
 
 // notHidden says exactly what the sandbox cannot hide without a mount

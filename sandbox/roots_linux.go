@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
+	"golang.org/x/sys/unix"
 )
 
 // canonicalRoots resolves each writable root (and in sandbox mode the
@@ -56,7 +57,41 @@ func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
 		}
 		canon[p] = real
 	}
+	if tmp, ok := canon[pol.PrivateTmp()]; ok && pol.Mode == profiles.ModeSandbox {
+		if err := stickyTmp(tmp); err != nil {
+			return nil, err
+		}
+	}
 	return canon, nil
+}
+
+// stickyTmp gives the private /tmp a real /tmp's mode, 1777, so that a
+// --user other than its owner can use it too (the data dir around it,
+// 0700, keeps other host users out). path is canonical: opened without
+// following any symlink, so a planted one cannot point the chmod
+// elsewhere. A kernel without openat2 keeps the mode.
+func stickyTmp(path string) error {
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+	if errors.Is(err, unix.ENOSYS) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+	}
+	if st.Mode&0o7777 == 0o1777 || int(st.Uid) != os.Geteuid() {
+		return nil
+	}
+	if err := unix.Fchmod(fd, 0o1777); err != nil {
+		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+	}
+	return nil
 }
 
 // resolveRoot is filepath.EvalSymlinks for a writable root (what names

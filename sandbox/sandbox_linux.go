@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,6 +72,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
 		plan, mwarn := mountPlan(p.policy, canon)
+		if err := visibleWorkdir(p, plan); err != nil {
+			return nil, ns, err
+		}
 		spec.Mounts = plan
 		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 		warnings = append(warnings, mwarn...)
@@ -187,4 +191,20 @@ func plainSpec(p *plan) *nsexec.Spec {
 		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
 	}
+}
+
+// visibleWorkdir refuses a working directory the sandbox hides: the
+// program would start in the host directory itself (its cwd survives
+// the mounts), holding the very store the mask is there to hide.
+func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
+	wd := p.workdir
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	for _, h := range m.HideDirs {
+		if wd != "" && profiles.Within(wd, h) {
+			return fmt.Errorf("working directory %s is inside %s, which the sandbox hides: run from another directory (or give --workdir)", wd, h)
+		}
+	}
+	return nil
 }

@@ -117,13 +117,13 @@ func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 // sockets covered at the start cannot be: a host service that binds later.
 func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) bool {
 	t.Helper()
-	var out string
-	return bindAfterStartOut(t, w, hostSock, &out, args...)
+	var out, stderr string
+	return bindAfterStartOut(t, w, hostSock, &out, &stderr, args...)
 }
 
 // bindAfterStartOut is bindAfterStart that also returns what the probe
-// printed after "ready".
-func bindAfterStartOut(t *testing.T, w *world, hostSock string, printed *string, args ...string) bool {
+// printed after "ready", and omega-run's stderr.
+func bindAfterStartOut(t *testing.T, w *world, hostSock string, printed, stderr *string, args ...string) bool {
 	t.Helper()
 	c := w.cmd(t.Context(), args...)
 	out, err := c.StdoutPipe()
@@ -150,7 +150,7 @@ func bindAfterStartOut(t *testing.T, w *world, hostSock string, printed *string,
 	rest, _ := io.ReadAll(out)
 	c.Wait()
 	t.Logf("probe: %s stderr: %s", rest, errb.String())
-	*printed = string(rest)
+	*printed, *stderr = string(rest), errb.String()
 	return got()
 }
 

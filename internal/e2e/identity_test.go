@@ -88,3 +88,18 @@ func TestSetuidDoesNotElevate(t *testing.T) {
 		})
 	}
 }
+
+// TestUserTmp: root running the program as another user (--user) gives it
+// a /tmp it can use, and no warning about files it merely cannot stat.
+func TestUserTmp(t *testing.T) {
+	w := newWorld(t, rootUser)
+	repo := gitRepo(t, w) // read-only binds under root's 0700 home
+	os.Chmod(w.home, 0o700)
+	r := w.run("--user", "nobody", "--workdir", "/", "--", "/bin/sh", "-c", "echo x > /tmp/t && cat /tmp/t")
+	if r.code != 0 || r.stdout != "x\n" {
+		t.Errorf("--user nobody: exit %d, stdout %q, stderr %q; want /tmp writable", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stderr, "replaced on the host") {
+		t.Errorf("false warning about %s: %q", repo, r.stderr)
+	}
+}

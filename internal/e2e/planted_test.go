@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 )
 
 // What one confined run leaves in the writable set must not widen the
@@ -139,5 +141,66 @@ func TestStateSyncSymlink(t *testing.T) {
 	r := w.run("--", claude)
 	if b, _ := os.ReadFile(state); strings.Contains(string(b), "SECRET") {
 		t.Errorf("%s was copied into ~/.claude.json; stderr %q", secret, r.stderr)
+	}
+}
+
+// TestGitRedirects: besides .git/config and hooks, what points git at
+// other config and hooks stays read-only — a submodule's git dir, a
+// linked worktree's .git file — and a commondir the program creates (no
+// bind can hold an absent file) is reported after the run.
+func TestGitRedirects(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			repo := gitRepo(t, w)
+			mod := filepath.Join(repo, ".git", "modules", "lib")
+			mustMkdir(t, mod)
+			writeFile(t, filepath.Join(mod, "config"), "[core]\n")
+			mustMkdir(t, filepath.Join(repo, "wt"))
+			writeFile(t, filepath.Join(repo, "wt", ".git"), "gitdir: ../.git\n")
+			chownTree(t, repo, u)
+			r := w.sh("sandbox", `cd `+shQuote(repo)+` && echo '[core] fsmonitor = evil' >> .git/modules/lib/config; `+
+				`echo 'gitdir: /evil' > wt/.git; echo ../../evil > .git/commondir`)
+			for _, f := range []string{filepath.Join(mod, "config"), filepath.Join(repo, "wt", ".git")} {
+				if b, _ := os.ReadFile(f); strings.Contains(string(b), "evil") {
+					t.Errorf("%s was rewritten", f)
+				}
+			}
+			if !strings.Contains(r.stderr, ".git/commondir appeared while the program ran") {
+				t.Errorf("no warning about the new .git/commondir; stderr %q", r.stderr)
+			}
+		})
+	}
+}
+
+// TestHiddenWorkdir: started from inside a credential store, the program
+// would keep it as its cwd past the mask; the launch is refused.
+func TestHiddenWorkdir(t *testing.T) {
+	w := newWorld(t, nobody)
+	key := secretAt(t, w, ".ssh/sub/key")
+	r := w.runIn(filepath.Dir(key), "--", "/bin/cat", "key")
+	if strings.Contains(r.stdout, "SECRET") || r.code != 125 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 125 and no secret", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestRefusalEscaped: the connect broker names a refused socket on the
+// user's terminal; the program chose the name, so control bytes in it are
+// escaped rather than sent to the terminal.
+func TestRefusalEscaped(t *testing.T) {
+	if strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
+		t.Skip("the Go init stage has no connect broker (omega-run warns so)")
+	}
+	if abi, _ := llsys.LandlockGetABIVersion(); abi >= 9 {
+		t.Skip("Landlock ABI 9 refuses the connect itself, without the broker's message")
+	}
+	w := newWorld(t, nobody)
+	path := filepath.Join(root, "esc-"+worldID(w)+"\x1b[2J.sock")
+	var out, stderr string
+	if bindAfterStartOut(t, w, path, &out, &stderr, "--", probe, "connect-unix-later", path) {
+		t.Fatal("the program reached a host socket bound after the start")
+	}
+	if strings.Contains(stderr, "\x1b") || !strings.Contains(stderr, `\x1b[2J.sock`) {
+		t.Errorf("stderr %q: want the refusal with the escape byte shown as \\x1b", stderr)
 	}
 }
