@@ -13,9 +13,10 @@ type Program struct {
 	// State lists, relative to home, where the tool writes outside its
 	// project.
 	State []string
-	// EnvDirs are environment variables that move state elsewhere; their
-	// values count as state paths too.
-	EnvDirs []string
+	// EnvDirs are environment variables that move state elsewhere: set to
+	// an absolute path, the path counts as state instead of the State
+	// entries the variable replaces.
+	EnvDirs []EnvDir
 	// SetEnv is added to the environment, values relative to home.
 	SetEnv map[string]string
 	// Sync pairs a state file in home with its working copy inside the
@@ -23,6 +24,12 @@ type Program struct {
 	Sync []StateSync
 	// Hint says how to fix refused writes for this tool.
 	Hint string
+}
+
+// EnvDir is a variable that moves some of a tool's State elsewhere.
+type EnvDir struct {
+	Name     string
+	Replaces []string // State entries it moves
 }
 
 // StateSync keeps a file that the tool writes next to others in home (so
@@ -45,13 +52,13 @@ var Programs = []Program{
 		SetEnv: map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
 		Sync:   []StateSync{{Home: ".claude.json", Work: ".claude/.claude.json"}},
 	},
-	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []string{"GIT_CONFIG_GLOBAL"},
+	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
 		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~; point GIT_CONFIG_GLOBAL at a file in the workspace, or --allow-write ~ (makes home writable)"},
-	{Name: "npm", State: []string{".npm", ".config/configstore"}, EnvDirs: []string{"npm_config_cache", "NPM_CONFIG_PREFIX"},
+	{Name: "npm", State: []string{".npm", ".config/configstore"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}},
 		Hint: "set npm_config_cache to a directory in the workspace, or --allow-write ~/.npm"},
-	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin", ".config/pip"}, EnvDirs: []string{"PIP_CACHE_DIR"},
+	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin", ".config/pip"}, EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}},
 		Hint: "use a virtualenv in the workspace (python3 -m venv), or --allow-write ~/.cache/pip and ~/.local"},
-	{Name: "go", State: []string{"go", ".cache/go-build", ".config/go"}, EnvDirs: []string{"GOPATH", "GOCACHE", "GOMODCACHE"},
+	{Name: "go", State: []string{"go", ".cache/go-build", ".config/go"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
 		Hint: "set GOPATH and GOCACHE to directories in the workspace, or --allow-write ~/go ~/.cache/go-build"},
 }
 
@@ -69,16 +76,23 @@ func ProgramFor(path string) *Program {
 }
 
 // StatePaths returns the absolute state paths of p: State under home,
-// then the values of its EnvDirs found by getenv.
+// except what a set EnvDirs variable moved, then those variables' values.
 func (p *Program) StatePaths(home string, getenv func(string) string) []string {
-	var out []string
-	for _, rel := range p.State {
-		out = append(out, filepath.Join(home, rel))
-	}
-	for _, k := range p.EnvDirs {
-		if v := getenv(k); v != "" && filepath.IsAbs(v) {
-			out = append(out, v)
+	moved := map[string]bool{}
+	var set []string
+	for _, e := range p.EnvDirs {
+		if v := getenv(e.Name); v != "" && filepath.IsAbs(v) {
+			set = append(set, v)
+			for _, r := range e.Replaces {
+				moved[r] = true
+			}
 		}
 	}
-	return out
+	var out []string
+	for _, rel := range p.State {
+		if !moved[rel] {
+			out = append(out, filepath.Join(home, rel))
+		}
+	}
+	return append(out, set...)
 }

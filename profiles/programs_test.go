@@ -23,10 +23,20 @@ func TestProgramFor(t *testing.T) {
 }
 
 func TestStatePaths(t *testing.T) {
-	env := map[string]string{"GOCACHE": "/cache/go", "GOPATH": "relative-is-ignored"}
-	got := ProgramFor("go").StatePaths("/h", func(k string) string { return env[k] })
-	want := []string{"/h/go", "/h/.cache/go-build", "/h/.config/go", "/cache/go"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v, want %v", got, want)
+	for _, c := range []struct {
+		prog string
+		env  map[string]string
+		want []string
+	}{
+		{"go", map[string]string{"GOCACHE": "/cache/go", "GOPATH": "relative-is-ignored"},
+			[]string{"/h/go", "/h/.config/go", "/cache/go"}},
+		{"go", nil, []string{"/h/go", "/h/.cache/go-build", "/h/.config/go"}},
+		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
+		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/h/.config/configstore", "/w/npm"}},
+	} {
+		got := ProgramFor(c.prog).StatePaths("/h", func(k string) string { return c.env[k] })
+		if !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s %v: got %v, want %v", c.prog, c.env, got, c.want)
+		}
 	}
 }

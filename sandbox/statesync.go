@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -123,7 +124,7 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program) string {
 	if len(refused) == 0 {
 		return ""
 	}
-	msg := fmt.Sprintf("%s keeps state in %v, outside the writable set: writes there will be refused", prog.Name, refused)
+	msg := fmt.Sprintf("%s keeps state in %s, outside the writable set: writes there will be refused", prog.Name, strings.Join(refused, ", "))
 	if prog.Hint != "" {
 		msg += "; " + prog.Hint
 	}
