@@ -124,6 +124,7 @@ void omega_read_only_lost(void);
 // ---------------------------------------------- confine (cinit_confine.c)
 
 void omega_confine(const struct spec *s);
+unsigned short omega_bpf_insns(const char *what, uint32_t len);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
