@@ -78,6 +78,16 @@ static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
 	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s", path, omega_errstr(e));
 }
 
+// ignore_signals gives the program, right before its execve, the signals
+// its caller left ignored (nsexec.IgnoredAtStart), as an exec in place
+// keeps them; before the mask is restored, so that none of them can end
+// the program in between.
+static void ignore_signals(const struct spec *s) {
+	for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
+		if (s->ignored & (uint64_t)1 << (sig - 1))
+			signal(sig, SIG_IGN);
+}
+
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
 const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
 #define forwarded omega_forwarded
@@ -128,6 +138,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	if (child < 0)
 		exec_failed(s->path, errno);
 	if (child == 0) {
+		ignore_signals(s);
 		sigprocmask(SIG_SETMASK, orig, NULL);
 		// Without a seccomp filter nothing stops TIOCSTI, so the program
 		// then gets a session of its own and no controlling terminal.
@@ -292,6 +303,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
 	set_cloexec_from(3 + s.keep_fds);
+	ignore_signals(&s);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	execve(s.path, (char **)s.argv.v, env);
 	exec_failed(s.path, errno);

@@ -100,6 +100,8 @@ struct spec {
 	struct sock_filter *broker_bpf, *sup_bpf;
 	uint32_t broker_len, sup_len;
 	struct strs sockets;
+	// The signals the program starts with ignored (bit n-1: signal n).
+	uint64_t ignored;
 };
 
 // The flag bits of wire_linux.go.

@@ -23,6 +23,10 @@ var Forwarded = []os.Signal{
 func supervise(s *Spec, env []string) error {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, Forwarded...)
+	// The program's fork keeps what this process ignores (Go resets only
+	// the handlers it has): PID 1 ignores them from now on too, which
+	// leaves nothing to forward of them. SIGCHLD is never among them.
+	ignoreSignals(s.IgnoredSignals)
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	for i := 0; i < s.KeepFDs; i++ {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
