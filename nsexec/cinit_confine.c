@@ -169,6 +169,11 @@ void omega_confine(const struct spec *s) {
 			omega_dief(errno, "--user: setresgid");
 		if (setresuid(s->uid, s->uid, s->uid) < 0)
 			omega_dief(errno, "--user: setresuid");
+		// Changing ids resets dumpable to fs.suid_dumpable, which may be
+		// 1: the program, with these ids, could then ptrace PID 1 (and
+		// its connect broker). omega_run_init said 0 before; again.
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			omega_dief(errno, "--user: prctl(PR_SET_DUMPABLE)");
 	}
 	if (s->flags & F_PLAIN)
 		return;
