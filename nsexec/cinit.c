@@ -124,9 +124,6 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		sigaddset(&set, forwarded[i]);
 	sigaddset(&set, SIGCHLD);
 	set_cloexec_from(3 + s->keep_fds);
-	// Limits go last: they bind this process too, and a low one must not
-	// stop the setup above.
-	omega_apply_limits(s);
 	// The broker's listener comes back from the program over this pair.
 	int pair[2] = {-1, -1};
 	if (omega_brokered(s)) {
@@ -149,6 +146,10 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 			if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
 				omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 		}
+		// Limits go last, in the program's process only: set in PID 1
+		// they would bind it too (its connect broker's fds and time, a
+		// low nproc its fork), and a low one must not stop the setup.
+		omega_apply_limits(s);
 		execve(s->path, (char **)s->argv.v, env);
 		exec_failed(s->path, errno);
 	}
