@@ -153,6 +153,15 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		execve(s->path, (char **)s->argv.v, env);
 		exec_failed(s->path, errno);
 	}
+	// The program stays in the caller's process group, so keys typed at
+	// the terminal reach it directly; PID 1 leaves that group so that it
+	// only sees signals sent to it on purpose, and forwards each once.
+	// At once: until then a Ctrl-C reaches the program twice (from the
+	// terminal, and forwarded), and the broker's hand-over below waits for
+	// the program. Not before the fork: the program would inherit the new
+	// group and could not go back (the caller's is outside this pid
+	// namespace, so it has no number here).
+	setpgid(0, 0);
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s)) {
@@ -170,10 +179,6 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 				omega_dief(errno, "connect broker: signalfd");
 		}
 	}
-	// The program stays in the caller's process group, so keys typed at
-	// the terminal reach it directly; PID 1 leaves that group so that it
-	// only sees signals sent to it on purpose, and forwards each once.
-	setpgid(0, 0);
 	for (;;) {
 		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
 		if (sig < 0) {
