@@ -79,6 +79,16 @@ static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
 	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s", path, omega_errstr(e));
 }
 
+// ignore_signals gives the program, right before its execve, the signals
+// its caller left ignored (nsexec.IgnoredAtStart), as an exec in place
+// keeps them; before the mask is restored, so that none of them can end
+// the program in between.
+static void ignore_signals(const struct spec *s) {
+	for (int sig = 1; sig <= 64 && sig < NSIG; sig++)
+		if (s->ignored & (uint64_t)1 << (sig - 1))
+			signal(sig, SIG_IGN);
+}
+
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
 const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
 #define forwarded omega_forwarded
@@ -115,9 +125,6 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		sigaddset(&set, forwarded[i]);
 	sigaddset(&set, SIGCHLD);
 	set_cloexec_from(3 + s->keep_fds);
-	// Limits go last: they bind this process too, and a low one must not
-	// stop the setup above.
-	omega_apply_limits(s);
 	// The broker's listener comes back from the program over this pair.
 	int pair[2] = {-1, -1};
 	if (omega_brokered(s)) {
@@ -129,6 +136,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	if (child < 0)
 		exec_failed(s->path, errno);
 	if (child == 0) {
+		ignore_signals(s);
 		sigprocmask(SIG_SETMASK, orig, NULL);
 		// Without a seccomp filter nothing stops TIOCSTI, so the program
 		// then gets a session of its own and no controlling terminal.
@@ -139,9 +147,22 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 			if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
 				omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 		}
+		// Limits go last, in the program's process only: set in PID 1
+		// they would bind it too (its connect broker's fds and time, a
+		// low nproc its fork), and a low one must not stop the setup.
+		omega_apply_limits(s);
 		execve(s->path, (char **)s->argv.v, env);
 		exec_failed(s->path, errno);
 	}
+	// The program stays in the caller's process group, so keys typed at
+	// the terminal reach it directly; PID 1 leaves that group so that it
+	// only sees signals sent to it on purpose, and forwards each once.
+	// At once: until then a Ctrl-C reaches the program twice (from the
+	// terminal, and forwarded), and the broker's hand-over below waits for
+	// the program. Not before the fork: the program would inherit the new
+	// group and could not go back (the caller's is outside this pid
+	// namespace, so it has no number here).
+	setpgid(0, 0);
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s)) {
@@ -159,10 +180,6 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 				omega_dief(errno, "connect broker: signalfd");
 		}
 	}
-	// The program stays in the caller's process group, so keys typed at
-	// the terminal reach it directly; PID 1 leaves that group so that it
-	// only sees signals sent to it on purpose, and forwards each once.
-	setpgid(0, 0);
 	for (;;) {
 		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
 		if (sig < 0) {
@@ -304,6 +321,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
 	set_cloexec_from(3 + s.keep_fds);
+	ignore_signals(&s);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	execve(s.path, (char **)s.argv.v, env);
 	exec_failed(s.path, errno);

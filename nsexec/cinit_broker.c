@@ -64,7 +64,7 @@
 // did; -1 after a warning when the kernel has no user notification (the
 // caller then installs the plain profile), which --fail-closed refuses.
 int omega_broker_child(const struct spec *s, int sock) {
-	struct sock_fprog prog = {(unsigned short)(s->broker_len / sizeof(struct sock_filter)), s->broker_bpf};
+	struct sock_fprog prog = {omega_bpf_insns("connect broker: seccomp(NEW_LISTENER)", s->broker_len), s->broker_bpf};
 	unsigned long flags = s->seccomp_flags | SECCOMP_FILTER_FLAG_NEW_LISTENER;
 	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
 	if (fd < 0 && errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect

@@ -125,16 +125,23 @@ static int landlock_prepare(const struct spec *s) {
 	return fd;
 }
 
-// omega_seccomp_install installs a BPF program for every thread.
-void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {
+// omega_bpf_insns is the instruction count of a BPF program of len bytes
+// for sock_fprog, whose count has 16 bits: it refuses (what: …) a program
+// the kernel could not take whole rather than cut it.
+unsigned short omega_bpf_insns(const char *what, uint32_t len) {
 	uint32_t n = len / sizeof(struct sock_filter);
 	if (n == 0)
-		omega_die(125, "seccomp: install: empty program");
+		omega_die(125, "%s: empty program", what);
 	if (len % sizeof(struct sock_filter))
-		omega_die(125, "seccomp: install: BPF program of %u bytes is not a whole number of instructions", len);
+		omega_die(125, "%s: BPF program of %u bytes is not a whole number of instructions", what, len);
 	if (n > BPF_MAXINSNS)
-		omega_die(125, "seccomp: install: %u instructions, the kernel takes at most %d", n, BPF_MAXINSNS);
-	struct sock_fprog prog = {(unsigned short)n, (struct sock_filter *)bpf};
+		omega_die(125, "%s: %u instructions, the kernel takes at most %d", what, n, BPF_MAXINSNS);
+	return (unsigned short)n;
+}
+
+// omega_seccomp_install installs a BPF program for every thread.
+void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {
+	struct sock_fprog prog = {omega_bpf_insns("seccomp: install", len), (struct sock_filter *)bpf};
 	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | flags, &prog);
 	if (r < 0 && errno == EACCES)
 		omega_die(125, "seccomp: install: permission denied (no_new_privs is not set)");
@@ -162,6 +169,11 @@ void omega_confine(const struct spec *s) {
 			omega_dief(errno, "--user: setresgid");
 		if (setresuid(s->uid, s->uid, s->uid) < 0)
 			omega_dief(errno, "--user: setresuid");
+		// Changing ids resets dumpable to fs.suid_dumpable, which may be
+		// 1: the program, with these ids, could then ptrace PID 1 (and
+		// its connect broker). omega_run_init said 0 before; again.
+		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+			omega_dief(errno, "--user: prctl(PR_SET_DUMPABLE)");
 	}
 	if (s->flags & F_PLAIN)
 		return;

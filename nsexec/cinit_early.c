@@ -84,17 +84,21 @@ static void rename_self(int argc, char **argv) {
 }
 
 // like_go gives the init stage the signal state a re-executed one gets
-// from the launcher's fork and exec: every signal the Go runtime or the
-// launcher handles comes back to the default, ignored or not (SIGHUP and
-// SIGINT too: the launcher catches them to forward them); SIGTSTP, SIGTTIN
-// and SIGTTOU, which Go leaves alone, stay as the caller set them, as do
-// 32-34. Go's threads also run with the signals it must see unblocked.
+// from the launcher's fork and exec: every signal the Go runtime handles
+// comes back to the default, ignored or not; SIGHUP and SIGINT, which Go
+// leaves ignored when they were (and the launcher then does not catch),
+// SIGTSTP, SIGTTIN and SIGTTOU, which Go leaves alone, stay as the caller
+// set them, as do 32-34. The program gets every signal its caller ignored
+// back from the spec (ignore_signals in cinit.c). Go's threads also run
+// with the signals it must see unblocked.
 static void like_go(void) {
 	for (int sig = 1; sig < NSIG; sig++) {
 		struct sigaction sa;
-		// Go's sigtable: _SigDefault (TSTP, TTIN, TTOU) and _SigSetStack
-		// (32-34, which glibc keeps for itself or musl uses).
-		if (sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU || (sig >= 32 && sig <= 34) ||
+		// Go's sigtable: SIGHUP and SIGINT (sigInstallGoHandler),
+		// _SigDefault (TSTP, TTIN, TTOU) and _SigSetStack (32-34, which
+		// glibc keeps for itself or musl uses).
+		if (sig == SIGHUP || sig == SIGINT || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU ||
+		    (sig >= 32 && sig <= 34) ||
 		    sigaction(sig, NULL, &sa) < 0 || sa.sa_handler != SIG_IGN)
 			continue;
 		sa.sa_handler = SIG_DFL;

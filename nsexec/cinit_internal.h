@@ -100,6 +100,8 @@ struct spec {
 	struct sock_filter *broker_bpf, *sup_bpf;
 	uint32_t broker_len, sup_len;
 	struct strs sockets;
+	// The signals the program starts with ignored (bit n-1: signal n).
+	uint64_t ignored;
 };
 
 // The flag bits of wire_linux.go.
@@ -152,6 +154,7 @@ int omega_read_only_binds(const struct spec *s);
 // ---------------------------------------------- confine (cinit_confine.c)
 
 void omega_confine(const struct spec *s);
+unsigned short omega_bpf_insns(const char *what, uint32_t len);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);

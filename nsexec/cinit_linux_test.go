@@ -3,10 +3,15 @@
 package nsexec
 
 import (
+	"bytes"
+	"os"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/seccomp"
 )
 
 func TestCInitArg(t *testing.T) {
@@ -57,5 +62,40 @@ func TestErrstrIsGos(t *testing.T) {
 		if got, want := cErrstr(e), syscall.Errno(e).Error(); e != 0 && got != want {
 			t.Errorf("errno %d: C says %q, Go %q", e, got, want)
 		}
+	}
+}
+
+// TestBrokerFilterChecked: the program's filter with the broker's rules
+// is refused, like any other, when the kernel could not take it whole
+// (more than BPF_MAXINSNS instructions, or a length that is no whole
+// number of them), rather than cut to what fits in sock_fprog's 16 bits.
+// Each filter here allows everything in its first instruction, so that a
+// cut one would let the program run.
+func TestBrokerFilterChecked(t *testing.T) {
+	allow := []byte{6, 0, 0, 0, 0, 0, 0xff, 0x7f} // BPF_RET|BPF_K, SECCOMP_RET_ALLOW
+	cases := map[string][]byte{
+		"65537 instructions": bytes.Repeat(allow, 65537),
+		"12 bytes":           append(slices.Clone(allow), 0, 0, 0, 0),
+	}
+	for name, bpf := range cases {
+		t.Run(name, func(t *testing.T) {
+			tmp := t.TempDir()
+			os.Chmod(tmp, 0o755)
+			s := &Spec{
+				Path: "/bin/true", Argv: []string{"true"},
+				Mounts:   &MountPlan{Writable: []string{tmp}, TmpFrom: tmp, FreshRun: true},
+				Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{tmp}},
+				Seccomp:  &seccomp.Program{BPF: allow},
+				Broker:   &Broker{Filter: &seccomp.Program{BPF: bpf}},
+			}
+			cmd, err := Command(t.Context(), s, Namespaces{Enabled: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := cmd.CombinedOutput()
+			if err == nil || !strings.Contains(string(out), "connect broker: ") {
+				t.Errorf("the program ran (%v, %q); want the start refused", err, out)
+			}
+		})
 	}
 }

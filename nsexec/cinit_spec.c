@@ -161,6 +161,7 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 		rd_strs(&c, &s->sockets);
 	}
 	rd_strs(&c, &skip); // Warnings
+	s->ignored = rd_u64(&c);
 	return c.bad || c.p != c.end ? -1 : 0;
 }
 
@@ -218,6 +219,7 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 		}
 		describe_strs(f, "socket", &s.sockets);
 	}
+	fprintf(f, "ignored %#llx\n", (unsigned long long)s.ignored);
 	fclose(f);
 	return out;
 }

@@ -162,6 +162,7 @@ func ExecInPlace(s *Spec) error {
 	if err := rlimits.Apply(s.Limits); err != nil {
 		return err
 	}
+	ignoreSignals(s.IgnoredSignals)
 	if s.Plain {
 		// rwx is a plain exec: every inherited fd stays as it was.
 		return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))

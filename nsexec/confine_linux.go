@@ -38,6 +38,12 @@ func confine(s *Spec, w warner) error {
 		if err := switchUser(s.User); err != nil {
 			return fmt.Errorf("--user: %w", err)
 		}
+		// Changing ids resets dumpable to fs.suid_dumpable, which may be
+		// 1: the program, with these ids, could then ptrace PID 1.
+		// runInit said 0 before; again.
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+			return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+		}
 	}
 	if s.Plain {
 		return nil // rwx: ids and limits only

@@ -102,6 +102,7 @@ func runInit() error {
 		if err := rlimits.Apply(s.Limits); err != nil {
 			return err
 		}
+		ignoreSignals(s.IgnoredSignals)
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
 	return supervise(s, env)

@@ -23,17 +23,15 @@ var Forwarded = []os.Signal{
 func supervise(s *Spec, env []string) error {
 	sigs := make(chan os.Signal, 16)
 	signal.Notify(sigs, Forwarded...)
+	// The program's fork keeps what this process ignores (Go resets only
+	// the handlers it has): PID 1 ignores them from now on too, which
+	// leaves nothing to forward of them. SIGCHLD is never among them.
+	ignoreSignals(s.IgnoredSignals)
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	for i := 0; i < s.KeepFDs; i++ {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
 	}
 	if err := closeFrom(3 + s.KeepFDs); err != nil {
-		return err
-	}
-	// Limits go last: they bind this process too, and a low one must not
-	// stop the setup above. (Raising a hard limit fails in a user
-	// namespace; lowering always works.)
-	if err := rlimits.Apply(s.Limits); err != nil {
 		return err
 	}
 	// The launcher started this process with the forwarded signals
@@ -57,6 +55,16 @@ func supervise(s *Spec, env []string) error {
 			err = pe.Err
 		}
 		return execFailure(s.Path, err)
+	}
+	// The limits bind the program only: this process's fork has no hook
+	// between fork and execve (the C init stage sets them there), so they
+	// are set on the program from outside, as soon as it has started —
+	// not before: they would bind PID 1 too (a low nproc would stop its
+	// own fork and its runtime's threads). The program runs without them
+	// for the few microseconds in between.
+	if err := rlimits.ApplyTo(proc.Pid, s.Limits); err != nil {
+		_ = proc.Kill()
+		return err
 	}
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it

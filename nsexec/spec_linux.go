@@ -70,6 +70,10 @@ type Spec struct {
 	LogJSON bool
 	// Warnings were computed by the parent; the init stage adds its own.
 	Warnings []string
+	// IgnoredSignals are set to SIG_IGN in the program's process right
+	// before its execve: what the caller left ignored (IgnoredAtStart),
+	// which an exec in place would have passed on.
+	IgnoredSignals SignalSet
 }
 
 // BrokerGap is what stays open where sandbox mode runs without the broker

@@ -35,6 +35,7 @@ import (
 //	if flagBroker:  bytes Broker.Filter, bytes Broker.Supervisor (empty:
 //	                none), strs Broker.Sockets
 //	strs  Warnings
+//	u64   IgnoredSignals (bit n-1: signal n)
 //
 // str is u32 length, the bytes, and a NUL that the length does not count
 // (so C uses strings in place); bytes is u32 length and the bytes; strs
@@ -207,6 +208,7 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 		w.strs(b.Sockets)
 	}
 	w.strs(s.Warnings)
+	w.u64(uint64(s.IgnoredSignals))
 	if w.err != nil {
 		return nil, fmt.Errorf("encode spec: %w", w.err)
 	}
@@ -375,6 +377,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 		s.Broker = b
 	}
 	s.Warnings = r.strs()
+	s.IgnoredSignals = SignalSet(r.u64())
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%d bytes after the last field", len(r.b))
 	}

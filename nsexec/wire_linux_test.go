@@ -42,6 +42,7 @@ func wireCases() []struct {
 			{Name: "x", Resource: -1, Soft: 1, KeepHard: true},
 		},
 		GoAhead: true, CgroupNS: true, Probe: true, LogJSON: true, Warnings: []string{"w1"},
+		IgnoredSignals: 1<<0 | 1<<12 | 1<<63,
 	}
 	plan := landlock.Plan(full.Landlock, 9)
 	return []struct {
@@ -174,5 +175,6 @@ func describe(b []byte) string {
 		prog("supervisor", b.Supervisor)
 		list("socket", b.Sockets)
 	}
+	fmt.Fprintf(&w, "ignored %s\n", hex(uint64(s.IgnoredSignals)))
 	return w.String()
 }

@@ -23,16 +23,20 @@ import (
 // hint. unix.Setrlimit goes through syscall.Setrlimit, which tells the Go
 // runtime that RLIMIT_NOFILE was set on purpose, so os/exec and syscall.Exec
 // pass it on instead of restoring the soft limit Go found at startup.
-func Apply(ls []Limit) error {
+func Apply(ls []Limit) error { return ApplyTo(0, ls) }
+
+// ApplyTo is Apply for process pid (0: the calling one) through
+// prlimit(2); kept sides are still read from the calling process.
+func ApplyTo(pid int, ls []Limit) error {
 	for _, l := range ls {
-		if err := applyOne(l); err != nil {
+		if err := applyOne(pid, l); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func applyOne(l Limit) error {
+func applyOne(pid int, l Limit) error {
 	if l.Resource < 0 {
 		return fmt.Errorf("rlimits: %s: no resource number", l.Name)
 	}
@@ -53,7 +57,13 @@ func applyOne(l Limit) error {
 		return fmt.Errorf("rlimits: %s: soft limit %s would be above hard limit %s",
 			l.Name, FormatValue(want.Cur), FormatValue(want.Max))
 	}
-	if err := unix.Setrlimit(l.Resource, &want); err != nil {
+	var err error
+	if pid == 0 {
+		err = unix.Setrlimit(l.Resource, &want)
+	} else {
+		err = unix.Prlimit(pid, l.Resource, &want, nil)
+	}
+	if err != nil {
 		err = &os.SyscallError{Syscall: "setrlimit", Err: err}
 		if errors.Is(err, unix.EPERM) {
 			return fmt.Errorf("rlimits: %s=%s:%s: %w (raising a hard limit needs CAP_SYS_RESOURCE; nofile is capped by fs.nr_open)",

@@ -70,6 +70,10 @@ type plan struct {
 	limits          []rlimits.Limit
 	cgroup          cgroups.Limits
 	exitAfterRun    bool
+	// ignoredSignals (Linux: an nsexec.SignalSet) are the signals this
+	// process started with ignored, which Run passes on to the program as
+	// an exec in place does; Command leaves it empty, as exec.Cmd would.
+	ignoredSignals uint64
 }
 
 // CommandContext returns an unstarted command running program under o.

@@ -107,6 +107,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	p.ignoredSignals = uint64(nsexec.IgnoredAtStart())
 	if p.workdir != "" {
 		if err := os.Chdir(p.workdir); err != nil {
 			return 0, launcherErr(err)
@@ -190,6 +191,7 @@ func plainSpec(p *plan) *nsexec.Spec {
 		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
 		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
+		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
 	}
 }
 

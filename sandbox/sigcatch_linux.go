@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/omega-run/omega-run/nsexec"
 )
@@ -22,16 +23,34 @@ func (n notify) stop()               { signal.Stop(n) } // idempotent
 
 func notifyCatcher(sigs []os.Signal) signalCatcher {
 	n := make(notify, 16)
-	signal.Notify(n, sigs...)
+	if len(sigs) > 0 { // none would be all
+		signal.Notify(n, sigs...)
+	}
 	return n
 }
 
 // forwardedSignals starts catching what runSupervised forwards: with a C
 // handler for the CLI (cheaper, see cCatcher), with signal.Notify for
-// library callers.
+// library callers. A signal the caller left ignored is not caught: the
+// program ignores it too (Spec.IgnoredSignals). The CLI ignores it as
+// well, as an exec in place would, rather than leave it to the Go
+// runtime, which ends the process on SIGTERM, SIGUSR1 or SIGQUIT whether
+// they were ignored or not (SIGHUP and SIGINT it leaves ignored).
 func forwardedSignals(p *plan) signalCatcher {
-	if p.exitAfterRun {
-		return catchSignals(nsexec.Forwarded)
+	ignored := nsexec.SignalSet(p.ignoredSignals)
+	var sigs, skip []os.Signal
+	for _, sig := range nsexec.Forwarded {
+		if ignored.Has(sig.(syscall.Signal)) {
+			skip = append(skip, sig)
+		} else {
+			sigs = append(sigs, sig)
+		}
 	}
-	return notifyCatcher(nsexec.Forwarded)
+	if p.exitAfterRun {
+		if len(skip) > 0 {
+			signal.Ignore(skip...)
+		}
+		return catchSignals(sigs)
+	}
+	return notifyCatcher(sigs)
 }

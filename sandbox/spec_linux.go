@@ -31,20 +31,21 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 	warnings = append(warnings, swarn...)
 	_, isJSON := logrus.StandardLogger().Formatter.(*logrus.JSONFormatter)
 	return &nsexec.Spec{
-		Path:       p.path,
-		Argv:       p.argv,
-		Env:        append(slices.Clone(p.process.SetEnv), programEnv(pol)...),
-		ClearEnv:   p.process.ClearEnv,
-		Unsetenv:   slices.Clone(p.process.UnsetEnv),
-		Hostname:   p.process.Hostname,
-		User:       p.credentials(),
-		Limits:     p.limits,
-		Landlock:   rules,
-		Seccomp:    prog,
-		FailClosed: pol.FailClosed,
-		LogJSON:    isJSON,
-		KeepFDs:    p.preserveFDs,
-		NewSession: prog == nil && pol.Mode == profiles.ModeSandbox,
+		Path:           p.path,
+		Argv:           p.argv,
+		Env:            append(slices.Clone(p.process.SetEnv), programEnv(pol)...),
+		ClearEnv:       p.process.ClearEnv,
+		Unsetenv:       slices.Clone(p.process.UnsetEnv),
+		Hostname:       p.process.Hostname,
+		User:           p.credentials(),
+		Limits:         p.limits,
+		Landlock:       rules,
+		Seccomp:        prog,
+		FailClosed:     pol.FailClosed,
+		LogJSON:        isJSON,
+		KeepFDs:        p.preserveFDs,
+		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
+		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
 	}, warnings, nil
 }
 

@@ -165,6 +165,34 @@ func TestCtrlC(t *testing.T) {
 	}
 }
 
+// TestIgnoredSignalsStayIgnored: `nohup omega-run -- prog &` survives
+// the hangup, and a caller's ignored SIGTERM reaches neither omega-run
+// nor the program: the signals are sent to omega-run's whole process
+// group, as a terminal or a shell sends them, and to omega-run alone.
+// After a moment, both still run (the program then ends itself).
+func TestIgnoredSignalsStayIgnored(t *testing.T) {
+	for _, mode := range []string{"sandbox", "rx", "rwx"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			c := w.cmdOf(ctx, probe, "with-signals", "1,15", "", bin, "--mode", mode, "--",
+				"/bin/sh", "-c", "echo ready; sleep 1; echo alive")
+			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: c.SysProcAttr.Credential}
+			out := startAndWaitReady(t, c)
+			for _, sig := range []syscall.Signal{unix.SIGHUP, unix.SIGTERM} {
+				syscall.Kill(-c.Process.Pid, sig)
+				syscall.Kill(c.Process.Pid, sig)
+			}
+			line := readLine(t, out)
+			c.Wait()
+			if code := shellStatus(c.ProcessState); line != "alive" || code != 0 {
+				t.Errorf("program printed %q, exit %d; want alive and 0 (HUP and TERM ignored)", line, code)
+			}
+		})
+	}
+}
+
 // TestZombiesReaped: an orphan reparented to the sandbox's PID 1 is
 // reaped while the program still runs.
 func TestZombiesReaped(t *testing.T) {
