@@ -113,7 +113,7 @@ func explainCommand() *cli.Command {
 func printExplanation(w io.Writer, e sandbox.Explanation) {
 	fmt.Fprintf(w, "mode:        %s\n", e.Mode)
 	if e.Program != "" {
-		fmt.Fprintf(w, "program:     %s %s\n", e.Program, strings.Join(e.Args, " "))
+		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))
 	}
 	fmt.Fprintf(w, "data dir:    %s\n", e.DataDir)
 	fmt.Fprintf(w, "writable:    %s\n", strings.Join(e.Writable, "\n             "))
@@ -125,6 +125,12 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 		if e.Landlock.DenyTCP {
 			fmt.Fprintf(w, "             TCP bind/connect denied\n")
 		}
+	}
+	if len(e.Hidden) > 0 {
+		fmt.Fprintf(w, "hidden:      %s\n", strings.Join(e.Hidden, "\n             "))
+	}
+	if len(e.ReadOnly) > 0 {
+		fmt.Fprintf(w, "read-only:   %s\n", strings.Join(e.ReadOnly, "\n             "))
 	}
 	if e.UnixSockets != "" {
 		fmt.Fprintf(w, "sockets:     %s\n", e.UnixSockets)

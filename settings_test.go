@@ -103,3 +103,28 @@ func TestExplainRefusedState(t *testing.T) {
 		t.Errorf("with home writable nothing is refused, got %q", e.RefusedState)
 	}
 }
+
+// TestExplainMasks: explain lists what sandbox mode hides and keeps
+// read-only, as the launch would.
+func TestExplainMasks(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.MkdirAll(filepath.Join(home, ".omega", "workspace", "p", ".git", "hooks"), 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), nil, 0o600)
+	e, code := explainJSON(t, "--mode", "sandbox")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if e.Namespaces == nil {
+		t.Skip("no user namespaces here: nothing is masked")
+	}
+	if !slices.Contains(e.Hidden, filepath.Join(home, ".ssh")) {
+		t.Errorf("hidden %q: want ~/.ssh", e.Hidden)
+	}
+	for _, want := range []string{filepath.Join(home, ".omega", "config.toml"), filepath.Join(home, ".omega", "workspace", "p", ".git", "hooks")} {
+		if !slices.Contains(e.ReadOnly, want) {
+			t.Errorf("read_only %q: want %s", e.ReadOnly, want)
+		}
+	}
+}

@@ -20,6 +20,12 @@ type Explanation struct {
 		Rights   []string `json:"rights"`
 		DenyTCP  bool     `json:"deny_tcp"`
 	} `json:"landlock"`
+	// Hidden are the paths sandbox mode masks (credential stores, --hide,
+	// host sockets outside /run and /tmp), ReadOnly the files and trees
+	// kept read-only inside writable roots (config files, .git/config and
+	// hooks, .envrc, --read-only).
+	Hidden   []string `json:"hidden,omitempty"`
+	ReadOnly []string `json:"read_only,omitempty"`
 	// UnixSockets says what keeps the program from host unix sockets.
 	UnixSockets  string   `json:"unix_sockets,omitempty"`
 	Seccomp      string   `json:"seccomp"`

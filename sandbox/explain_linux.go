@@ -23,6 +23,10 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 		if cause := usernsUnavailable(); cause != "" {
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
+			// Nothing is resolved or created here: the plan as listed.
+			plan, _ := mountPlan(pol, map[string]string{})
+			e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
+			e.ReadOnly = plan.ReadOnly
 			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
 			if pol.Net == profiles.NetNone {
 				e.Namespaces = append(e.Namespaces, "net")
