@@ -269,7 +269,7 @@ int omega_broker_take(int listener, struct omega_call *c) {
 	c->sock = -1;
 	int pidfd = tid_pidfd(c->tid);
 	if (pidfd < 0)
-		return -ESRCH;
+		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ? -errno : -ESRCH;
 	// Still the thread that called (not a recycled pid): from here the
 	// pidfd pins it.
 	uint64_t id = c->id;
