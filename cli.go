@@ -45,7 +45,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"OMEGA_DATA_DIR"}, DefaultText: "~/.omega",
 			Usage: "writable data dir (created 0700 with workspace/ inside)"},
 		&cli.StringSliceFlag{Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
-			Usage: "also allow writes below `PATH` (repeatable; must exist)"},
+			Usage: "also allow writes below `PATH` (repeatable; an existing directory)"},
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working directory"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},

@@ -24,7 +24,7 @@ type Options struct {
 	// Home is the invoking user's home; "" means $HOME, else the user
 	// database.
 	Home string
-	// AllowWrite adds writable roots; each must exist.
+	// AllowWrite adds writable roots; each must be an existing directory.
 	AllowWrite []string
 	// Hide adds paths that sandbox mode hides, like the credential stores.
 	Hide []string
@@ -234,7 +234,7 @@ func resolveProgram(program, workdir string) (string, error) {
 }
 
 // ensureDirs creates the data dir (0700, with workspace/) and ~/.claude
-// when missing, and checks that every --allow-write exists.
+// when missing, and checks that every --allow-write is a directory.
 func ensureDirs(p profiles.Policy) error {
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -242,8 +242,14 @@ func ensureDirs(p profiles.Policy) error {
 		}
 	}
 	for _, w := range p.AllowWrite {
-		if _, err := os.Stat(w); err != nil {
+		st, err := os.Stat(w)
+		if err != nil {
 			return fmt.Errorf("--allow-write %s: %w", w, err)
+		}
+		// A writable root is a directory: Landlock's directory rights and
+		// the sandbox's bind mount point both fail on a file.
+		if !st.IsDir() {
+			return fmt.Errorf("--allow-write %s: not a directory", w)
 		}
 	}
 	for _, r := range p.ReadOnly {
