@@ -32,7 +32,9 @@ MODES:
             out of reach; seccomp filter; PID 1 reaps and forwards signals
    rx       the same Landlock and seccomp confinement in this one process, no
             namespaces (host processes stay visible)
-   rwx      plain exec, no restrictions
+   rwx      plain exec, no restrictions; refuses flags that would restrict (--net none,
+            --seccomp but none, --fail-closed, --hide, --read-only, --hostname, cgroup
+            limits), and does not apply the config file's other settings
 
 EXIT STATUS:
    the program's own status; 125 omega-run failed; 126 program not executable;
