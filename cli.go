@@ -93,7 +93,7 @@ func logFlags() []cli.Flag {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                   "omega-run",
 		Usage:                  "run a program that may read and execute, but write only where allowed",
 		UsageText:              usageText,
@@ -104,10 +104,31 @@ func newApp() *cli.App {
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
 		HideHelpCommand:        true,
 		UseShortOptionHandling: false,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return cli.Exit("omega-run: "+err.Error()+" (see omega-run --help)", sandbox.ExitLauncher)
-		},
+		OnUsageError:           usageError("omega-run --help"),
 	}
+	// Without their own handler, urfave/cli prints a command's whole help
+	// on a bad flag.
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError("omega-run " + cmd.Name + " --help")
+	}
+	return app
+}
+
+// usageError makes a command-line mistake one line and exit 125.
+func usageError(help string) cli.OnUsageErrorFunc {
+	return func(_ *cli.Context, err error, _ bool) error {
+		return cli.Exit("omega-run: "+err.Error()+" (see "+help+")", sandbox.ExitLauncher)
+	}
+}
+
+// noArgs refuses arguments to a command that takes none, rather than
+// ignoring them.
+func noArgs(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return nil
+	}
+	name := c.Command.Name
+	return cli.Exit(fmt.Sprintf("omega-run: %s takes no arguments, got %q (see omega-run %s --help)", name, c.Args().First(), name), sandbox.ExitLauncher)
 }
 
 // configLogrus is the one place that configures logging.

@@ -18,6 +18,9 @@ func promptCommand() *cli.Command {
 			&cli.StringFlag{Name: "workspace", DefaultText: "<data-dir>/workspace", Usage: "the model's working `DIR`"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			mode, err := profiles.ParseMode(flagView{c}.String("mode"))
 			if err != nil {
 				return cli.Exit("omega-run: --mode: "+err.Error(), sandbox.ExitLauncher)
