@@ -13,7 +13,7 @@ import (
 const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run check [--json]
    omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
-   omega-run prompt [--mode MODE] [--workspace DIR]
+   omega-run prompt [--mode MODE] [--config FILE] [--workspace DIR]
 
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)
@@ -76,11 +76,15 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it)"},
 		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
 		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
-		&cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
-			Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"},
+		configFlag(),
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
 			Usage: "pass file descriptors 3…3+`N`-1 on to the program (all others above 2 are closed)"},
 	}
+}
+
+func configFlag() cli.Flag {
+	return &cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
+		Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"}
 }
 
 func logFlags() []cli.Flag {
