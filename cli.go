@@ -13,7 +13,7 @@ import (
 const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run check [--json]
    omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
-   omega-run prompt [--mode MODE] [--workspace DIR]
+   omega-run prompt [--mode MODE] [--config FILE] [--workspace DIR]
 
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)
@@ -32,7 +32,9 @@ MODES:
             out of reach; seccomp filter; PID 1 reaps and forwards signals
    rx       the same Landlock and seccomp confinement in this one process, no
             namespaces (host processes stay visible)
-   rwx      plain exec, no restrictions
+   rwx      plain exec, no restrictions; refuses flags that would restrict (--net none,
+            --seccomp but none, --fail-closed, --hide, --read-only, --hostname, cgroup
+            limits), and does not apply the config file's other settings
 
 EXIT STATUS:
    the program's own status; 125 omega-run failed; 126 program not executable;
@@ -45,7 +47,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"OMEGA_DATA_DIR"}, DefaultText: "~/.omega",
 			Usage: "writable data dir (created 0700 with workspace/ inside)"},
 		&cli.StringSliceFlag{Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
-			Usage: "also allow writes below `PATH` (repeatable; must exist)"},
+			Usage: "also allow writes below `PATH` (repeatable; an existing directory)"},
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working directory"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
@@ -66,19 +68,23 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "group", EnvVars: []string{"OMEGA_RUN_GROUP"}, DefaultText: "the user's primary group", Usage: "run the program with another group, by `NAME|GID` (root only)"},
 		&cli.StringSliceFlag{Name: "groups", EnvVars: []string{"OMEGA_RUN_GROUPS"}, DefaultText: "none", Usage: "supplementary `GROUPS` (names or ids, comma-separated; root only)"},
 		&cli.BoolFlag{Name: "clearenv", EnvVars: []string{"OMEGA_RUN_CLEARENV"}, Usage: "start the program with an empty environment (OMEGA_SANDBOX is still set)"},
-		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable)"},
-		&cli.StringSliceFlag{Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable)"},
+		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable; a KEY also given to --unsetenv is an error)"},
+		&cli.StringSliceFlag{Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable; applied before every --setenv)"},
 		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
 		&cli.StringSliceFlag{Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
 			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack; repeatable)"},
 		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it)"},
 		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
 		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
-		&cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
-			Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"},
+		configFlag(),
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
 			Usage: "pass file descriptors 3…3+`N`-1 on to the program (all others above 2 are closed)"},
 	}
+}
+
+func configFlag() cli.Flag {
+	return &cli.StringFlag{Name: "config", EnvVars: []string{"OMEGA_RUN_CONFIG"}, DefaultText: "<data-dir>/config.toml",
+		Usage: "read [sandbox] settings from `FILE` (flags and environment win over it)"}
 }
 
 func logFlags() []cli.Flag {
@@ -91,7 +97,7 @@ func logFlags() []cli.Flag {
 }
 
 func newApp() *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:                   "omega-run",
 		Usage:                  "run a program that may read and execute, but write only where allowed",
 		UsageText:              usageText,
@@ -102,10 +108,31 @@ func newApp() *cli.App {
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
 		HideHelpCommand:        true,
 		UseShortOptionHandling: false,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return cli.Exit("omega-run: "+err.Error()+" (see omega-run --help)", sandbox.ExitLauncher)
-		},
+		OnUsageError:           usageError("omega-run --help"),
 	}
+	// Without their own handler, urfave/cli prints a command's whole help
+	// on a bad flag.
+	for _, cmd := range app.Commands {
+		cmd.OnUsageError = usageError("omega-run " + cmd.Name + " --help")
+	}
+	return app
+}
+
+// usageError makes a command-line mistake one line and exit 125.
+func usageError(help string) cli.OnUsageErrorFunc {
+	return func(_ *cli.Context, err error, _ bool) error {
+		return cli.Exit("omega-run: "+err.Error()+" (see "+help+")", sandbox.ExitLauncher)
+	}
+}
+
+// noArgs refuses arguments to a command that takes none, rather than
+// ignoring them.
+func noArgs(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return nil
+	}
+	name := c.Command.Name
+	return cli.Exit(fmt.Sprintf("omega-run: %s takes no arguments, got %q (see omega-run %s --help)", name, c.Args().First(), name), sandbox.ExitLauncher)
 }
 
 // configLogrus is the one place that configures logging.

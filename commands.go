@@ -18,6 +18,9 @@ func checkCommand() *cli.Command {
 		Usage: "report what this machine can enforce; exit 0 when --mode sandbox is fully enforced, 1 otherwise",
 		Flags: []cli.Flag{&cli.BoolFlag{Name: "json", Usage: "print JSON"}},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			r := sandbox.Check()
 			if c.Bool("json") {
 				writeJSON(os.Stdout, r)

@@ -11,7 +11,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/omega-run/omega-run/sandbox"
@@ -31,27 +30,27 @@ func run(args []string) int {
 	app.Metadata = map[string]any{"args": args}
 	status := 0
 	app.ExitErrHandler = func(_ *cli.Context, err error) {
-		status = exitStatus(err)
+		status = exitStatus(err, args)
 	}
 	if err := app.Run(args); err != nil && status == 0 {
-		status = exitStatus(err)
+		status = exitStatus(err, args)
 	}
 	return status
 }
 
 // exitStatus prints err as one line and maps it to DESIGN.md's codes.
-func exitStatus(err error) int {
+func exitStatus(err error, args []string) int {
 	if err == nil {
 		return 0
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(os.Stderr, msg)
+			printError(msg, args)
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(os.Stderr, "omega-run: "+err.Error())
+	printError("omega-run: "+err.Error(), args)
 	var se *sandbox.Error
 	if errors.As(err, &se) {
 		return se.Code

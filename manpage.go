@@ -18,6 +18,9 @@ func manCommand() *cli.Command {
 		Usage:  "print the man page (roff, section 1)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			page, err := manPage(c.App)
 			if err != nil {
 				return cli.Exit("omega-run: manpage: "+err.Error(), sandbox.ExitLauncher)

@@ -12,13 +12,21 @@ import (
 func promptCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "prompt",
-		Usage: "print the system-prompt text that tells a model what a mode enforces",
+		Usage: "print the system-prompt text that tells a model what a mode enforces (the mode a launch would use: flag, environment, config file)",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "mode", Value: string(profiles.ModeSandbox), EnvVars: []string{"OMEGA_SANDBOX_MODE"}, Usage: "sandbox, rx or rwx"},
 			&cli.StringFlag{Name: "workspace", DefaultText: "<data-dir>/workspace", Usage: "the model's working `DIR`"},
+			configFlag(),
 		},
 		Action: func(c *cli.Context) error {
-			mode, err := profiles.ParseMode(flagView{c}.String("mode"))
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			name, err := promptMode(c)
+			if err != nil {
+				return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
+			}
+			mode, err := profiles.ParseMode(name)
 			if err != nil {
 				return cli.Exit("omega-run: --mode: "+err.Error(), sandbox.ExitLauncher)
 			}
@@ -38,4 +46,18 @@ func promptCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// promptMode is the mode a launch with the same flags, environment and
+// config file would run in.
+func promptMode(c *cli.Context) (string, error) {
+	file, err := loadConfig(c)
+	if err != nil {
+		return "", err
+	}
+	args, _ := c.App.Metadata["args"].([]string)
+	if file.Sandbox.Mode != nil && sourceOf(args, "mode", []string{"OMEGA_SANDBOX_MODE"}) == "default" {
+		return string(file.Sandbox.Mode.Value), nil
+	}
+	return flagView{c}.String("mode"), nil
 }

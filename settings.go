@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/omega-run/omega-run/config"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/sandbox"
+	"github.com/sirupsen/logrus"
 	"github.com/urfave/cli/v2"
 )
 
@@ -76,15 +78,66 @@ func resolveSettings(c *cli.Context) (settings, error) {
 		name, envs := flagIdentity(f)
 		s.sources[name] = sourceOf(args, name, envs)
 	}
+	// An rwx asked for on the command line or in the environment steps
+	// outside the file's confinement settings instead of being refused
+	// for them: a file's lists cannot be unset from the command line.
+	rwxByCaller := s.sources["mode"] != "default" && flagView{c}.String("mode") == string(profiles.ModeRWX)
+	var skipped []string
 	for _, fs := range fileSettings {
-		if v, ok := fs.get(file.Sandbox); ok && s.sources[fs.flag] == "default" {
-			values[fs.flag] = v
-			s.sources[fs.flag] = "config " + file.Path
+		v, ok := fs.get(file.Sandbox)
+		if !ok || s.sources[fs.flag] != "default" {
+			continue
 		}
+		if rwxByCaller && fs.flag != "mode" {
+			s.sources[fs.flag] = "default (config " + file.Path + " not applied in rwx)"
+			skipped = append(skipped, fs.flag)
+			continue
+		}
+		values[fs.flag] = v
+		s.sources[fs.flag] = "config " + file.Path
+	}
+	if len(skipped) > 0 {
+		logrus.Infof("--mode rwx: not applying %s from %s", strings.Join(skipped, ", "), file.Path)
 	}
 	s.opts, err = options(c, values)
 	s.opts.Config = file.Path // kept read-only in sandbox mode
+	if err == nil && s.opts.Mode == profiles.ModeRWX {
+		err = s.checkRWX()
+	}
 	return s, err
+}
+
+// checkRWX refuses settings that rwx would ignore, saying where each
+// came from: an environment variable or the config file may be news to
+// the user.
+func (s settings) checkRWX() error {
+	_, err := s.opts.Policy()
+	var re *profiles.RWXError
+	if !errors.As(err, &re) {
+		return nil // other errors surface, as before, when the policy is built
+	}
+	switch src := s.sources[re.Flag]; src {
+	case "flag", "default":
+	case "env":
+		re.From = setEnvVar(re.Flag)
+	default:
+		re.From = src
+	}
+	return err
+}
+
+// setEnvVar names the environment variable that set flag.
+func setEnvVar(flag string) string {
+	for _, f := range runFlags() {
+		if name, envs := flagIdentity(f); name == flag {
+			for _, e := range envs {
+				if _, ok := os.LookupEnv(e); ok {
+					return e
+				}
+			}
+		}
+	}
+	return "the environment"
 }
 
 // sourceOf says where a flag's value comes from: "flag", "env" or

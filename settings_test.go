@@ -51,8 +51,10 @@ func TestPrecedence(t *testing.T) {
 		{"env beats file", map[string]string{"OMEGA_SANDBOX_MODE": "sandbox"}, nil, sandbox.ModeSandbox, sandbox.NetNone, "strict", "mode=env"},
 		{"flag beats env", map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--net", "host"}, sandbox.ModeRX, sandbox.NetHost, "strict", "net=flag"},
 		{"default without file", nil, []string{"--config", filepath.Join(home, "empty.toml")}, sandbox.ModeSandbox, sandbox.NetHost, "default", "seccomp=default"},
+		{"file shared with a gateway", nil, []string{"--config", filepath.Join(home, "gw.toml")}, sandbox.ModeRX, sandbox.NetNone, "default", "net=config " + filepath.Join(home, "gw.toml")},
 	}
 	os.WriteFile(filepath.Join(home, "empty.toml"), nil, 0o644)
+	os.WriteFile(filepath.Join(home, "gw.toml"), []byte("[gateway]\nport = 1\n[sandbox]\nmode = \"rx\"\nnet = \"none\"\n"), 0o644)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			for k, v := range c.env {

@@ -97,10 +97,14 @@ func Parse(data []byte, name string) (File, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
 		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			return File{}, firstOwnUnknown(name, sm)
+		if !errors.As(err, &sm) {
+			return File{}, positioned(name, err)
 		}
-		return File{}, positioned(name, err)
+		// The decoder reports unknown keys after decoding everything, so
+		// f holds the settings when every unknown key is another table's.
+		if err := firstOwnUnknown(name, sm); err != nil {
+			return File{}, err
+		}
 	}
 	return f, nil
 }

@@ -22,7 +22,9 @@ net = "none"
 seccomp = "strict"
 fail_closed = true
 `, ""},
-		{"gateway tables are left alone", "[gateway]\nport = 1\n[sandbox]\nmode = \"rx\"\n", ""},
+		{"gateway tables are left alone", "[gateway]\nport = 1\n[sandbox]\nmode = \"rx\"\nnet = \"none\"\nfail_closed = true\n", ""},
+		{"gateway table after ours", "[sandbox]\nmode = \"rx\"\nnet = \"none\"\nfail_closed = true\n[gateway]\nport = 1\n[gateway.tls]\ncert = \"c\"\n", ""},
+		{"unknown key next to a gateway table", "[gateway]\nport = 1\n[sandbox]\nmode = \"rx\"\nnets = \"none\"\n", "c.toml:5:1: unknown key nets in [sandbox]"},
 		{"unknown key", "[sandbox]\nmode = \"rx\"\nallow_writes = [\"/a\"]\n", "c.toml:3:1: unknown key allow_writes in [sandbox]"},
 		{"wrong type", "[sandbox]\nfail_closed = \"yes\"\n", "c.toml:2:"},
 		{"list expected", "[sandbox]\nallow_write = \"/a\"\n", "c.toml:2:"},
@@ -37,7 +39,10 @@ fail_closed = true
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
 				}
-				if c.name == "full" && (f.Sandbox.Mode.Value != "rx" || len(f.Sandbox.AllowWrite) != 2 || !*f.Sandbox.FailClosed) {
+				if c.doc != "" && !decodedRX(f.Sandbox) {
+					t.Errorf("settings lost: decoded %+v", f.Sandbox)
+				}
+				if c.name == "full" && len(f.Sandbox.AllowWrite) != 2 {
 					t.Errorf("decoded %+v", f.Sandbox)
 				}
 				return
@@ -47,6 +52,11 @@ fail_closed = true
 			}
 		})
 	}
+}
+
+// decodedRX: the cases with a [sandbox] table all set mode = "rx".
+func decodedRX(s Sandbox) bool {
+	return s.Mode != nil && s.Mode.Value == "rx" && (s.Net == nil || s.Net.Value == "none") && (s.FailClosed == nil || *s.FailClosed)
 }
 
 func TestLoad(t *testing.T) {

@@ -1,8 +1,8 @@
 //go:build linux && cgo && !omega_goinit
 
 // cinit_errors.c: how the C init stage reports. Fatal errors print one
-// line "omega-run: init: <what>: <error>" and exit; warnings follow the
-// parent's log format (warn_linux.go).
+// line "omega-run: init: <what>: <error>" and exit; they and the warnings
+// follow the parent's log format (warn_linux.go).
 
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -16,6 +16,8 @@
 // ---------------------------------------------------------------- errors
 
 int omega_log_json;
+
+static void log_line(const char *level, const char *tag, const char *json_prefix, const char *msg);
 
 #include "cinit_errtab.h"
 
@@ -35,7 +37,7 @@ void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const c
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	dprintf(2, "omega-run: init: %s\n", msg);
+	log_line("error", "init", "init: ", msg);
 	_exit(code);
 }
 
@@ -63,10 +65,9 @@ int __attribute__((format(printf, 2, 3))) omega_step_fail(int e, const char *fmt
 	return -1;
 }
 
-// json_put writes s as a JSON string the way Go's encoding/json does
-// (HTML characters and U+2028/2029 escaped).
-static void json_put(FILE *f, const char *s) {
-	fputc('"', f);
+// json_put_raw writes s escaped for the inside of a JSON string, the way
+// Go's encoding/json does (HTML characters and U+2028/2029 escaped).
+static void json_put_raw(FILE *f, const char *s) {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
@@ -86,17 +87,23 @@ static void json_put(FILE *f, const char *s) {
 				fputc(*p, f);
 		}
 	}
-	fputc('"', f);
 }
 
 // omega_warn writes one warning line in the parent's log format (warn_linux.go).
-void omega_warn(const char *msg) {
+void omega_warn(const char *msg) { log_line("warning", "warning", "", msg); }
+
+// log_line writes one line in the parent's log format: "omega-run: tag:
+// msg", or with --log-format json a logrus-style object at level whose
+// msg is json_prefix followed by msg.
+static void log_line(const char *level, const char *tag, const char *json_prefix, const char *msg) {
 	char line[4096];
 	FILE *f = fmemopen(line, sizeof line, "w");
-	if (!f)
+	if (!f) {
+		dprintf(2, "omega-run: %s: %s\n", tag, msg); // a fatal error must not go unsaid
 		return;
+	}
 	if (!omega_log_json) {
-		fprintf(f, "omega-run: warning: %s\n", msg);
+		fprintf(f, "omega-run: %s: %s\n", tag, msg);
 	} else {
 		// RFC 3339 in local time, as Go's time.Now().Format(time.RFC3339).
 		char ts[40], zone[24] = "Z";
@@ -109,9 +116,10 @@ void omega_warn(const char *msg) {
 			long off = tm.tm_gmtoff < 0 ? -tm.tm_gmtoff : tm.tm_gmtoff;
 			snprintf(zone, sizeof zone, "%c%02ld:%02ld", tm.tm_gmtoff < 0 ? '-' : '+', off / 3600, off / 60 % 60);
 		}
-		fputs("{\"level\":\"warning\",\"msg\":", f);
-		json_put(f, msg);
-		fprintf(f, ",\"time\":\"%s%s\"}\n", ts, zone);
+		fprintf(f, "{\"level\":\"%s\",\"msg\":\"", level);
+		json_put_raw(f, json_prefix);
+		json_put_raw(f, msg);
+		fprintf(f, "\",\"time\":\"%s%s\"}\n", ts, zone);
 	}
 	long n = ftell(f);
 	fclose(f);

@@ -26,18 +26,19 @@ func Init() {
 	// Every restriction below is applied to this thread only and reaches
 	// the program through execve or fork from this very thread.
 	runtime.LockOSThread()
-	err := runInit()
+	var w warner // in the parent's log format once the spec says which
+	err := runInit(&w)
 	code := 125
 	var ee *ExecError
 	if errors.As(err, &ee) {
 		code = ee.Code
 	}
-	fmt.Fprintf(os.Stderr, "omega-run: init: %v\n", err)
+	w.fatal(err)
 	os.Exit(code)
 }
 
 // runInit returns only on failure.
-func runInit() error {
+func runInit(w *warner) error {
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until confine().
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -53,7 +54,7 @@ func runInit() error {
 	if err := shiftFDs(s.KeepFDs); err != nil {
 		return err
 	}
-	w := warner{json: s.LogJSON}
+	w.json = s.LogJSON
 	if s.Mounts == nil {
 		s.Landlock.WritesOnly = false // only a read-only root makes it safe
 	} else {
@@ -95,7 +96,7 @@ func runInit() error {
 		os.Exit(0)
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
-	if err := confine(s, w); err != nil {
+	if err := confine(s, *w); err != nil {
 		return err
 	}
 	if !s.PID1 {

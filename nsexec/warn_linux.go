@@ -12,13 +12,20 @@ import (
 // not reach it; the field names match logrus' JSON formatter.
 type warner struct{ json bool }
 
-func (w warner) warn(msg string) {
+func (w warner) warn(msg string) { w.line("warning", "warning", "", msg) }
+
+// fatal writes the init stage's last line, before it exits.
+func (w warner) fatal(err error) { w.line("error", "init", "init: ", err.Error()) }
+
+// line writes "omega-run: tag: msg", or a JSON object at level whose msg
+// is jsonPrefix followed by msg (cinit_errors.c's log_line).
+func (w warner) line(level, tag, jsonPrefix, msg string) {
 	if !w.json {
-		fmt.Fprintf(os.Stderr, "omega-run: warning: %s\n", msg)
+		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, msg)
 		return
 	}
 	line, _ := json.Marshal(map[string]string{
-		"level": "warning", "msg": msg, "time": time.Now().Format(time.RFC3339),
+		"level": level, "msg": jsonPrefix + msg, "time": time.Now().Format(time.RFC3339),
 	})
 	fmt.Fprintf(os.Stderr, "%s\n", line)
 }

@@ -61,6 +61,9 @@ func New(in Policy) (Policy, error) {
 	}
 	if in.Seccomp == "" {
 		in.Seccomp = SeccompDefault
+		if in.Mode == ModeRWX {
+			in.Seccomp = SeccompNone // what rwx does; an explicit profile is refused
+		}
 	}
 	if !filepath.IsAbs(in.Home) {
 		return Policy{}, fmt.Errorf("home %q is not an absolute path", in.Home)
@@ -127,7 +130,7 @@ func (p Policy) Workspace() string { return filepath.Join(p.DataDir, "workspace"
 
 // Validate runs every check and returns the first failure.
 func (p Policy) Validate() error {
-	checks := []func(Policy) error{checkDataDir, checkAllowWrite, checkReadOnly}
+	checks := []func(Policy) error{checkRWX, checkDataDir, checkAllowWrite, checkReadOnly}
 	for _, c := range checks {
 		if err := c(p); err != nil {
 			return err
@@ -147,7 +150,7 @@ func checkDataDir(p Policy) error {
 }
 
 func checkAllowWrite(p Policy) error {
-	if slices.Contains(p.AllowWrite, "/") {
+	if slices.Contains(p.AllowWrite, "/") && p.Mode != ModeRWX {
 		return errors.New("--allow-write / would make everything writable; use --mode rwx instead")
 	}
 	return nil
@@ -164,7 +167,8 @@ func dedupe(paths []string) []string {
 }
 
 // checkReadOnly: --read-only narrows a writable root, which only the
-// sandbox's mount namespace can do (Landlock rules only add rights).
+// sandbox's mount namespace can do (Landlock rules only add rights);
+// rwx is checkRWX's.
 func checkReadOnly(p Policy) error {
 	if len(p.ReadOnly) > 0 && p.Mode != ModeSandbox {
 		return fmt.Errorf("--read-only needs --mode sandbox (in %s mode Landlock can only add rights, not take them away below a writable root)", p.Mode)

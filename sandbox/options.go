@@ -24,7 +24,7 @@ type Options struct {
 	// Home is the invoking user's home; "" means $HOME, else the user
 	// database.
 	Home string
-	// AllowWrite adds writable roots; each must exist.
+	// AllowWrite adds writable roots; each must be an existing directory.
 	AllowWrite []string
 	// Hide adds paths that sandbox mode hides, like the credential stores.
 	Hide []string
@@ -151,6 +151,10 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 			return nil, launcherErr(err)
 		}
 	}
+	// After ensureDirs: --allow-write may name the workspace it creates.
+	if err := checkPaths(pol); err != nil {
+		return nil, launcherErr(err)
+	}
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
@@ -233,17 +237,18 @@ func resolveProgram(program, workdir string) (string, error) {
 	return path, nil
 }
 
-// ensureDirs creates the data dir (0700, with workspace/) and ~/.claude
-// when missing, and checks that every --allow-write exists.
-func ensureDirs(p profiles.Policy) error {
-	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return fmt.Errorf("cannot create %s: %w", d, err)
-		}
-	}
+// checkPaths checks the paths the user named, in every mode (rwx
+// ignores them, but a wrong one is still a mistake worth reporting).
+func checkPaths(p profiles.Policy) error {
 	for _, w := range p.AllowWrite {
-		if _, err := os.Stat(w); err != nil {
+		st, err := os.Stat(w)
+		if err != nil {
 			return fmt.Errorf("--allow-write %s: %w", w, err)
+		}
+		// A writable root is a directory: Landlock's directory rights and
+		// the sandbox's bind mount point both fail on a file.
+		if !st.IsDir() {
+			return fmt.Errorf("--allow-write %s: not a directory", w)
 		}
 	}
 	for _, r := range p.ReadOnly {
@@ -261,6 +266,17 @@ func ensureDirs(p profiles.Policy) error {
 		}
 		if st.Mode()&fs.ModeSocket == 0 {
 			return fmt.Errorf("--allow-socket %s: not a unix socket", s)
+		}
+	}
+	return nil
+}
+
+// ensureDirs creates the data dir (0700, with workspace/), ~/.claude and
+// sandbox mode's private /tmp when missing.
+func ensureDirs(p profiles.Policy) error {
+	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fmt.Errorf("cannot create %s: %w", d, err)
 		}
 	}
 	if p.Mode == ModeSandbox {

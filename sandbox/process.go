@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -110,6 +111,15 @@ func (p Process) checkEnv() error {
 		if k == "" || strings.Contains(k, "=") {
 			return fmt.Errorf("--unsetenv %q: want a variable name", k)
 		}
+		// Unsets apply before sets, whatever the command line's order
+		// (bubblewrap keeps it): one key in both is ambiguous.
+		if hasEnvKey(p.SetEnv, k) {
+			return fmt.Errorf("--setenv %s=… and --unsetenv %s: give only one of them for a variable", k, k)
+		}
 	}
 	return nil
+}
+
+func hasEnvKey(env []string, key string) bool {
+	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 }

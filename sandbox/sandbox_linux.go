@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/sirupsen/logrus"
 
@@ -169,10 +168,6 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	}
 	spec.Env = append(env, spec.Env...)
 	return syncIn(p.policy.Home, prog)
-}
-
-func hasEnvKey(env []string, key string) bool {
-	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 }
 
 func inPlace(spec *nsexec.Spec) error {

@@ -33,6 +33,7 @@ func TestExitCodes(t *testing.T) {
 		{"no-program", []string{}, 125, "no program given"},
 		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "/no/such/dir"},
 		{"uncreatable-data-dir", []string{"--data-dir", "/proc/omega", "--", "true"}, 125, "cannot create"},
+		{"allow-write-file", []string{"--allow-write", notExec, "--", "true"}, 125, "--allow-write " + notExec + ": not a directory"},
 		{"allow-write-root", []string{"--allow-write", "/", "--", "true"}, 125, "rwx"},
 		{"preserve-fds-not-open", []string{"--preserve-fds", "2", "--", "true"}, 125, "fd 3 is not open"},
 		{"bad-rlimit", []string{"--rlimit", "nofile=lots", "--", "true"}, 125, "--rlimit"},

@@ -4,6 +4,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -27,5 +29,56 @@ func TestJSONLogs(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &m); err != nil || m["level"] != "warning" || m["msg"] == "" || m["time"] == "" {
 			t.Errorf("not a JSON warning line: %q (%v)", l, err)
 		}
+	}
+}
+
+// TestJSONErrors: the one line that goes with exit 125, 126 or 127 is a
+// JSON object too (level error), whether the CLI, the launcher or the
+// init stage writes it, and whether JSON was asked for by flag or
+// environment.
+func TestJSONErrors(t *testing.T) {
+	w := newWorld(t, nobody)
+	notExec := filepath.Join(w.home, "notexec")
+	writeFile(t, notExec, "#!/bin/sh\n")
+	cases := []struct {
+		name string
+		env  []string
+		args []string
+		code int
+		msg  string
+	}{
+		{"not found", nil, []string{"--", "no-such-program-xyz"}, 127, "no-such-program-xyz: command not found"},
+		{"not found, env", []string{"OMEGA_RUN_LOG_FORMAT=json"}, []string{"--", "no-such-program-xyz"}, 127, "command not found"},
+		{"not executable", nil, []string{"--", notExec}, 126, "permission denied"},
+		{"bad flag", nil, []string{"--bogus", "--", "true"}, 125, "flag provided but not defined"},
+		{"bad subcommand flag", nil, []string{"check", "--bogus"}, 125, "flag provided but not defined"},
+		{"refused", nil, []string{"--mode", "rwx", "--net", "none", "--", "true"}, 125, "--net none"},
+		// PID 1 cannot start the program in a cgroup that holds only it.
+		{"init stage", nil, []string{"--pids", "1", "--", "true"}, 126, "init: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := c.args
+			if c.env == nil {
+				args = append([]string{"--log-format", "json"}, args...)
+			}
+			run := w.runEnv
+			if c.name == "init stage" {
+				if strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
+					t.Skip("the Go init stage's runtime aborts when it cannot start a thread")
+				}
+				run = newWorld(t, rootUser).runEnv // --pids needs root
+			}
+			r := run(c.env, args...)
+			if r.code != c.code {
+				t.Fatalf("exit %d, want %d (stderr %q)", r.code, c.code, r.stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+			var m map[string]string
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &m); err != nil || m["level"] != "error" ||
+				!strings.Contains(m["msg"], c.msg) || strings.HasPrefix(m["msg"], "omega-run:") || m["time"] == "" {
+				t.Errorf("stderr %q: want a last JSON line with level error and msg …%s… (%v)", r.stderr, c.msg, err)
+			}
+		})
 	}
 }

@@ -51,6 +51,10 @@ func TestEnvironmentFlags(t *testing.T) {
 		{name: "cannot override OMEGA_SANDBOX", args: []string{"--setenv", "OMEGA_SANDBOX=fake"}, has: []string{"OMEGA_SANDBOX=MODE"}, not: []string{"OMEGA_SANDBOX=fake"}},
 		{name: "bad setenv", args: []string{"--setenv", "NOEQUALS"}, code: 125},
 		{name: "bad unsetenv", args: []string{"--unsetenv", "A=B"}, code: 125},
+		// Sets and unsets are not applied in command-line order, so one
+		// key in both is ambiguous.
+		{name: "setenv then unsetenv", args: []string{"--setenv", "A=1", "--unsetenv", "A"}, code: 125},
+		{name: "unsetenv then setenv", args: []string{"--unsetenv", "A", "--setenv", "A=1"}, code: 125},
 	}
 	for _, mode := range append([]string{"rwx"}, confinedModes...) {
 		for _, c := range cases {

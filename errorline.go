@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
+)
+
+// printError writes omega-run's last line, "omega-run: msg", or a JSON
+// object at level error when --log-format json asked for every line to
+// be JSON.
+func printError(line string, args []string) {
+	if !jsonLines(args) {
+		fmt.Fprintln(os.Stderr, line)
+		return
+	}
+	e := logrus.NewEntry(logrus.StandardLogger())
+	e.Time, e.Level, e.Message = time.Now(), logrus.ErrorLevel, strings.TrimPrefix(line, "omega-run: ")
+	b, err := (&logrus.JSONFormatter{}).Format(e)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, line)
+		return
+	}
+	os.Stderr.Write(b)
+}
+
+// jsonLines tells whether the log format is JSON. configLogrus decides
+// once the command line parses; a usage error comes before it, so then
+// the arguments and the environment are read here.
+func jsonLines(args []string) bool {
+	switch logrus.StandardLogger().Formatter.(type) {
+	case *logrus.JSONFormatter:
+		return true
+	case lineFormatter:
+		return false
+	}
+	format := os.Getenv("OMEGA_RUN_LOG_FORMAT")
+	for i := 1; i < len(args) && args[i] != "--"; i++ {
+		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		if name != "log-format" || !strings.HasPrefix(args[i], "-") {
+			continue
+		}
+		if !hasValue && i+1 < len(args) {
+			i++
+			value = args[i]
+		}
+		format = value
+	}
+	return format == "json"
+}

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/omega-run/omega-run/sandbox"
+)
+
+// TestPromptMode: prompt describes the mode a launch would run in: flag >
+// environment > config file > default, with --config as launches take it.
+func TestPromptMode(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	os.MkdirAll(filepath.Join(home, ".omega"), 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), []byte("[sandbox]\nmode = \"rx\"\n"), 0o644)
+	other := filepath.Join(home, "other.toml")
+	os.WriteFile(other, []byte("[gateway]\nport = 1\n[sandbox]\nmode = \"rwx\"\n"), 0o644)
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		mode sandbox.Mode
+	}{
+		{"config file", nil, nil, sandbox.ModeRX},
+		{"--config", nil, []string{"--config", other}, sandbox.ModeRWX},
+		{"OMEGA_RUN_CONFIG", map[string]string{"OMEGA_RUN_CONFIG": other}, nil, sandbox.ModeRWX},
+		{"--config before the command", nil, []string{"--config", other, "prompt"}, sandbox.ModeRWX},
+		{"env beats file", map[string]string{"OMEGA_SANDBOX_MODE": "sandbox"}, nil, sandbox.ModeSandbox},
+		{"flag beats env", map[string]string{"OMEGA_SANDBOX_MODE": "rwx"}, []string{"--mode", "rx"}, sandbox.ModeRX},
+		{"flag before the command", nil, []string{"--mode", "sandbox", "prompt"}, sandbox.ModeSandbox},
+	}
+	ws := filepath.Join(home, ".omega", "workspace")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for k, v := range c.env {
+				t.Setenv(k, v)
+			}
+			args := append([]string{"prompt"}, c.args...)
+			if len(c.args) > 0 && c.args[len(c.args)-1] == "prompt" {
+				args = c.args
+			}
+			want, err := sandbox.PromptConstraint(c.mode, ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, stderr, code := runCaptured(t, args...); code != 0 || got != want {
+				t.Errorf("exit %d (%s):\n%s\nwant (mode %s):\n%s", code, stderr, got, c.mode, want)
+			}
+		})
+	}
+}

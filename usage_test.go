@@ -1,0 +1,58 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runCaptured runs the CLI with stdout and stderr captured.
+func runCaptured(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	savedOut, savedErr := os.Stdout, os.Stderr
+	os.Stdout, os.Stderr = outW, errW
+	done := make(chan [2]string)
+	go func() {
+		o, _ := io.ReadAll(outR)
+		e, _ := io.ReadAll(errR)
+		done <- [2]string{string(o), string(e)}
+	}()
+	code = run(append([]string{"omega-run"}, args...))
+	os.Stdout, os.Stderr = savedOut, savedErr
+	outW.Close()
+	errW.Close()
+	got := <-done
+	return got[0], got[1], code
+}
+
+// TestSubcommandUsage: a bad flag or a stray argument to any command is
+// one line on stderr and exit 125, not the help text.
+func TestSubcommandUsage(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	cases := []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--bogus", "--", "true"}, "flag provided but not defined: -bogus"},
+		{[]string{"check", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"check", "extra"}, `check takes no arguments, got "extra"`},
+		{[]string{"prompt", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"prompt", "extra"}, `prompt takes no arguments, got "extra"`},
+		{[]string{"explain", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"completion", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"manpage", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"manpage", "extra"}, `manpage takes no arguments, got "extra"`},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			stdout, stderr, code := runCaptured(t, c.args...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != 125 || stdout != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "omega-run: ") || !strings.Contains(lines[0], c.msg) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 125, nothing, one line 'omega-run: …%s…'", code, stdout, stderr, c.msg)
+			}
+		})
+	}
+}
