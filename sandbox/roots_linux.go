@@ -25,37 +25,49 @@ import (
 // next run's /tmp the whole home, writable. "/tmp" itself maps to itself
 // (the sandbox's /tmp is a mount target, not a path to resolve).
 func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
-	paths := slices.Clone(pol.Writable)
+	paths := slices.DeleteFunc(slices.Clone(pol.Writable), func(p string) bool { return p == "/tmp" })
 	if pol.Mode == profiles.ModeSandbox {
 		paths = append(paths, pol.PrivateTmp())
 	}
-	// Where a program may have written: every root, resolved as it is now
-	// (a planted symlink among them is refused below, so a wrong answer
-	// here only ever adds refusals).
-	var writable []string
-	for _, w := range append(slices.Clone(pol.Writable), "/tmp") {
-		if real, err := filepath.EvalSymlinks(w); err == nil {
-			writable = append(writable, real)
+	type resolved struct {
+		real  string
+		links []string
+		err   error
+	}
+	res := make([]resolved, len(paths))
+	// Where a program may have written: every root, as named and as
+	// resolved now (a planted symlink among them is refused below, so a
+	// wrong answer here only ever adds refusals).
+	writable := append(slices.Clone(pol.Writable), "/tmp")
+	for i, p := range paths {
+		r := &res[i]
+		if r.real, r.links, r.err = resolveRoot(p); r.err == nil {
+			writable = append(writable, r.real)
 		}
-		writable = append(writable, w)
 	}
 	canon := map[string]string{"/tmp": "/tmp"}
-	for _, p := range paths {
-		if p == "/tmp" {
-			continue
+	named := len(pol.Writable) + 1
+	// Links inside the roots as named first, so that a planted root is
+	// the one named, not a root its target happens to hold.
+	for _, within := range [][]string{writable[:named], writable} {
+		for i, p := range paths {
+			r, what := res[i], "writable root "+p
+			if p == pol.PrivateTmp() {
+				what = "the sandbox's /tmp (" + p + ")"
+			}
+			if errors.Is(r.err, fs.ErrNotExist) && p != pol.PrivateTmp() {
+				continue // a missing ~/.claude or data dir is created or skipped elsewhere
+			}
+			if r.err != nil {
+				return nil, fmt.Errorf("%s: %w", what, r.err)
+			}
+			for _, l := range r.links {
+				if w := plantedIn(l, within); w != "" {
+					return nil, fmt.Errorf("%s leads through the symlink %s, inside the writable %s where a confined program could have made it: remove the link (or, if you made it, name the directory it points to)", what, l, w)
+				}
+			}
+			canon[p] = r.real
 		}
-		what := "writable root " + p
-		if p == pol.PrivateTmp() {
-			what = "the sandbox's /tmp (" + p + ")"
-		}
-		real, err := resolveRoot(p, what, writable)
-		if errors.Is(err, fs.ErrNotExist) && p != pol.PrivateTmp() {
-			continue // a missing ~/.claude or data dir is created or skipped elsewhere
-		}
-		if err != nil {
-			return nil, err
-		}
-		canon[p] = real
 	}
 	if tmp, ok := canon[pol.PrivateTmp()]; ok && pol.Mode == profiles.ModeSandbox {
 		if err := stickyTmp(tmp); err != nil {
@@ -63,6 +75,18 @@ func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
 		}
 	}
 	return canon, nil
+}
+
+// plantedIn returns the writable root that a symlink at link lies in, or
+// "": a root that is itself a link (~/.claude pointing at dotfiles) is the
+// user's doing unless another root holds it.
+func plantedIn(link string, writable []string) string {
+	for _, w := range writable {
+		if link != w && profiles.Within(link, w) {
+			return w
+		}
+	}
+	return ""
 }
 
 // stickyTmp gives the private /tmp a real /tmp's mode, 1777, so that a
@@ -94,13 +118,13 @@ func stickyTmp(path string) error {
 	return nil
 }
 
-// resolveRoot is filepath.EvalSymlinks for a writable root (what names
-// it in errors), refusing any symlink on the way that lies inside one of
-// writable.
-func resolveRoot(path, what string, writable []string) (string, error) {
+// resolveRoot is filepath.EvalSymlinks that also returns where each
+// symlink it followed lies.
+func resolveRoot(path string) (string, []string, error) {
 	todo := strings.Split(strings.Trim(path, "/"), "/")
 	resolved := "/"
-	for links := 0; len(todo) > 0; {
+	var links []string
+	for len(todo) > 0 {
 		name := todo[0]
 		todo = todo[1:]
 		switch name {
@@ -113,38 +137,25 @@ func resolveRoot(path, what string, writable []string) (string, error) {
 		next := filepath.Join(resolved, name)
 		st, err := os.Lstat(next)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", what, err)
+			return "", nil, err
 		}
 		if st.Mode()&fs.ModeSymlink == 0 {
 			resolved = next
 			continue
 		}
-		if w := containing(next, writable); w != "" {
-			return "", fmt.Errorf("%s leads through the symlink %s, inside the writable %s where a confined program could have made it: remove the link (or, if you made it, name the directory it points to)", what, next, w)
-		}
-		if links++; links > 40 {
-			return "", fmt.Errorf("%s: %w", what, syscall.ELOOP)
+		if links = append(links, next); len(links) > 40 {
+			return "", nil, syscall.ELOOP
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", what, err)
+			return "", nil, err
 		}
 		if filepath.IsAbs(target) {
 			resolved = "/"
 		}
 		todo = append(strings.Split(target, "/"), todo...)
 	}
-	return resolved, nil
-}
-
-// containing returns the first of roots that path lies in, or "".
-func containing(path string, roots []string) string {
-	for _, r := range roots {
-		if profiles.Within(path, r) {
-			return r
-		}
-	}
-	return ""
+	return resolved, links, nil
 }
 
 // canonicalAll maps paths through canon, keeping unknown ones.

@@ -6,48 +6,64 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
-func TestResolveRoot(t *testing.T) {
-	dir, _ := filepath.EvalSymlinks(t.TempDir())
-	data, outside := filepath.Join(dir, "data"), filepath.Join(dir, "outside")
-	for _, d := range []string{data, outside, filepath.Join(outside, "real")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
+func TestCanonicalRoots(t *testing.T) {
+	// Not under /tmp, which is a writable root itself.
+	base, err := os.MkdirTemp("/var/tmp", "omega-roots-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir, _ := filepath.EvalSymlinks(base)
+	home, dots, proj := filepath.Join(dir, "home"), filepath.Join(dir, "dotfiles", "claude"), filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(home, ".omega", "tmp"), dots, filepath.Join(proj, "real")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	links := map[string]string{
-		filepath.Join(data, "tmp"):       outside,                        // planted in the data dir
-		filepath.Join(dir, "mine"):       filepath.Join(outside, "real"), // the user's own link
-		filepath.Join(dir, "rel"):        "outside/real",                 // relative
-		filepath.Join(outside, "nested"): filepath.Join(data, "tmp"),     // leads through a planted one
+	if err := os.Symlink(dots, filepath.Join(home, ".claude")); err != nil {
+		t.Fatal(err)
 	}
-	for l, target := range links {
-		if err := os.Symlink(target, l); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.Symlink("real", filepath.Join(proj, "rel")); err != nil {
+		t.Fatal(err)
 	}
-	writable := []string{data}
 	for _, c := range []struct {
-		path, want, err string
+		name       string
+		allowWrite []string
+		plant      bool   // replace <data-dir>/tmp with a symlink
+		want       string // "" for success, else part of the error
 	}{
-		{data, data, ""},
-		{filepath.Join(dir, "mine"), filepath.Join(outside, "real"), ""},
-		{filepath.Join(dir, "rel"), filepath.Join(outside, "real"), ""},
-		{filepath.Join(data, "tmp"), "", "inside the writable " + data},
-		{filepath.Join(outside, "nested"), "", "symlink " + filepath.Join(data, "tmp")},
-		{filepath.Join(dir, "missing"), "", "no such file"},
+		{"the user's own ~/.claude link", nil, false, ""},
+		{"a root through a link inside another root", []string{proj, filepath.Join(proj, "rel")}, false, "symlink " + filepath.Join(proj, "rel")},
+		{"~/.claude inside --allow-write ~", []string{home}, false, "symlink " + filepath.Join(home, ".claude")},
+		{"a planted private /tmp", nil, true, "the sandbox's /tmp"},
 	} {
-		got, err := resolveRoot(c.path, "root", writable)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%s: err %v, want one containing %q", c.path, err, c.err)
+		t.Run(c.name, func(t *testing.T) {
+			tmp := filepath.Join(home, ".omega", "tmp")
+			if c.plant {
+				os.Rename(tmp, tmp+".old")
+				os.Symlink(dir, tmp)
+				t.Cleanup(func() { os.Remove(tmp); os.Rename(tmp+".old", tmp) })
 			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("%s: %q, %v; want %q", c.path, got, err, c.want)
-		}
+			pol, err := profiles.New(profiles.Policy{Mode: profiles.ModeSandbox, Home: home, AllowWrite: c.allowWrite})
+			if err != nil {
+				t.Fatal(err)
+			}
+			canon, err := canonicalRoots(pol)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatal(err)
+			case c.want == "":
+				if got := canon[filepath.Join(home, ".claude")]; got != dots {
+					t.Errorf("~/.claude -> %q, want %q", got, dots)
+				}
+			case err == nil || !strings.Contains(err.Error(), c.want):
+				t.Errorf("err %v, want one containing %q", err, c.want)
+			}
+		})
 	}
 }
 
