@@ -51,7 +51,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working directory"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
-			Usage: "network: host, or none (loopback only, TCP denied)"},
+			Usage: "network: host, or none (no network: TCP bind and connect denied, on loopback too)"},
 		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
 			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
