@@ -117,8 +117,8 @@ static int self_bind(const char *what, const char *p, int *out) {
 	snprintf(at, sizeof at, "/proc/self/fd/%d", fd);
 	int rc = omega_mount(at, at, NULL, MS_BIND | MS_REC, NULL);
 	close(fd);
-	if (rc < 0)
-		return -1;
+	if (rc < 0) // name the path, not /proc/self/fd/N
+		return omega_step_fail(omega_step_err, "%s %s: bind onto itself", what, p);
 	if ((*out = omega_open_nofollow(p)) < 0)
 		return omega_nofollow_fail(errno, what, p);
 	return 0;

@@ -150,6 +150,15 @@ static int read_only_root(const struct spec *s) {
 	int n = hold(&src, h), rc = -1;
 	if (n < 0)
 		return -1;
+	// A gone writable root is only less to write; a gone private /tmp
+	// would leave the host's /tmp in sight.
+	int tmp = !s->tmp_from[0];
+	for (int i = 0; i < n && !tmp; i++)
+		tmp = strcmp(h[i].path, s->tmp_from) == 0;
+	if (!tmp) {
+		omega_step_fail(ENOENT, "the sandbox's /tmp, %s, is gone (moved by another run?)", s->tmp_from);
+		goto out;
+	}
 	for (int i = 1; i < n; i++) { // stable insertion sort by target length
 		struct held x = h[i];
 		int j = i;
@@ -165,7 +174,11 @@ static int read_only_root(const struct spec *s) {
 		if (at < 0) {
 			char inner[sizeof omega_step_msg];
 			snprintf(inner, sizeof inner, "%s", omega_step_msg);
-			omega_step_fail(omega_step_err, "mount point %s: %s", t, inner);
+			// Below /tmp the culprit is in the private /tmp on the host.
+			char host[sizeof omega_step_msg] = "";
+			if (s->tmp_from[0] && strncmp(t, "/tmp/", 5) == 0)
+				snprintf(host, sizeof host, " (%s%s)", s->tmp_from, t + 4);
+			omega_step_fail(omega_step_err, "mount point %s%s: %s", t, host, inner);
 			goto out;
 		}
 		char dst[32];

@@ -135,7 +135,10 @@ func selfBind(p string) error {
 	}
 	defer unix.Close(fd)
 	at := fmt.Sprintf("/proc/self/fd/%d", fd)
-	return mount(at, at, "", unix.MS_BIND|unix.MS_REC, "")
+	if err := unix.Mount(at, at, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("bind %s onto itself: %w", p, err)
+	}
+	return nil
 }
 
 // pin is a read-only bind and the file it holds.

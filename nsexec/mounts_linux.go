@@ -60,6 +60,11 @@ func readOnlyRoot(p *MountPlan) error {
 		return err
 	}
 	defer closeAll(held)
+	// A gone writable root is only less to write; a gone private /tmp
+	// would leave the host's /tmp in sight.
+	if p.TmpFrom != "" && !slices.ContainsFunc(held, func(h heldPath) bool { return h.path == p.TmpFrom }) {
+		return fmt.Errorf("the sandbox's /tmp, %s, is gone (moved by another run?): %w", p.TmpFrom, unix.ENOENT)
+	}
 	// /tmp first, so that roots below it land on top of the private one.
 	slices.SortStableFunc(held, func(a, b heldPath) int { return len(targetOf(p, a.path)) - len(targetOf(p, b.path)) })
 	var binds []string
@@ -69,6 +74,10 @@ func readOnlyRoot(p *MountPlan) error {
 		target := targetOf(p, h.path)
 		at, err := mountPoint(target, h.dir)
 		if err != nil {
+			if p.TmpFrom != "" && strings.HasPrefix(target, "/tmp/") {
+				// The culprit is in the private /tmp on the host.
+				return fmt.Errorf("mount point %s (%s): %w", target, p.TmpFrom+strings.TrimPrefix(target, "/tmp"), err)
+			}
 			return fmt.Errorf("mount point %s: %w", target, err)
 		}
 		err = mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), fmt.Sprintf("/proc/self/fd/%d", at), "", unix.MS_BIND|unix.MS_REC, "")

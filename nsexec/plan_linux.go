@@ -27,8 +27,4 @@ type MountPlan struct {
 	// shallowest first, each bound onto itself: a mount point cannot be
 	// renamed, so the read-only path cannot be moved aside and replaced.
 	Pin []string
-	// Watch are paths that must not appear (an absent .git/commondir,
-	// which no bind can hold): the parent warns after the run when one
-	// did. Not sent to the init stage.
-	Watch []string
 }

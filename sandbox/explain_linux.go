@@ -24,9 +24,12 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
-			plan, _ := mountPlan(pol, map[string]string{})
-			e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
-			e.ReadOnly = plan.ReadOnly
+			if plan, _, _, err := mountPlan(pol, map[string]string{}); err != nil {
+				e.Warnings = append(e.Warnings, err.Error())
+			} else {
+				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
+				e.ReadOnly = plan.ReadOnly
+			}
 			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
 			if pol.Net == profiles.NetNone {
 				e.Namespaces = append(e.Namespaces, "net")

@@ -2,6 +2,8 @@
 
 package sandbox
 
+import "github.com/omega-run/omega-run/profiles"
+
 // InitArg is argv[1] of the init stage, which exists only on Linux.
 const InitArg = "__omega_run_init__"
 
@@ -11,3 +13,9 @@ func Init() {}
 
 // Release does nothing outside Linux: no init stage is started early.
 func Release() {}
+
+// checkPlanted has no init stage to protect here.
+func checkPlanted(profiles.Policy) error { return nil }
+
+// gitScan is Linux's look at the repositories a sandbox may change.
+type gitScan struct{}

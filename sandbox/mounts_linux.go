@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,9 +21,14 @@ var socketEnv = []string{"SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "GPG_AGENT
 // resolverFiles are the /run files name resolution may need.
 var resolverFiles = []string{"/run/systemd/resolve/stub-resolv.conf", "/run/systemd/resolve/resolv.conf", "/run/resolvconf/resolv.conf", "/run/nscd/socket"}
 
+// maxProtected bounds the read-only binds of one launch: a program that
+// leaves tens of thousands of .envrc files would otherwise make every
+// later launch mount for minutes and then run out of mounts.
+const maxProtected = 4096
+
 // mountPlan works out, on the host, what the init stage mounts. canon
 // holds the writable roots' canonical paths (canonicalRoots).
-func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, []string) {
+func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	var warnings []string
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
 	// Canonical paths: the init stage places them without following
@@ -41,6 +48,8 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	for _, h := range hidden(pol) {
 		st, err := os.Stat(h)
 		switch {
+		case err != nil && slices.Contains(pol.Hide, h):
+			warnings = append(warnings, "--hide "+h+": "+errors.Unwrap(err).Error()+", nothing to hide (if it appears during the run, it is not hidden)")
 		case err != nil:
 		case st.IsDir():
 			plan.HideDirs = append(plan.HideDirs, h)
@@ -49,16 +58,19 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		}
 	}
 	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
-	later, watch := runsLater(pol)
+	later, scan := runsLater(pol)
+	if len(later) > maxProtected {
+		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's", len(later), maxProtected)
+	}
 	readOnly := append(slices.Clone(pol.ReadOnly), later...)
-	plan.Watch = watch
-	// Config files the program can reach decide its next launch.
-	for _, c := range pol.ConfigFiles() {
-		if pol.ReachableWritable(c) != "" {
+	// Config files the program can reach decide its next launch, by
+	// whatever path the caller named them.
+	for _, c := range append(pol.ConfigFiles(), pol.Config) {
+		if c != "" && reachable(pol, plan.Writable, c) {
 			readOnly = append(readOnly, c)
 		}
 	}
-	if self, err := os.Executable(); err == nil && pol.ReachableWritable(self) != "" {
+	if self, err := os.Executable(); err == nil && reachable(pol, plan.Writable, self) {
 		// The program could otherwise rewrite the launcher that runs it
 		// next time, outside any sandbox.
 		readOnly = append(readOnly, self)
@@ -73,8 +85,27 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 			plan.ReadOnly = append(plan.ReadOnly, real)
 		}
 	}
-	plan.Pin = pinDirs(plan.ReadOnly, plan.Writable)
-	return plan, warnings
+	// Masks inside a writable root are pinned too: renaming ~/.config
+	// would carry ~/.config/gh out from under its mask, for the next run.
+	pinned := slices.Clone(plan.ReadOnly)
+	for _, h := range append(slices.Clone(plan.HideDirs), plan.HideFiles...) {
+		if real, err := filepath.EvalSymlinks(h); err == nil {
+			pinned = append(pinned, real)
+		}
+	}
+	plan.Pin = pinDirs(pinned, plan.Writable)
+	return plan, scan, warnings, nil
+}
+
+// reachable says whether the program can write p: a writable root holds
+// it as named or as resolved (roots are canonical; host /tmp is not the
+// sandbox's).
+func reachable(pol profiles.Policy, roots []string, p string) bool {
+	if pol.ReachableWritable(p) != "" {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(p)
+	return err == nil && slices.ContainsFunc(roots, func(r string) bool { return r != "/tmp" && profiles.Within(real, r) })
 }
 
 // protectable returns p's canonical path for a read-only bind, and a

@@ -74,6 +74,9 @@ type plan struct {
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.
 	ignoredSignals uint64
+	// gitScan is sandbox mode's look at the repositories below the
+	// writable set, compared after the run (runslater_linux.go).
+	gitScan *gitScan
 }
 
 // CommandContext returns an unstarted command running program under o.
@@ -147,6 +150,9 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 		return nil, launcherErr(errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)"))
 	}
 	if pol.Mode != ModeRWX {
+		if err := checkPlanted(pol); err != nil {
+			return nil, launcherErr(err)
+		}
 		if err := ensureDirs(pol); err != nil {
 			return nil, launcherErr(err)
 		}

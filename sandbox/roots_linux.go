@@ -25,6 +25,29 @@ import (
 // next run's /tmp the whole home, writable. "/tmp" itself maps to itself
 // (the sandbox's /tmp is a mount target, not a path to resolve).
 func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
+	canon, err := resolveRoots(pol, true)
+	if err != nil {
+		return nil, err
+	}
+	if tmp, ok := canon[pol.PrivateTmp()]; ok && pol.Mode == profiles.ModeSandbox {
+		if err := stickyTmp(tmp); err != nil {
+			return nil, err
+		}
+	}
+	return canon, nil
+}
+
+// checkPlanted is canonicalRoots' refusal for the roots that exist
+// before omega-run creates what is missing (the data dir's config file,
+// tmp and workspace): nothing is created through a planted link.
+func checkPlanted(pol profiles.Policy) error {
+	_, err := resolveRoots(pol, false)
+	return err
+}
+
+// resolveRoots resolves and checks the roots; a missing one is skipped,
+// the private /tmp too unless needTmp.
+func resolveRoots(pol profiles.Policy, needTmp bool) (map[string]string, error) {
 	paths := slices.DeleteFunc(slices.Clone(pol.Writable), func(p string) bool { return p == "/tmp" })
 	if pol.Mode == profiles.ModeSandbox {
 		paths = append(paths, pol.PrivateTmp())
@@ -55,7 +78,7 @@ func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
 			if p == pol.PrivateTmp() {
 				what = "the sandbox's /tmp (" + p + ")"
 			}
-			if errors.Is(r.err, fs.ErrNotExist) && p != pol.PrivateTmp() {
+			if errors.Is(r.err, fs.ErrNotExist) && (p != pol.PrivateTmp() || !needTmp) {
 				continue // a missing ~/.claude or data dir is created or skipped elsewhere
 			}
 			if r.err != nil {
@@ -63,15 +86,14 @@ func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
 			}
 			for _, l := range r.links {
 				if w := plantedIn(l, within); w != "" {
-					return nil, fmt.Errorf("%s leads through the symlink %s, inside the writable %s where a confined program could have made it: remove the link (or, if you made it, name the directory it points to)", what, l, w)
+					fix := "remove the link (or, if you made it, name the directory it points to)"
+					if p == pol.PrivateTmp() {
+						fix = "remove the link; omega-run makes a new directory"
+					}
+					return nil, fmt.Errorf("%s leads through the symlink %s, inside the writable %s where a confined program could have made it: %s", what, l, w, fix)
 				}
 			}
 			canon[p] = r.real
-		}
-	}
-	if tmp, ok := canon[pol.PrivateTmp()]; ok && pol.Mode == profiles.ModeSandbox {
-		if err := stickyTmp(tmp); err != nil {
-			return nil, err
 		}
 	}
 	return canon, nil

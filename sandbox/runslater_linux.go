@@ -9,16 +9,32 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 )
 
+// gitScan is what runsLater saw of the repositories below the writable
+// set, to tell after the run what the program added there that git would
+// run code from: a repository (a .git in a directory that had none), a
+// git dir below a .git (a submodule's, made with a gitlink in the index,
+// runs its fsmonitor at the user's next git status in the project), or a
+// commondir (git follows it to another config and hooks). None of these
+// can be held read-only before it exists.
+type gitScan struct {
+	roots   []string
+	repos   map[string]bool // directories holding a .git
+	gitDirs map[string]bool // each .git dir and the git dirs below it
+	absent  []string        // commondir files not there at the start
+}
+
 // runsLater finds, below each writable root (ScanDepth levels at most),
-// the files that tools outside the sandbox execute later, and the git
-// files that must not appear (watch). Each directory is read once; a
-// candidate is only looked at when its first component is in the
-// listing, so the scan costs one getdents per directory.
-func runsLater(pol profiles.Policy) (protect, watch []string) {
+// the files that tools outside the sandbox execute later, and takes the
+// gitScan (nil with --writable-git-config). Each directory is read once;
+// a candidate is only looked at when its first component is listed.
+func runsLater(pol profiles.Policy) ([]string, *gitScan) {
+	g := &gitScan{repos: map[string]bool{}, gitDirs: map[string]bool{}}
+	var protect []string
 	for _, root := range pol.Writable {
 		if root == "/tmp" {
 			continue // scratch space: nothing there runs later
 		}
+		g.roots = append(g.roots, root)
 		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
 			for _, n := range profiles.RunsLater {
 				first, _, _ := strings.Cut(n, "/")
@@ -26,63 +42,94 @@ func runsLater(pol profiles.Policy) (protect, watch []string) {
 					protect = append(protect, p)
 				}
 			}
-			if entries[".git"] && !pol.WritableGitConfig {
-				p, w := gitRunsLater(filepath.Join(dir, ".git"))
-				protect, watch = append(protect, p...), append(watch, w...)
+			if entries[".git"] {
+				g.repos[dir] = true
+				if !pol.WritableGitConfig {
+					protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
+				}
 			}
 		})
 	}
-	return protect, watch
+	if pol.WritableGitConfig {
+		return protect, nil
+	}
+	return protect, g
 }
 
 // gitRunsLater lists what in a repository's .git runs code or redirects
 // git to files that do (profiles.GitRunsLater), in the repository and in
-// each submodule's git dir below .git/modules. A .git that is a file (a
-// linked worktree or submodule checkout) names its git dir: the file is
-// kept. The absent commondir, which git would follow to another config
-// and hooks, cannot be bound; it is watched instead.
-func gitRunsLater(dotGit string) (protect, watch []string) {
+// each submodule's and linked worktree's git dir below .git, recording
+// the git dirs and absent commondirs. A .git that is a file (a linked
+// worktree or submodule checkout) names its git dir: the file is kept.
+func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	st, err := os.Lstat(dotGit)
 	switch {
 	case err != nil:
-		return nil, nil
+		return nil
 	case st.Mode().IsRegular():
-		return []string{dotGit}, nil
+		return []string{dotGit}
 	case !st.IsDir():
-		return nil, nil
+		return nil
 	}
-	var visit func(gitDir string, depth int)
-	visit = func(gitDir string, depth int) {
+	for _, gitDir := range gitDirsIn(dotGit) {
+		g.gitDirs[gitDir] = true
 		for _, n := range profiles.GitRunsLater {
 			if p := filepath.Join(gitDir, n); exists(p) {
 				protect = append(protect, p)
 			} else if n == "commondir" {
-				watch = append(watch, p)
+				g.absent = append(g.absent, p)
 			}
 		}
-		if depth == 0 {
-			return
-		}
-		for _, sub := range []string{"modules", "worktrees"} {
-			list, _ := os.ReadDir(filepath.Join(gitDir, sub))
-			for _, e := range list {
-				if e.IsDir() {
-					visit(filepath.Join(gitDir, sub, e.Name()), depth-1)
+	}
+	return protect
+}
+
+// gitDirsIn lists dotGit and the git dirs below it: ScanDepth levels of
+// modules/ and worktrees/ at most.
+func gitDirsIn(dotGit string) []string {
+	out := []string{dotGit}
+	for i, depth := 0, 0; depth < profiles.ScanDepth && i < len(out); depth++ {
+		for end := len(out); i < end; i++ {
+			for _, sub := range []string{"modules", "worktrees"} {
+				list, _ := os.ReadDir(filepath.Join(out[i], sub))
+				for _, e := range list {
+					if e.IsDir() {
+						out = append(out, filepath.Join(out[i], sub, e.Name()))
+					}
 				}
 			}
 		}
 	}
-	visit(dotGit, profiles.ScanDepth)
-	return protect, watch
+	return out
 }
 
-// appeared warns about each watched path that exists after the run.
-func appeared(watch []string) []string {
+// changes says, after the run, what the program added that git would run
+// code from (see gitScan).
+func (g *gitScan) changes() []string {
+	if g == nil {
+		return nil
+	}
 	var out []string
-	for _, p := range watch {
+	for _, p := range g.absent {
 		if _, err := os.Lstat(p); err == nil {
 			out = append(out, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
 		}
+	}
+	for _, root := range g.roots {
+		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
+			if !entries[".git"] {
+				return
+			}
+			if !g.repos[dir] {
+				out = append(out, "the program made a git repository in "+dir+": its config and hooks are the program's; check them before running git there or in a repository around it")
+				return
+			}
+			for _, gd := range gitDirsIn(filepath.Join(dir, ".git")) {
+				if !g.gitDirs[gd] {
+					out = append(out, "the program made the git dir "+gd+" (a submodule's or worktree's): git status in "+dir+" may run its config and hooks; check them, or remove it")
+				}
+			}
+		})
 	}
 	return out
 }

@@ -70,7 +70,11 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
-		plan, mwarn := mountPlan(p.policy, canon)
+		plan, scan, mwarn, err := mountPlan(p.policy, canon)
+		if err != nil {
+			return nil, ns, err
+		}
+		p.gitScan = scan
 		if err := visibleWorkdir(p, plan); err != nil {
 			return nil, ns, err
 		}

@@ -60,7 +60,10 @@ func (st *stateSync) syncOut() (string, error) {
 		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil
 	}
 	if !bytes.Equal(data, st.copied) || !st.existed {
-		if err := atomicWrite(st.home, data, st.work); err != nil {
+		// Mode and owner stay the home file's: the program set the
+		// working copy's (chmod 666 would make ~/.claude.json, which
+		// names the MCP servers Claude Code runs, writable to all).
+		if err := atomicWrite(st.home, data, st.home); err != nil {
 			return "", fmt.Errorf("state sync: %w", err)
 		}
 	}

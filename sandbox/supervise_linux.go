@@ -58,10 +58,8 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		return fallback(p, spec, syncs, l.startErr)
 	}
 	status, err := l.run(spec, sigs)
-	if spec.Mounts != nil {
-		for _, w := range appeared(spec.Mounts.Watch) {
-			logrus.Warn(w)
-		}
+	for _, w := range p.gitScan.changes() {
+		logrus.Warn(w)
 	}
 	// With nothing left to do but exit, a signal that comes now is
 	// dropped, as one that comes while the program exits always was.

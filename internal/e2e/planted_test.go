@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,5 +203,112 @@ func TestRefusalEscaped(t *testing.T) {
 	}
 	if strings.Contains(stderr, "\x1b") || !strings.Contains(stderr, `\x1b[2J.sock`) {
 		t.Errorf("stderr %q: want the refusal with the escape byte shown as \\x1b", stderr)
+	}
+}
+
+// TestGitPlanted: what the program adds that git would run code from —
+// a submodule's git dir below .git, a new repository — is reported after
+// the run (nothing can hold a path read-only before it exists).
+func TestGitPlanted(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c",
+		"git init -q --bare .git/modules/lib && git init -q sub")
+	for _, want := range []string{"made the git dir " + filepath.Join(repo, ".git", "modules", "lib"), "made a git repository in " + filepath.Join(repo, "sub")} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q: want %q", r.stderr, want)
+		}
+	}
+}
+
+// TestConfigThroughSymlink: a --config named through a symlink that
+// leads into a writable root is kept read-only like the file itself.
+func TestConfigThroughSymlink(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			conf := filepath.Join(w.extra, "omega", "config.toml")
+			mustMkdir(t, filepath.Dir(conf))
+			writeFile(t, conf, "[sandbox]\nmode = \"sandbox\"\n")
+			link := filepath.Join(w.home, "omegacfg")
+			if err := os.Symlink(filepath.Dir(conf), link); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, filepath.Dir(w.home), u)
+			w.sh("sandbox", `printf '[sandbox]\nmode = "rwx"\n' > "$X/omega/config.toml"`,
+				"--config", filepath.Join(link, "config.toml"), "--allow-write", w.extra)
+			if b, _ := os.ReadFile(conf); !strings.Contains(string(b), `"sandbox"`) {
+				t.Errorf("the config named through %s was rewritten: %q", link, b)
+			}
+		})
+	}
+}
+
+// TestMaskMovedAside: a credential store inside a writable root cannot
+// be carried out from under its mask by renaming a directory above it.
+func TestMaskMovedAside(t *testing.T) {
+	w := newWorld(t, nobody)
+	secretAt(t, w, ".config/gh/hosts.yml")
+	w.run("--allow-write", w.home, "--", "/bin/mv", filepath.Join(w.home, ".config"), filepath.Join(w.home, ".config.x"))
+	if !w.exists(filepath.Join(w.home, ".config", "gh", "hosts.yml")) {
+		t.Error("~/.config was renamed: the next run would read ~/.config.x/gh unmasked")
+	}
+}
+
+// TestStateSyncKeepsMode: the mode of ~/.claude.json stays its own, not
+// the one the program gave its working copy.
+func TestStateSyncKeepsMode(t *testing.T) {
+	w := newWorld(t, nobody)
+	claude := filepath.Join(w.home, "bin", "claude")
+	mustMkdir(t, filepath.Dir(claude))
+	writeFile(t, claude, "#!/bin/sh\necho '{\"new\": 1}' > \"$HOME/.claude/.claude.json\" && chmod 666 \"$HOME/.claude/.claude.json\"\n")
+	os.Chmod(claude, 0o755)
+	state := filepath.Join(w.home, ".claude.json")
+	writeFile(t, state, `{"userID": "u"}`)
+	os.Chmod(state, 0o600)
+	chownTree(t, w.home, nobody)
+	r := w.run("--", claude)
+	if b, _ := os.ReadFile(state); !strings.Contains(string(b), "new") {
+		t.Fatalf("state not synced back: %q; stderr %q", b, r.stderr)
+	}
+	if m := modeOf(t, state).Perm(); m != 0o600 {
+		t.Errorf("~/.claude.json mode %v after the run, want 0600", m)
+	}
+}
+
+// TestPlantedDataDir: a data dir replaced by a symlink is refused before
+// omega-run creates anything in it (config.toml, tmp, workspace).
+func TestPlantedDataDir(t *testing.T) {
+	w := newWorld(t, nobody)
+	data := filepath.Join(w.extra, "dd")
+	w.sh("rx", `mv "$X/dd" "$X/dd.old" 2>/dev/null; ln -s "$O" "$X/dd"`, "--data-dir", data, "--allow-write", w.extra)
+	r := w.run("--data-dir", data, "--allow-write", w.extra, "--", "/bin/true")
+	if r.code != 125 {
+		t.Errorf("exit %d, want 125; stderr %q", r.code, r.stderr)
+	}
+	for _, n := range []string{"config.toml", "tmp", "workspace"} {
+		if w.exists(filepath.Join(w.outside, n)) {
+			t.Errorf("%s was created through the planted data dir", n)
+		}
+	}
+}
+
+// TestTooManyProtected: tens of thousands of planted .envrc files would
+// make each launch mount for minutes; past a bound the launch is refused
+// at once, saying why.
+func TestTooManyProtected(t *testing.T) {
+	w := newWorld(t, nobody)
+	ws := filepath.Join(w.dataDir, "workspace")
+	for i := 0; i < 4100; i++ {
+		d := filepath.Join(ws, fmt.Sprintf("d%d", i))
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(d, ".envrc"), "")
+	}
+	chownTree(t, ws, nobody)
+	r := w.run("--", "/bin/true")
+	if r.code != 125 || !strings.Contains(r.stderr, "more than the 4096") {
+		t.Errorf("exit %d, stderr %q; want 125 naming the bound", r.code, r.stderr)
 	}
 }
