@@ -108,11 +108,9 @@ func readOnlyBinds(pins, paths []string) error {
 		}
 	}
 	for _, p := range paths {
-		err := selfBind(p)
-		if errors.Is(err, unix.ENOENT) {
-			continue // gone since the parent listed it
-		}
-		if err != nil {
+		// Gone since the parent listed it fails too: the program could
+		// otherwise create the path freely.
+		if err := selfBind(p); err != nil {
 			return err
 		}
 		if err := setAttrAt(p, unix.AT_RECURSIVE, &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}, "RDONLY"); err != nil {
