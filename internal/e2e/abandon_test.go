@@ -69,12 +69,7 @@ func TestNothingLeftBehind(t *testing.T) {
 // mistaken for newer state later.
 func TestAbandonedLaunchSyncsState(t *testing.T) {
 	w := newWorld(t, nobody)
-	claude := filepath.Join(w.home, "bin", "claude")
-	mustMkdir(t, filepath.Dir(claude))
-	writeFile(t, claude, "#!/bin/sh\nexit 0\n")
-	os.Chmod(claude, 0o755)
-	state := filepath.Join(w.home, ".claude.json")
-	writeFile(t, state, `{"userID": "u"}`)
+	claude, state := fakeClaude(t, w, "exit 0")
 	chownTree(t, w.home, nobody)
 	r := w.run("--memory", "100M", "--", claude)
 	if r.code != 125 {

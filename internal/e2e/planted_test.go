@@ -131,13 +131,8 @@ func TestWorkdirUnderTmp(t *testing.T) {
 // (to a credential store its copy in home would then expose).
 func TestStateSyncSymlink(t *testing.T) {
 	w := newWorld(t, nobody)
-	claude := filepath.Join(w.home, "bin", "claude")
-	mustMkdir(t, filepath.Dir(claude))
-	writeFile(t, claude, "#!/bin/sh\nrm -f \"$HOME/.claude/.claude.json\" && ln -s \"$HOME/.ssh/id_ed25519\" \"$HOME/.claude/.claude.json\"\n")
-	os.Chmod(claude, 0o755)
 	secret := secretAt(t, w, ".ssh/id_ed25519")
-	state := filepath.Join(w.home, ".claude.json")
-	writeFile(t, state, `{"userID": "u"}`)
+	claude, state := fakeClaude(t, w, `rm -f "$HOME/.claude/.claude.json" && ln -s "$HOME/.ssh/id_ed25519" "$HOME/.claude/.claude.json"`)
 	chownTree(t, w.home, nobody)
 	r := w.run("--", claude)
 	if b, _ := os.ReadFile(state); strings.Contains(string(b), "SECRET") {
@@ -259,13 +254,7 @@ func TestMaskMovedAside(t *testing.T) {
 // the one the program gave its working copy.
 func TestStateSyncKeepsMode(t *testing.T) {
 	w := newWorld(t, nobody)
-	claude := filepath.Join(w.home, "bin", "claude")
-	mustMkdir(t, filepath.Dir(claude))
-	writeFile(t, claude, "#!/bin/sh\necho '{\"new\": 1}' > \"$HOME/.claude/.claude.json\" && chmod 666 \"$HOME/.claude/.claude.json\"\n")
-	os.Chmod(claude, 0o755)
-	state := filepath.Join(w.home, ".claude.json")
-	writeFile(t, state, `{"userID": "u"}`)
-	os.Chmod(state, 0o600)
+	claude, state := fakeClaude(t, w, `echo '{"new": 1}' > "$HOME/.claude/.claude.json" && chmod 666 "$HOME/.claude/.claude.json"`)
 	chownTree(t, w.home, nobody)
 	r := w.run("--", claude)
 	if b, _ := os.ReadFile(state); !strings.Contains(string(b), "new") {
@@ -311,4 +300,19 @@ func TestTooManyProtected(t *testing.T) {
 	if r.code != 125 || !strings.Contains(r.stderr, "more than the 4096") {
 		t.Errorf("exit %d, stderr %q; want 125 naming the bound", r.code, r.stderr)
 	}
+}
+
+// fakeClaude is a script named claude (so omega-run syncs Claude Code's
+// state for it) running script, and ~/.claude.json holding a user id
+// (mode 0600).
+func fakeClaude(t *testing.T, w *world, script string) (claude, state string) {
+	t.Helper()
+	claude = filepath.Join(w.home, "bin", "claude")
+	mustMkdir(t, filepath.Dir(claude))
+	writeFile(t, claude, "#!/bin/sh\n"+script+"\n")
+	os.Chmod(claude, 0o755)
+	state = filepath.Join(w.home, ".claude.json")
+	writeFile(t, state, `{"userID": "u"}`)
+	os.Chmod(state, 0o600)
+	return claude, state
 }
