@@ -143,7 +143,7 @@ int omega_read_only_binds(const struct spec *s) {
 		if (self_bind("read-only", p, &fd) < 0)
 			return -1;
 		if (fd < 0) // gone: fail rather than leave a path to be created freely
-			return omega_step_fail(ENOENT, "read-only %s: gone since omega-run listed it", p);
+			return omega_step_fail(ENOENT, "read-only %s: gone since omega-run listed it (another process removed it: run again)", p);
 		struct stat st;
 		int rc = omega_set_attr_fd(fd, p, AT_RECURSIVE, OMEGA_MOUNT_ATTR_RDONLY, 0, "RDONLY");
 		if (rc == 0 && fstat(fd, &st) == 0)

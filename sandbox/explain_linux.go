@@ -24,7 +24,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
-			if plan, _, _, err := mountPlan(pol, map[string]string{}); err != nil {
+			if plan, _, _, err := mountPlan(pol, nil); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {
 				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)

