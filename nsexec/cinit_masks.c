@@ -163,7 +163,7 @@ void omega_read_only_lost(void) {
 	char msg[4096 + 256];
 	for (uint32_t i = 0; i < npins; i++) {
 		struct stat st;
-		if (stat(pins[i].path, &st) == 0 ? st.st_dev == pins[i].dev && st.st_ino == pins[i].ino
+		if (lstat(pins[i].path, &st) == 0 ? st.st_dev == pins[i].dev && st.st_ino == pins[i].ino
 		                                  : errno != ENOENT && errno != ENOTDIR)
 			continue; // in place, or out of this user's sight (EACCES after --user)
 		snprintf(msg, sizeof msg,

@@ -156,7 +156,7 @@ func readOnlyLost() []string {
 	var lost []string
 	for _, p := range pinned {
 		var st unix.Stat_t
-		switch err := unix.Stat(p.path, &st); {
+		switch err := unix.Lstat(p.path, &st); {
 		case err == nil && st.Dev == p.dev && st.Ino == p.ino:
 		case err != nil && err != unix.ENOENT && err != unix.ENOTDIR:
 			// Out of this user's sight (EACCES after --user): no news.

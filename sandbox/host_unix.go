@@ -58,3 +58,11 @@ func readWorkCopy(path string) ([]byte, error) {
 	}
 	return io.ReadAll(io.LimitReader(f, maxState+1))
 }
+
+// nlink is a file's hard link count (1 where unknown).
+func nlink(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}

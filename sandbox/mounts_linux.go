@@ -77,9 +77,15 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		if warn != "" {
 			warnings = append(warnings, warn)
 		}
-		if real != "" && !slices.Contains(plan.ReadOnly, real) {
-			plan.ReadOnly = append(plan.ReadOnly, real)
+		// A link out of the writable set (.envrc -> ~/.ssh/id_rsa) needs
+		// no bind: what it points to is read-only, or hidden, anyway.
+		if real == "" || !inRoots(real, plan.Writable) || slices.Contains(plan.ReadOnly, real) {
+			continue
 		}
+		if st, err := os.Lstat(real); err == nil && st.Mode().IsRegular() && nlink(st) > 1 {
+			warnings = append(warnings, fmt.Sprintf("%s has %d hard links: through one made in the writable set, a program can change it despite its read-only bind (check: find / -samefile %s)", real, nlink(st), real))
+		}
+		plan.ReadOnly = append(plan.ReadOnly, real)
 	}
 	// Masks inside a writable root are pinned too: renaming ~/.config
 	// would carry ~/.config/gh out from under its mask, for the next run.
@@ -157,7 +163,13 @@ func reachable(pol profiles.Policy, roots []string, p string) bool {
 		return true
 	}
 	real, err := filepath.EvalSymlinks(p)
-	return err == nil && slices.ContainsFunc(roots, func(r string) bool { return r != "/tmp" && profiles.Within(real, r) })
+	return err == nil && inRoots(real, roots)
+}
+
+// inRoots says whether the canonical path real lies in one of the
+// canonical roots the program sees (host /tmp is not the sandbox's).
+func inRoots(real string, roots []string) bool {
+	return slices.ContainsFunc(roots, func(r string) bool { return r != "/tmp" && profiles.Within(real, r) })
 }
 
 // protectable returns p's canonical path for a read-only bind, and a

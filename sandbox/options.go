@@ -282,6 +282,9 @@ func checkPaths(p profiles.Policy) error {
 func ensureDirs(p profiles.Policy) error {
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
+			if fi, lerr := os.Lstat(d); lerr == nil && !fi.IsDir() {
+				return fmt.Errorf("cannot create %s: a %s is in its place (a program may have left it): remove it, and omega-run makes the directory", d, kindOf(fi))
+			}
 			return fmt.Errorf("cannot create %s: %w", d, err)
 		}
 	}
@@ -332,4 +335,12 @@ func protectableConfig(p profiles.Policy) error {
 func (o Options) RunAndExit(program string, args ...string) (int, error) {
 	o.exitAfterRun = true
 	return o.Run(program, args...)
+}
+
+// kindOf names what a non-directory is, for errors.
+func kindOf(fi fs.FileInfo) string {
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return "symlink"
+	}
+	return "file"
 }

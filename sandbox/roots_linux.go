@@ -195,20 +195,22 @@ func canonicalAll(paths []string, canon map[string]string) []string {
 }
 
 // pinDirs lists, shallowest first, the directories between each
-// read-only path and the writable root holding it. The init stage binds
+// read-only path and the writable root holding it, and between each
+// writable root and a root around it (the data dir's workspace between
+// ~/.omega and an --allow-write project inside it). The init stage binds
 // each onto itself: a mount point cannot be renamed, so a program cannot
-// move .git aside (and the read-only .git/config with it) and put a new
-// one in its place.
+// move .git aside (and the read-only .git/config with it), or the
+// directory holding a nested root, and put a new one in its place.
 func pinDirs(readOnly, roots []string) []string {
 	var out []string
-	for _, p := range readOnly {
+	for _, p := range append(slices.Clone(readOnly), roots...) {
 		root := ""
 		for _, r := range roots {
-			if r != "/tmp" && profiles.Within(p, r) && len(r) > len(root) {
+			if r != "/tmp" && r != p && profiles.Within(p, r) && len(r) > len(root) {
 				root = r
 			}
 		}
-		if root == "" || root == p {
+		if root == "" {
 			continue
 		}
 		for d := filepath.Dir(p); d != root && profiles.Within(d, root); d = filepath.Dir(d) {

@@ -77,9 +77,14 @@ func TestPinDirs(t *testing.T) {
 		{"deepest root wins", []string{"/w/inner/a/.envrc"}, []string{"/w/inner/a"}},
 		{"host /tmp is not a root", []string{"/tmp/x/.envrc"}, nil},
 		{"outside every root", []string{"/etc/x"}, nil},
+		{"a root inside a root", nil, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got := pinDirs(c.readOnly, []string{"/w", "/tmp", "/w/inner"})
+			if c.readOnly == nil {
+				got = pinDirs(nil, []string{"/w", "/tmp", "/w/a/b/inner"})
+				c.want = []string{"/w/a", "/w/a/b"}
+			}
 			if !slices.Equal(got, c.want) {
 				t.Errorf("%q, want %q", got, c.want)
 			}

@@ -93,20 +93,36 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	return protect
 }
 
-// gitDirsIn lists dotGit and the git dirs below it: ScanDepth levels of
-// modules/ and worktrees/ at most.
+// gitDirsIn lists dotGit and the git dirs below it, in modules/ (a
+// submodule named libs/foo has its git dir at modules/libs/foo) and
+// worktrees/, at most ScanDepth git dirs deep and 8 directories below
+// each modules/. Git dirs are told by their HEAD; symlinks are not
+// followed (a program's link must not lead the scan, or the hooks dirs
+// made for what it finds, elsewhere).
 func gitDirsIn(dotGit string) []string {
 	out := []string{dotGit}
+	var below func(dir string, levels int)
+	below = func(dir string, levels int) {
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || levels == 0 {
+			return
+		}
+		list, _ := os.ReadDir(dir)
+		for _, e := range list {
+			if !e.IsDir() { // a symlink's entry is not a directory
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			if fi, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
+				out = append(out, p)
+			} else {
+				below(p, levels-1)
+			}
+		}
+	}
 	for i, depth := 0, 0; depth < profiles.ScanDepth && i < len(out); depth++ {
 		for end := len(out); i < end; i++ {
-			for _, sub := range []string{"modules", "worktrees"} {
-				list, _ := os.ReadDir(filepath.Join(out[i], sub))
-				for _, e := range list {
-					if e.IsDir() {
-						out = append(out, filepath.Join(out[i], sub, e.Name()))
-					}
-				}
-			}
+			below(filepath.Join(out[i], "modules"), 8)
+			below(filepath.Join(out[i], "worktrees"), 1)
 		}
 	}
 	return out

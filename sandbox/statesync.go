@@ -31,6 +31,9 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 		switch {
 		case err == nil:
 			st.before, st.existed = data, true
+			if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
+				return nil, fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
+			}
 			if err := atomicWrite(st.work, data, st.home); err != nil {
 				return nil, fmt.Errorf("state sync: %w", err)
 			}

