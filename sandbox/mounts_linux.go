@@ -48,6 +48,9 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	}
 	warnings = append(warnings, masks(pol, canon, plan)...)
 	later, scan := runsLater(pol, canon != nil)
+	if scan != nil {
+		warnings = append(warnings, scan.warnings...)
+	}
 	later = uniq(later)
 	if len(later) > maxProtected {
 		root, n := countIn(later, plan.Writable)
@@ -73,6 +76,9 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
 	}
 	for _, p := range readOnly {
+		if slices.ContainsFunc(plan.HideDirs, func(h string) bool { return profiles.Within(p, h) }) {
+			continue // out of sight, read-only and pinned by its mask (a repository in ~/.password-store)
+		}
 		real, warn := protectable(pol, canon, p)
 		if warn != "" {
 			warnings = append(warnings, warn)

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -18,10 +19,12 @@ import (
 // is the same risk and is not looked for (README, threat model): the
 // index that makes git enter it must stay writable for commits.
 type gitScan struct {
-	create  bool            // make missing hooks dirs (not for explain)
-	dotGits []string        // .git directories
-	gitDirs map[string]bool // each of them and the git dirs below it
-	absent  []string        // commondir files not there at the start
+	create   bool     // make missing hooks dirs (not for explain)
+	roots    []string // the writable roots, as named and resolved
+	warnings []string
+	dotGits  []string        // .git directories
+	gitDirs  map[string]bool // each of them and the git dirs below it
+	absent   []string        // commondir files not there at the start
 }
 
 // runsLater finds, below each writable root (ScanDepth levels at most),
@@ -31,6 +34,12 @@ type gitScan struct {
 // create: a launch, which may make missing hooks dirs; explain may not.
 func runsLater(pol profiles.Policy, create bool) ([]string, *gitScan) {
 	g := &gitScan{create: create, gitDirs: map[string]bool{}}
+	for _, r := range pol.Writable {
+		g.roots = append(g.roots, r)
+		if real, err := filepath.EvalSymlinks(r); err == nil && real != r {
+			g.roots = append(g.roots, real)
+		}
+	}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -65,15 +74,29 @@ func runsLater(pol profiles.Policy, create bool) ([]string, *gitScan) {
 // the git dirs and absent commondirs. A missing hooks directory is made
 // (empty, as git init makes it) so that it can be held read-only too. A
 // .git that is a file (a linked worktree or submodule checkout) names its
-// git dir: the file is kept.
+// git dir: the file is kept, and a git dir it names elsewhere is scanned
+// too. A .git that is a symlink is followed, with a warning: the link
+// itself cannot be held.
 func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	st, err := os.Lstat(dotGit)
-	switch {
-	case err != nil:
+	if err != nil || g.gitDirs[dotGit] {
 		return nil
+	}
+	switch {
 	case st.Mode().IsRegular():
-		return []string{dotGit}
-	case !st.IsDir():
+		protect = append(protect, dotGit)
+		if dir := gitfileDir(dotGit); dir != "" && g.writable(dir) {
+			protect = append(protect, g.gitRunsLater(dir)...)
+		}
+		return protect
+	case st.Mode()&fs.ModeSymlink != 0:
+		real, err := filepath.EvalSymlinks(dotGit)
+		if err != nil || !g.writable(real) {
+			return nil // out of the writable set: out of reach anyway
+		}
+		g.warnings = append(g.warnings, dotGit+" is a symlink to "+real+": its config and hooks are kept read-only, but the program can re-point the link (make "+dotGit+" the directory itself)")
+		return g.gitRunsLater(real)
+	case !st.IsDir() || !isGitDir(dotGit):
 		return nil
 	}
 	g.dotGits = append(g.dotGits, dotGit)
@@ -93,12 +116,49 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	return protect
 }
 
+// writable says whether dir lies in a writable root (host /tmp aside).
+func (g *gitScan) writable(dir string) bool {
+	return slices.ContainsFunc(g.roots, func(r string) bool { return r != "/tmp" && profiles.Within(dir, r) })
+}
+
+// gitfileDir is the git dir a .git file names ("gitdir: PATH", relative
+// to the file's directory), or "".
+func gitfileDir(file string) string {
+	b, err := os.ReadFile(file)
+	if err != nil || len(b) > 4096 {
+		return ""
+	}
+	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	if dir = strings.TrimSpace(dir); !filepath.IsAbs(dir) {
+		dir = filepath.Join(filepath.Dir(file), dir)
+	}
+	return filepath.Clean(dir)
+}
+
+// isGitDir tells a git dir by what git itself looks for: a HEAD of any
+// kind but a directory (a symlinked HEAD counts), or a config, a
+// commondir or an objects directory.
+func isGitDir(dir string) bool {
+	if fi, err := os.Lstat(filepath.Join(dir, "HEAD")); err == nil && !fi.IsDir() {
+		return true
+	}
+	for _, n := range []string{"config", "commondir", "objects"} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 // gitDirsIn lists dotGit and the git dirs below it, in modules/ (a
 // submodule named libs/foo has its git dir at modules/libs/foo) and
 // worktrees/, at most ScanDepth git dirs deep and 8 directories below
-// each modules/. Git dirs are told by their HEAD; symlinks are not
-// followed (a program's link must not lead the scan, or the hooks dirs
-// made for what it finds, elsewhere).
+// each modules/; nothing below a git dir but its own modules/ and
+// worktrees/. Symlinks are not followed (a program's link must not lead
+// the scan, or the hooks dirs made for what it finds, elsewhere).
 func gitDirsIn(dotGit string) []string {
 	out := []string{dotGit}
 	var below func(dir string, levels int)
@@ -111,8 +171,7 @@ func gitDirsIn(dotGit string) []string {
 			if !e.IsDir() { // a symlink's entry is not a directory
 				continue
 			}
-			p := filepath.Join(dir, e.Name())
-			if fi, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
+			if p := filepath.Join(dir, e.Name()); isGitDir(p) {
 				out = append(out, p)
 			} else {
 				below(p, levels-1)

@@ -91,3 +91,48 @@ func TestNestedRootMovedAside(t *testing.T) {
 		t.Errorf("the repository's config was replaced by moving the workspace aside; stderr %q", r.stderr)
 	}
 }
+
+// TestGitDirForms: git dirs git accepts in other forms are held too — a
+// submodule's with a symlinked HEAD, one a .git file names elsewhere in
+// the writable set, one a .git symlink leads to (with a warning: the
+// link itself can be re-pointed) — and a repository inside a hidden
+// store does not stop the launch.
+func TestGitDirForms(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	gitDir := func(d string) {
+		mustMkdir(t, d)
+		writeFile(t, filepath.Join(d, "config"), "[core]\n")
+	}
+	sub := filepath.Join(repo, ".git", "modules", "sub")
+	gitDir(sub)
+	os.Symlink("refs/heads/main", filepath.Join(sub, "HEAD"))
+	sep := filepath.Join(repo, "sepgit")
+	gitDir(sep)
+	writeFile(t, filepath.Join(sep, "HEAD"), "ref: refs/heads/main\n")
+	mustMkdir(t, filepath.Join(repo, "wt"))
+	writeFile(t, filepath.Join(repo, "wt", ".git"), "gitdir: ../sepgit\n")
+	linked := filepath.Join(repo, "linked")
+	gitDir(filepath.Join(linked, ".gitreal"))
+	writeFile(t, filepath.Join(linked, ".gitreal", "HEAD"), "ref: refs/heads/main\n")
+	os.Symlink(".gitreal", filepath.Join(linked, ".git"))
+	gitDir(filepath.Join(w.home, ".password-store", ".git"))
+	chownTree(t, w.home, nobody)
+	configs := []string{filepath.Join(sub, "config"), filepath.Join(sep, "config"), filepath.Join(linked, ".gitreal", "config")}
+	script := ""
+	for _, c := range configs {
+		script += "echo '[core] fsmonitor = evil' >> " + shQuote(c) + "; "
+	}
+	r := w.sh("sandbox", script, "--allow-write", w.home)
+	for _, c := range configs {
+		if b, _ := os.ReadFile(c); strings.Contains(string(b), "evil") {
+			t.Errorf("%s was rewritten", c)
+		}
+	}
+	if r.code != 0 && !strings.Contains(r.stderr, "Read-only") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, filepath.Join(linked, ".git")+" is a symlink") {
+		t.Errorf("no warning about the .git symlink; stderr %q", r.stderr)
+	}
+}
