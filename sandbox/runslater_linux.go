@@ -202,12 +202,39 @@ func (g *gitScan) changes() []string {
 	}
 	for _, dotGit := range g.dotGits {
 		for _, gd := range gitDirsIn(dotGit) {
-			if !g.gitDirs[gd] {
-				out = append(out, "the program made the git dir "+gd+": git may run its config and hooks in the submodule or worktree it belongs to (a submodule's from git status in "+filepath.Dir(dotGit)+"); check them, or remove it")
+			switch {
+			case g.gitDirs[gd] || plainWorktree(dotGit, gd):
+			case filepath.Base(filepath.Dir(gd)) == "worktrees":
+				out = append(out, "the program made the worktree git dir "+gd+" with its own config or common dir: git may run code from it in that worktree; check it, or remove the worktree")
+			default:
+				out = append(out, "the program made the git dir "+gd+": a submodule's config and hooks, which git status in "+filepath.Dir(dotGit)+" may run; check them, or remove it")
 			}
 		}
 	}
 	return out
+}
+
+// plainWorktree says whether gd is a linked worktree's git dir as git
+// worktree add makes it: its commondir leads back to dotGit, and it has
+// no config or hooks of its own.
+func plainWorktree(dotGit, gd string) bool {
+	if filepath.Dir(gd) != filepath.Join(dotGit, "worktrees") {
+		return false
+	}
+	for _, own := range []string{"config", "config.worktree", "hooks"} {
+		if _, err := os.Lstat(filepath.Join(gd, own)); err == nil {
+			return false
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	if err != nil {
+		return false
+	}
+	common := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(common) {
+		common = filepath.Join(gd, common)
+	}
+	return filepath.Clean(common) == filepath.Clean(dotGit)
 }
 
 // skipDirs are never descended into: large, and not where projects live.

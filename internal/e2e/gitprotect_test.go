@@ -59,6 +59,9 @@ func TestGitPlanted(t *testing.T) {
 	if r := w.run("--workdir", repo, "--", "/bin/true"); strings.Contains(r.stderr, "git dir") {
 		t.Errorf("a warning about the existing submodule: %q", r.stderr)
 	}
+	if r := w.runEnv(gitEnv, "--workdir", repo, "--", "git", "worktree", "add", "-q", "wt2"); r.code != 0 || strings.Contains(r.stderr, "git dir") {
+		t.Errorf("git worktree add: exit %d, stderr %q; want it to work without a warning", r.code, r.stderr)
+	}
 	r := w.runEnv(gitEnv, "--workdir", repo, "--", "/bin/sh", "-c", "git init -q --bare .git/modules/lib")
 	if want := "made the git dir " + filepath.Join(repo, ".git", "modules", "lib"); !strings.Contains(r.stderr, want) {
 		t.Errorf("stderr %q: want %q", r.stderr, want)

@@ -164,7 +164,16 @@ func connectRace(own, host string) error {
 		}
 		unix.Close(fd)
 	}
-	fmt.Printf("%d of 3000 connects went through\n", ok)
+	// Then the host's address, still: on a loaded machine the flipper may
+	// not have run during the loop, and where nothing confines the
+	// program (the rwx control) this one must reach the host; the broker
+	// refuses it like any other.
+	stop.Store(true)
+	if c, err := net.DialTimeout("unix", host, time.Second); err == nil {
+		ok++
+		c.Close()
+	}
+	fmt.Printf("%d of 3001 connects went through\n", ok)
 	if ok == 0 {
 		return errors.New("no connect went through")
 	}
