@@ -113,6 +113,7 @@ func TestExplainMasks(t *testing.T) {
 	t.Setenv("HOME", home)
 	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
 	os.MkdirAll(filepath.Join(home, ".omega", "workspace", "p", ".git", "hooks"), 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "workspace", "p", ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o600)
 	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), nil, 0o600)
 	e, code := explainJSON(t, "--mode", "sandbox")
 	if code != 0 {
