@@ -15,7 +15,7 @@ func Init() {}
 func Release() {}
 
 // checkPlanted has no init stage to protect here.
-func checkPlanted(profiles.Policy) error { return nil }
+func checkPlanted(profiles.Policy) (map[string]string, error) { return nil, nil }
 
 // gitScan is Linux's look at the repositories a sandbox may change.
 type gitScan struct{}

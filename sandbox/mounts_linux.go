@@ -47,7 +47,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		keep(s)
 	}
 	warnings = append(warnings, masks(pol, canon, plan)...)
-	later, scan := runsLater(pol, canon != nil)
+	later, scan := runsLater(pol, append(slices.Clone(pol.Writable), plan.Writable...), canon != nil)
 	if scan != nil {
 		warnings = append(warnings, scan.warnings...)
 	}
@@ -75,6 +75,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		readOnly = append(readOnly, self)
 		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
 	}
+	bound := map[string]bool{}
 	for _, p := range readOnly {
 		if slices.ContainsFunc(plan.HideDirs, func(h string) bool { return profiles.Within(p, h) }) {
 			continue // out of sight, read-only and pinned by its mask (a repository in ~/.password-store)
@@ -85,9 +86,10 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		}
 		// A link out of the writable set (.envrc -> ~/.ssh/id_rsa) needs
 		// no bind: what it points to is read-only, or hidden, anyway.
-		if real == "" || !inRoots(real, plan.Writable) || slices.Contains(plan.ReadOnly, real) {
+		if real == "" || !inRoots(real, plan.Writable) || bound[real] {
 			continue
 		}
+		bound[real] = true
 		if st, err := os.Lstat(real); err == nil && st.Mode().IsRegular() && nlink(st) > 1 {
 			warnings = append(warnings, fmt.Sprintf("%s has %d hard links: through one made in the writable set, a program can change it despite its read-only bind (check: find / -samefile %s)", real, nlink(st), real))
 		}
@@ -116,7 +118,11 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan)
 		st, err := os.Stat(h)
 		switch {
 		case err != nil && slices.Contains(pol.Hide, h):
-			warnings = append(warnings, "--hide "+h+": "+errors.Unwrap(err).Error()+", nothing to hide (if it appears during the run, it is not hidden)")
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			warnings = append(warnings, "--hide "+h+": "+err.Error()+", nothing to hide (if it appears during the run, it is not hidden)")
 			continue
 		case err != nil:
 			continue
@@ -133,15 +139,15 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan)
 	return warnings
 }
 
-// uniq drops repeated paths, keeping the first of each.
+// uniq drops repeated paths, keeping the first of each (in linear time:
+// a program may have planted tens of thousands).
 func uniq(paths []string) []string {
-	out := paths[:0:0]
-	for _, p := range paths {
-		if !slices.Contains(out, p) {
-			out = append(out, p)
-		}
-	}
-	return out
+	seen := make(map[string]bool, len(paths))
+	return slices.DeleteFunc(paths, func(p string) bool {
+		dup := seen[p]
+		seen[p] = true
+		return dup
+	})
 }
 
 // countIn is the root holding most of paths, and how many.

@@ -74,6 +74,8 @@ type plan struct {
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.
 	ignoredSignals uint64
+	// roots are the writable roots checkPlanted resolved (Linux).
+	roots map[string]string
 	// gitScan is sandbox mode's look at the repositories below the
 	// writable set, compared after the run (runslater_linux.go).
 	gitScan *gitScan
@@ -149,8 +151,9 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if !cg.IsZero() && pol.Mode == ModeRWX {
 		return nil, launcherErr(errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)"))
 	}
+	var roots map[string]string
 	if pol.Mode != ModeRWX {
-		if err := checkPlanted(pol); err != nil {
+		if roots, err = checkPlanted(pol); err != nil {
 			return nil, launcherErr(err)
 		}
 		if err := ensureDirs(pol); err != nil {
@@ -164,7 +167,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return &plan{
 		policy: pol, path: path, argv: append([]string{program}, args...),
 		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, roots: roots,
 	}, nil
 }
 

@@ -24,8 +24,9 @@ import (
 // refused: `ln -s ~ ~/.omega/tmp` in one run would otherwise make the
 // next run's /tmp the whole home, writable. "/tmp" itself maps to itself
 // (the sandbox's /tmp is a mount target, not a path to resolve).
-func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
-	canon, err := resolveRoots(pol, true)
+// known are the roots checkPlanted resolved already (nil: none).
+func canonicalRoots(pol profiles.Policy, known map[string]string) (map[string]string, error) {
+	canon, err := resolveRoots(pol, true, known)
 	if err != nil {
 		return nil, err
 	}
@@ -39,15 +40,16 @@ func canonicalRoots(pol profiles.Policy) (map[string]string, error) {
 
 // checkPlanted is canonicalRoots' refusal for the roots that exist
 // before omega-run creates what is missing (the data dir's config file,
-// tmp and workspace): nothing is created through a planted link.
-func checkPlanted(pol profiles.Policy) error {
-	_, err := resolveRoots(pol, false)
-	return err
+// tmp and workspace): nothing is created through a planted link. The
+// roots it resolved go to canonicalRoots, which then walks only those
+// created since.
+func checkPlanted(pol profiles.Policy) (map[string]string, error) {
+	return resolveRoots(pol, false, nil)
 }
 
-// resolveRoots resolves and checks the roots; a missing one is skipped,
-// the private /tmp too unless needTmp.
-func resolveRoots(pol profiles.Policy, needTmp bool) (map[string]string, error) {
+// resolveRoots resolves and checks the roots not in known; a missing one
+// is skipped, the private /tmp too unless needTmp.
+func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (map[string]string, error) {
 	paths := slices.DeleteFunc(slices.Clone(pol.Writable), func(p string) bool { return p == "/tmp" })
 	if pol.Mode == profiles.ModeSandbox {
 		paths = append(paths, pol.PrivateTmp())
@@ -64,7 +66,12 @@ func resolveRoots(pol profiles.Policy, needTmp bool) (map[string]string, error) 
 	writable := append(slices.Clone(pol.Writable), "/tmp")
 	for i, p := range paths {
 		r := &res[i]
-		if r.real, r.links, r.err = resolveRoot(p); r.err == nil {
+		if real, ok := known[p]; ok {
+			r.real = real // checked before anything was created
+		} else {
+			r.real, r.links, r.err = resolveRoot(p)
+		}
+		if r.err == nil {
 			writable = append(writable, r.real)
 		}
 	}

@@ -52,7 +52,12 @@ func TestCanonicalRoots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			canon, err := canonicalRoots(pol)
+			// As a launch does: before and after creating what is missing.
+			known, err := checkPlanted(pol)
+			var canon map[string]string
+			if err == nil {
+				canon, err = canonicalRoots(pol, known)
+			}
 			switch {
 			case c.want == "" && err != nil:
 				t.Fatal(err)

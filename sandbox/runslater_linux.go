@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -31,15 +30,10 @@ type gitScan struct {
 // the files that tools outside the sandbox execute later, and takes the
 // gitScan (nil with --writable-git-config). Each directory is read once;
 // a candidate is only looked at when its first component is listed.
-// create: a launch, which may make missing hooks dirs; explain may not.
-func runsLater(pol profiles.Policy, create bool) ([]string, *gitScan) {
-	g := &gitScan{create: create, gitDirs: map[string]bool{}}
-	for _, r := range pol.Writable {
-		g.roots = append(g.roots, r)
-		if real, err := filepath.EvalSymlinks(r); err == nil && real != r {
-			g.roots = append(g.roots, real)
-		}
-	}
+// roots are the writable roots as named and as resolved. create: a
+// launch, which may make missing hooks dirs; explain may not.
+func runsLater(pol profiles.Policy, roots []string, create bool) ([]string, *gitScan) {
+	g := &gitScan{create: create, roots: roots, gitDirs: map[string]bool{}}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -117,9 +111,7 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 }
 
 // writable says whether dir lies in a writable root (host /tmp aside).
-func (g *gitScan) writable(dir string) bool {
-	return slices.ContainsFunc(g.roots, func(r string) bool { return r != "/tmp" && profiles.Within(dir, r) })
-}
+func (g *gitScan) writable(dir string) bool { return inRoots(dir, g.roots) }
 
 // gitfileDir is the git dir a .git file names ("gitdir: PATH", relative
 // to the file's directory), or "".

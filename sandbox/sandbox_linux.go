@@ -60,7 +60,7 @@ func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
 // specWith is the spec and namespaces of p's launch; cause says why user
 // namespaces are unavailable, "" when they are expected to work.
 func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
-	canon, err := canonicalRoots(p.policy)
+	canon, err := canonicalRoots(p.policy, p.roots)
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
