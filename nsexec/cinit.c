@@ -56,7 +56,7 @@ static void set_cloexec_from(unsigned first) {
 static void close_from(unsigned first, int keep) {
 	if (keep >= (int)first && keep > 3 && syscall(SYS_close_range, first, keep - 1, 0) < 0)
 		omega_dief(errno, "close_range");
-	if (syscall(SYS_close_range, keep >= (int)first ? keep + 1 : first, ~0U, 0) < 0)
+	if (syscall(SYS_close_range, keep >= (int)first ? (unsigned)keep + 1 : first, ~0U, 0) < 0)
 		omega_dief(errno, "close_range");
 }
 
@@ -113,6 +113,72 @@ static int next_signal(int sfd, struct broker **b) {
 	}
 }
 
+// fork_program forks the program as PID 1's child; pair[1] is the
+// child's end of the connect broker's hand-over, or -1.
+static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig, const int pair[2]) {
+	pid_t child = fork();
+	if (child < 0)
+		exec_failed(s->path, errno);
+	if (child > 0)
+		return child;
+	ignore_signals(s);
+	sigprocmask(SIG_SETMASK, orig, NULL);
+	// Without a seccomp filter nothing stops TIOCSTI, so the program
+	// then gets a session of its own and no controlling terminal.
+	if ((s->flags & F_NEW_SESSION) && setsid() < 0)
+		exec_failed(s->path, errno);
+	if (omega_brokered(s)) {
+		close(pair[0]);
+		if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
+			omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
+	}
+	// Limits go last, in the program's process only: set in PID 1
+	// they would bind it too (its connect broker's fds and time, a
+	// low nproc its fork), and a low one must not stop the setup.
+	omega_apply_limits(s);
+	execve(s->path, (char **)s->argv.v, env);
+	exec_failed(s->path, errno);
+}
+
+// take_broker receives the broker's listener from the program over
+// pair[0] and starts serving it; *sfd becomes a signalfd of set, since
+// PID 1 then waits for signals and connects at once.
+static struct broker *take_broker(const struct spec *s, int pair0, const sigset_t *set, int *sfd) {
+	// PID 1 keeps no fd of the caller's: the broker resolves paths
+	// such as /proc/self/fd/N with PID 1's own fd table.
+	close_from(3, pair0);
+	int listener = omega_broker_recv(pair0);
+	// PID 1's own filter: the profile's may refuse what the broker
+	// needs (pidfd_getfd, process_vm_readv).
+	if (s->sup_len)
+		omega_seccomp_install(s->sup_bpf, s->sup_len, 0);
+	if (listener < 0)
+		return NULL;
+	struct broker *b = omega_broker_new(s, listener);
+	if ((*sfd = signalfd(-1, set, SFD_CLOEXEC)) < 0)
+		omega_dief(errno, "connect broker: signalfd");
+	return b;
+}
+
+// reap collects every zombie; when the program is among them PID 1
+// exits with its status.
+static void reap(pid_t child) {
+	for (;;) {
+		int st;
+		pid_t got = waitpid(-1, &st, WNOHANG);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			_exit(125);
+		if (got == 0)
+			return;
+		if (got == child) {
+			omega_read_only_lost();
+			_exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
+		}
+	}
+}
+
 // supervise is pid1_linux.go's supervise: PID 1 starts the program as its
 // child, forwards signals to it, reaps every zombie and exits with the
 // program's status once it is gone; the kernel then kills whatever is
@@ -132,28 +198,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 			omega_dief(errno, "connect broker: socketpair");
 	}
-	pid_t child = fork();
-	if (child < 0)
-		exec_failed(s->path, errno);
-	if (child == 0) {
-		ignore_signals(s);
-		sigprocmask(SIG_SETMASK, orig, NULL);
-		// Without a seccomp filter nothing stops TIOCSTI, so the program
-		// then gets a session of its own and no controlling terminal.
-		if ((s->flags & F_NEW_SESSION) && setsid() < 0)
-			exec_failed(s->path, errno);
-		if (omega_brokered(s)) {
-			close(pair[0]);
-			if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
-				omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
-		}
-		// Limits go last, in the program's process only: set in PID 1
-		// they would bind it too (its connect broker's fds and time, a
-		// low nproc its fork), and a low one must not stop the setup.
-		omega_apply_limits(s);
-		execve(s->path, (char **)s->argv.v, env);
-		exec_failed(s->path, errno);
-	}
+	pid_t child = fork_program(s, env, orig, pair);
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
@@ -165,21 +210,8 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	setpgid(0, 0);
 	struct broker *b = NULL;
 	int sfd = -1;
-	if (omega_brokered(s)) {
-		// PID 1 keeps no fd of the caller's: the broker resolves paths
-		// such as /proc/self/fd/N with PID 1's own fd table.
-		close_from(3, pair[0]);
-		int listener = omega_broker_recv(pair[0]);
-		// PID 1's own filter: the profile's may refuse what the broker
-		// needs (pidfd_getfd, process_vm_readv).
-		if (s->sup_len)
-			omega_seccomp_install(s->sup_bpf, s->sup_len, 0);
-		if (listener >= 0) {
-			b = omega_broker_new(s, listener);
-			if ((sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0)
-				omega_dief(errno, "connect broker: signalfd");
-		}
-	}
+	if (omega_brokered(s))
+		b = take_broker(s, pair[0], &set, &sfd);
 	for (;;) {
 		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
 		if (sig < 0) {
@@ -187,25 +219,107 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 				continue;
 			_exit(125);
 		}
-		if (sig != SIGCHLD) {
+		if (sig == SIGCHLD)
+			reap(child);
+		else
 			kill(child, sig);
-			continue;
-		}
-		for (;;) {
-			int st;
-			pid_t got = waitpid(-1, &st, WNOHANG);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got < 0)
-				_exit(125);
-			if (got == 0)
-				break;
-			if (got == child) {
-				omega_read_only_lost();
-				_exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
-			}
-		}
 	}
+}
+
+// block_forwarded records in *orig the mask the program gets (the
+// forwarded signals and SIGCHLD unblocked) and, for PID 1, blocks them
+// from now on: they wait, pending, until sigwaitinfo after the fork. A
+// pid namespace's init would drop them otherwise (no handler).
+static void block_forwarded(const struct spec *s, sigset_t *orig) {
+	sigprocmask(SIG_BLOCK, NULL, orig);
+	// The launcher started this process with the forwarded signals
+	// blocked (a pid namespace's init would have dropped them until the
+	// lines below; sigmask_linux.go): the program gets them unblocked.
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigdelset(orig, forwarded[i]);
+	sigdelset(orig, SIGCHLD);
+	if (!(s->flags & F_PID1))
+		return;
+	sigset_t fwd;
+	sigemptyset(&fwd);
+	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
+		sigaddset(&fwd, forwarded[i]);
+	sigaddset(&fwd, SIGCHLD);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_BLOCK, &fwd, NULL);
+}
+
+// await_go_ahead waits until the parent has put this process in its
+// cgroup (v1), then makes a cgroup namespace rooted there.
+static void await_go_ahead(const struct spec *s, int early) {
+	if (early)
+		omega_die(125, "spec: a cgroup go-ahead for an init stage started early");
+	int fd = SPEC_FD + 1 + s->keep_fds;
+	char b;
+	ssize_t n = read(fd, &b, 1);
+	int e = errno;
+	close(fd);
+	if (n != 1)
+		omega_die(125, "waiting for the parent: %zd bytes, %s", n, n < 0 ? omega_errstr(e) : "<nil>");
+	if ((s->flags & F_CGROUP_NS) && unshare(CLONE_NEWCGROUP) < 0)
+		omega_dief(errno, "unshare(CLONE_NEWCGROUP)");
+}
+
+// enter_mounts sets up the mount namespace and goes back to the working
+// directory in it. A namespace without privilege (EPERM) leaves the
+// host's tree with a warning unless the spec says fail closed.
+static void enter_mounts(struct spec *s) {
+	char *wd = getwd_go(), msg[2048];
+	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (omega_setup_mounts(s) >= 0) {
+		omega_landlock_writes_only(s);
+	} else {
+		if (omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
+			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
+		// Ubuntu's AppArmor userns restriction: clone worked but the
+		// namespace holds no privilege. Landlock still confines writes.
+		snprintf(msg, sizeof msg,
+		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp, credential stores and host "
+		         "sockets are the host's; on Ubuntu allow user namespaces for omega-run with an AppArmor "
+		         "profile (see README)",
+		         omega_step_msg, omega_errstr(omega_step_err));
+		omega_warn(msg);
+		// The broker tells the writable set by its mounts.
+		s->flags &= ~F_BROKER;
+	}
+	// The cwd still points into the mount tree from before the binds;
+	// look the same path up again so it lands on the new mounts — if
+	// it is the same directory there: under the private /tmp the path
+	// names another one (an empty one an earlier run left, say).
+	struct stat before, after;
+	int e = chdir(wd) < 0 ? errno : 0;
+	if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
+	           before.st_ino != after.st_ino))
+		e = EXDEV;
+	if (e) {
+		if (oldwd >= 0 && fchdir(oldwd) < 0)
+			omega_dief(errno, "fchdir back to %s", wd);
+		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only", wd,
+		         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
+		omega_warn(msg);
+	}
+	if (oldwd >= 0)
+		close(oldwd);
+}
+
+// loopback_up brings lo up in the new network namespace: one flag, no
+// netlink.
+static void loopback_up(void) {
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		omega_dief(errno, "loopback: socket");
+	struct ifreq ifr;
+	memset(&ifr, 0, sizeof ifr);
+	strcpy(ifr.ifr_name, "lo");
+	ifr.ifr_flags = IFF_UP | IFF_LOOPBACK | IFF_RUNNING;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
+		omega_dief(errno, "loopback: ioctl(SIOCSIFFLAGS)");
+	close(fd);
 }
 
 // omega_run_init is the init stage: from a re-executed process (spec at
@@ -214,105 +328,28 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 // anywhere, the preserved fds already at 3…).
 void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp) {
 	struct spec s;
-	sigset_t orig, fwd;
+	sigset_t orig;
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
 	omega_read_spec(spec_fd, &s);
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
-	// PID 1 blocks what it forwards (and SIGCHLD) from now on: the
-	// signals wait, pending, until sigwaitinfo after the fork. A pid
-	// namespace's init would drop them otherwise (no handler).
-	sigprocmask(SIG_BLOCK, NULL, &orig);
-	// The launcher started this process with the forwarded signals
-	// blocked (a pid namespace's init would have dropped them until the
-	// lines below; sigmask_linux.go): the program gets them unblocked.
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigdelset(&orig, forwarded[i]);
-	sigdelset(&orig, SIGCHLD);
-	if (s.flags & F_PID1) {
-		sigemptyset(&fwd);
-		for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-			sigaddset(&fwd, forwarded[i]);
-		sigaddset(&fwd, SIGCHLD);
-		signal(SIGCHLD, SIG_DFL);
-		sigprocmask(SIG_BLOCK, &fwd, NULL);
-	}
-	// The go-ahead: the parent has put this process in its cgroup (v1);
-	// then a cgroup namespace rooted there.
-	if ((s.flags & F_GO_AHEAD) && early)
-		omega_die(125, "spec: a cgroup go-ahead for an init stage started early");
-	if (s.flags & F_GO_AHEAD) {
-		int fd = SPEC_FD + 1 + s.keep_fds;
-		char b;
-		ssize_t n = read(fd, &b, 1);
-		int e = errno;
-		close(fd);
-		if (n != 1)
-			omega_die(125, "waiting for the parent: %zd bytes, %s", n, n < 0 ? omega_errstr(e) : "<nil>");
-		if ((s.flags & F_CGROUP_NS) && unshare(CLONE_NEWCGROUP) < 0)
-			omega_dief(errno, "unshare(CLONE_NEWCGROUP)");
-	}
+	block_forwarded(&s, &orig);
+	if (s.flags & F_GO_AHEAD)
+		await_go_ahead(&s, early);
 	// The preserved fds follow the spec fd: move them down to 3….
 	for (uint32_t i = 0; i < s.keep_fds && !early; i++)
 		if (dup3(SPEC_FD + 1 + i, SPEC_FD + i, 0) < 0)
 			omega_dief(errno, "dup3");
 	if (s.keep_fds > 0 || early)
 		set_cloexec_from(SPEC_FD + s.keep_fds);
-	if (s.flags & F_MOUNTS) {
-		char *wd = getwd_go(), msg[2048];
-		int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (omega_setup_mounts(&s) >= 0) {
-			omega_landlock_writes_only(&s);
-		} else {
-			if (omega_step_err != EPERM || (s.flags & F_FAIL_CLOSED))
-				omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
-			// Ubuntu's AppArmor userns restriction: clone worked but the
-			// namespace holds no privilege. Landlock still confines writes.
-			snprintf(msg, sizeof msg,
-			         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp, credential stores and host "
-			         "sockets are the host's; on Ubuntu allow user namespaces for omega-run with an AppArmor "
-			         "profile (see README)",
-			         omega_step_msg, omega_errstr(omega_step_err));
-			omega_warn(msg);
-			// The broker tells the writable set by its mounts.
-			s.flags &= ~F_BROKER;
-		}
-		// The cwd still points into the mount tree from before the binds;
-		// look the same path up again so it lands on the new mounts — if
-		// it is the same directory there: under the private /tmp the path
-		// names another one (an empty one an earlier run left, say).
-		struct stat before, after;
-		int e = chdir(wd) < 0 ? errno : 0;
-		if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
-		           before.st_ino != after.st_ino))
-			e = EXDEV;
-		if (e) {
-			if (oldwd >= 0 && fchdir(oldwd) < 0)
-				omega_dief(errno, "fchdir back to %s", wd);
-			snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only", wd,
-			         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
-			omega_warn(msg);
-		}
-		if (oldwd >= 0)
-			close(oldwd);
-	}
+	if (s.flags & F_MOUNTS)
+		enter_mounts(&s);
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)
 		omega_dief(errno, "sethostname");
-	if (s.flags & F_LOOPBACK) {
-		// lo up in the new network namespace: one flag, no netlink.
-		int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-		if (fd < 0)
-			omega_dief(errno, "loopback: socket");
-		struct ifreq ifr;
-		memset(&ifr, 0, sizeof ifr);
-		strcpy(ifr.ifr_name, "lo");
-		ifr.ifr_flags = IFF_UP | IFF_LOOPBACK | IFF_RUNNING;
-		if (ioctl(fd, SIOCSIFFLAGS, &ifr) < 0)
-			omega_dief(errno, "loopback: ioctl(SIOCSIFFLAGS)");
-		close(fd);
-	}
+	if (s.flags & F_LOOPBACK)
+		loopback_up();
 	if (s.flags & F_PROBE)
 		_exit(0);
 	char **env = omega_program_env(&s, (s.flags & F_CLEAR_ENV) ? NULL : envp);

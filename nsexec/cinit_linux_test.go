@@ -46,6 +46,13 @@ func TestCDecoderAgrees(t *testing.T) {
 	}
 }
 
+// TestCRefusesHugeCount: the C decoder refuses a corrupt count too.
+func TestCRefusesHugeCount(t *testing.T) {
+	if got := cDescribe(hugeCount(t)); got != "" {
+		t.Errorf("decoded an argv of 2^32-1 strings:\n%s", got)
+	}
+}
+
 // TestCReadSideMatches: the C init narrows rulesets by the same rights
 // as landlock.ReadSide.
 func TestCReadSideMatches(t *testing.T) {

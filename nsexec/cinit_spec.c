@@ -59,12 +59,17 @@ void *omega_alloc(uint64_t n, size_t size) {
 	return p;
 }
 
-static void rd_strs(struct cursor *c, struct strs *s) {
-	s->n = rd_u32(c);
-	if (s->n > (uint64_t)(c->end - c->p)) // every string takes 5 bytes at least
+// rd_count reads an element count that the rest of the buffer could
+// hold at size bytes or more each (so a corrupt one allocates nothing big).
+static uint32_t rd_count(struct cursor *c, size_t size) {
+	uint32_t n = rd_u32(c);
+	if (n > (uint64_t)(c->end - c->p) / size)
 		c->bad = 1;
-	if (c->bad)
-		s->n = 0;
+	return c->bad ? 0 : n;
+}
+
+static void rd_strs(struct cursor *c, struct strs *s) {
+	s->n = rd_count(c, 5); // every string takes 5 bytes at least
 	s->v = omega_alloc(s->n, sizeof *s->v);
 	for (uint32_t i = 0; i < s->n; i++)
 		s->v[i] = rd_str(c);
@@ -86,6 +91,47 @@ static void describe_prog(FILE *f, const struct sock_filter *p, uint32_t len) {
 	for (uint32_t i = 0; i < len / sizeof *p; i++)
 		fprintf(f, " %04x:%02x:%02x:%08x", p[i].code, p[i].jt, p[i].jf, p[i].k);
 	fputc('\n', f);
+}
+
+static void rd_user(struct cursor *c, struct spec *s) {
+	s->uid = rd_u32(c);
+	s->gid = rd_u32(c);
+	s->ngroups = rd_count(c, 4);
+	s->groups = omega_alloc(s->ngroups, sizeof *s->groups);
+	for (uint32_t i = 0; i < s->ngroups; i++)
+		s->groups[i] = rd_u32(c);
+}
+
+static void rd_limits(struct cursor *c, struct spec *s) {
+	s->nlimits = rd_count(c, 1);
+	s->limits = omega_alloc(s->nlimits, sizeof *s->limits);
+	for (uint32_t i = 0; i < s->nlimits; i++) {
+		struct limit *l = &s->limits[i];
+		l->name = rd_str(c);
+		l->resource = (int32_t)rd_u32(c);
+		l->soft = rd_u64(c);
+		l->hard = rd_u64(c);
+		l->keep = rd_u32(c);
+	}
+}
+
+// rd_landlock reads the ruleset plan; the rules in omega-run's terms
+// before it are the Go init stage's.
+static void rd_landlock(struct cursor *c, struct spec *s) {
+	struct strs skip;
+	for (int i = 0; i < 3; i++) // Landlock.ReadExec, Writable, Devices
+		rd_strs(c, &skip);
+	s->ll.handled_access_fs = rd_u64(c);
+	s->ll.handled_access_net = rd_u64(c);
+	s->ll.scoped = rd_u64(c);
+	s->ll_flags = rd_u32(c);
+	s->nrules = rd_count(c, 1);
+	s->rules = omega_alloc(s->nrules, sizeof *s->rules);
+	for (uint32_t i = 0; i < s->nrules; i++) {
+		s->rules[i].path = rd_str(c);
+		s->rules[i].access = rd_u64(c);
+		s->rules[i].missing = rd_u32(c);
+	}
 }
 
 // spec_decode fills s from the wire format; -1 when it is malformed.
@@ -114,43 +160,10 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 		rd_strs(&c, &s->read_only);
 		rd_strs(&c, &s->pin);
 	}
-	if (s->flags & F_USER) {
-		s->uid = rd_u32(&c);
-		s->gid = rd_u32(&c);
-		s->ngroups = rd_u32(&c);
-		if (s->ngroups > (uint64_t)(c.end - c.p) / 4)
-			return -1;
-		s->groups = omega_alloc(s->ngroups, sizeof *s->groups);
-		for (uint32_t i = 0; i < s->ngroups; i++)
-			s->groups[i] = rd_u32(&c);
-	}
-	s->nlimits = rd_u32(&c);
-	if (s->nlimits > (uint64_t)(c.end - c.p))
-		return -1;
-	s->limits = omega_alloc(s->nlimits, sizeof *s->limits);
-	for (uint32_t i = 0; i < s->nlimits; i++) {
-		struct limit *l = &s->limits[i];
-		l->name = rd_str(&c);
-		l->resource = (int32_t)rd_u32(&c);
-		l->soft = rd_u64(&c);
-		l->hard = rd_u64(&c);
-		l->keep = rd_u32(&c);
-	}
-	for (int i = 0; i < 3; i++) // Landlock.ReadExec, Writable, Devices
-		rd_strs(&c, &skip);
-	s->ll.handled_access_fs = rd_u64(&c);
-	s->ll.handled_access_net = rd_u64(&c);
-	s->ll.scoped = rd_u64(&c);
-	s->ll_flags = rd_u32(&c);
-	s->nrules = rd_u32(&c);
-	if (s->nrules > (uint64_t)(c.end - c.p))
-		return -1;
-	s->rules = omega_alloc(s->nrules, sizeof *s->rules);
-	for (uint32_t i = 0; i < s->nrules; i++) {
-		s->rules[i].path = rd_str(&c);
-		s->rules[i].access = rd_u64(&c);
-		s->rules[i].missing = rd_u32(&c);
-	}
+	if (s->flags & F_USER)
+		rd_user(&c, s);
+	rd_limits(&c, s);
+	rd_landlock(&c, s);
 	if (s->flags & F_SECCOMP) {
 		rd_prog(&c, &s->bpf, &s->bpf_len);
 		s->seccomp_flags = rd_u32(&c);

@@ -57,30 +57,8 @@ func runInit(w *warner) error {
 	w.json = s.LogJSON
 	if s.Mounts == nil {
 		s.Landlock.WritesOnly = false // only a read-only root makes it safe
-	} else {
-		wd, _ := os.Getwd()
-		oldwd, _ := os.Open(".")
-		if err := setupMounts(s.Mounts); err != nil {
-			if !errors.Is(err, unix.EPERM) || s.FailClosed {
-				return fmt.Errorf("mounts: %w", err)
-			}
-			// Ubuntu's AppArmor userns restriction: clone worked but the
-			// namespace holds no privilege. Landlock still confines writes,
-			// with its full ruleset: no read-only root covers truncation.
-			s.Landlock.WritesOnly = false
-			w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp, credential stores and host sockets are the host's; " +
-				"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
-		}
-		// The cwd still points into the mount tree from before the binds;
-		// look the same path up again so it lands on the new mounts — if
-		// it is the same directory there: under the private /tmp the path
-		// names another one (an empty one an earlier run left, say).
-		if err := chdirSame(wd, oldwd); err != nil {
-			w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
-		}
-		if s.Broker != nil && s.PID1 {
-			w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)
-		}
+	} else if err := enterMounts(s, w); err != nil {
+		return err
 	}
 	if s.Hostname != "" {
 		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {
@@ -107,6 +85,36 @@ func runInit(w *warner) error {
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
 	return supervise(s, env)
+}
+
+// enterMounts sets up the mount namespace and goes back to the working
+// directory in it. A namespace without privilege (EPERM) leaves the
+// host's tree with a warning unless the spec says fail closed.
+func enterMounts(s *Spec, w *warner) error {
+	wd, _ := os.Getwd()
+	oldwd, _ := os.Open(".")
+	if err := setupMounts(s.Mounts); err != nil {
+		if !errors.Is(err, unix.EPERM) || s.FailClosed {
+			return fmt.Errorf("mounts: %w", err)
+		}
+		// Ubuntu's AppArmor userns restriction: clone worked but the
+		// namespace holds no privilege. Landlock still confines writes,
+		// with its full ruleset: no read-only root covers truncation.
+		s.Landlock.WritesOnly = false
+		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp, credential stores and host sockets are the host's; " +
+			"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+	}
+	// The cwd still points into the mount tree from before the binds;
+	// look the same path up again so it lands on the new mounts — if
+	// it is the same directory there: under the private /tmp the path
+	// names another one (an empty one an earlier run left, say).
+	if err := chdirSame(wd, oldwd); err != nil {
+		w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
+	}
+	if s.Broker != nil && s.PID1 {
+		w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)
+	}
+	return nil
 }
 
 func inheritedEnv(s *Spec) []string {

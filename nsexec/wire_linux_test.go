@@ -178,3 +178,22 @@ func describe(b []byte) string {
 	fmt.Fprintf(&w, "ignored %s\n", hex(uint64(s.IgnoredSignals)))
 	return w.String()
 }
+
+// hugeCount is a spec whose argv count says 2^32-1 strings.
+func hugeCount(t *testing.T) []byte {
+	b, err := encodeSpec(&Spec{Path: "/bin/true", Argv: []string{"true"}}, landlock.RulesetPlan{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 4 + 4 + 4 + 4 + len("/bin/true") + 1 // magic, flags, KeepFDs, Path: argv's count
+	binary.LittleEndian.PutUint32(b[at:], 0xffffffff)
+	return b
+}
+
+// TestWireRefusesHugeCount: a corrupt count is refused before anything
+// is allocated for it.
+func TestWireRefusesHugeCount(t *testing.T) {
+	if _, _, err := decodeSpec(hugeCount(t)); err == nil {
+		t.Error("decoded an argv of 2^32-1 strings")
+	}
+}

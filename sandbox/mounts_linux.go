@@ -30,10 +30,32 @@ const maxProtected = 4096
 // holds the writable roots' canonical paths (canonicalRoots); nil is
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
-	var warnings []string
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
-	// Canonical paths: the init stage places them without following
-	// symlinks (a program may leave some in the private /tmp).
+	keepHostFiles(pol, plan)
+	warnings := masks(pol, canon, plan)
+	readOnly, scan, warns, err := protected(pol, canon, plan)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	warnings = append(warnings, warns...)
+	warnings = append(warnings, bindReadOnly(pol, canon, plan, readOnly)...)
+	// Masks inside a writable root are pinned too: renaming ~/.config
+	// would carry ~/.config/gh out from under its mask, for the next run.
+	pinned := slices.Clone(plan.ReadOnly)
+	for _, h := range append(slices.Clone(plan.HideDirs), plan.HideFiles...) {
+		if real, err := filepath.EvalSymlinks(h); err == nil {
+			pinned = append(pinned, real)
+		}
+	}
+	plan.Pin = pinDirs(pinned, plan.Writable)
+	return plan, scan, warnings, nil
+}
+
+// keepHostFiles lists the resolver files and allowed sockets that live
+// under /run or /tmp, which the sandbox replaces: the init stage binds
+// them back. Canonical paths: it places them without following symlinks
+// (a program may leave some in the private /tmp).
+func keepHostFiles(pol profiles.Policy, plan *nsexec.MountPlan) {
 	keep := func(p string) {
 		if real, err := filepath.EvalSymlinks(p); err == nil && underRunOrTmp(real) && !slices.Contains(plan.Keep, real) {
 			plan.Keep = append(plan.Keep, real)
@@ -46,7 +68,13 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	for _, s := range pol.AllowSocket {
 		keep(s)
 	}
-	warnings = append(warnings, masks(pol, canon, plan)...)
+}
+
+// protected lists what must stay read-only although it may lie in the
+// writable set: --read-only paths, files that run code later (the git
+// scan), config files and the omega-run binary itself.
+func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan) ([]string, *gitScan, []string, error) {
+	var warnings []string
 	later, scan := runsLater(pol, append(slices.Clone(pol.Writable), plan.Writable...), canon != nil)
 	if scan != nil {
 		warnings = append(warnings, scan.warnings...)
@@ -75,6 +103,13 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		readOnly = append(readOnly, self)
 		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
 	}
+	return readOnly, scan, warnings, nil
+}
+
+// bindReadOnly puts into plan.ReadOnly the canonical path of each entry
+// of readOnly that a bind must protect, once each.
+func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, readOnly []string) []string {
+	var warnings []string
 	bound := map[string]bool{}
 	for _, p := range readOnly {
 		if slices.ContainsFunc(plan.HideDirs, func(h string) bool { return profiles.Within(p, h) }) {
@@ -95,16 +130,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 		}
 		plan.ReadOnly = append(plan.ReadOnly, real)
 	}
-	// Masks inside a writable root are pinned too: renaming ~/.config
-	// would carry ~/.config/gh out from under its mask, for the next run.
-	pinned := slices.Clone(plan.ReadOnly)
-	for _, h := range append(slices.Clone(plan.HideDirs), plan.HideFiles...) {
-		if real, err := filepath.EvalSymlinks(h); err == nil {
-			pinned = append(pinned, real)
-		}
-	}
-	plan.Pin = pinDirs(pinned, plan.Writable)
-	return plan, scan, warnings, nil
+	return warnings
 }
 
 // masks fills the plan's HideDirs and HideFiles: credential stores,
