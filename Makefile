@@ -52,9 +52,10 @@ test-short: ## unit tests only (no root, no e2e)
 	$(GO) test -short -count=1 ./...
 
 run: build ## a real confined run on the embedded defaults
-	./$(BIN) -- sh -c 'echo "confined as $$(id -un) in $$OMEGA_SANDBOX mode"; \
+	./$(BIN) $(RUNFLAGS) -- sh -c 'echo "confined as $$(id -un) in $$OMEGA_SANDBOX mode"; \
 	  echo ok > "$$HOME/.omega/workspace/omega-run-demo" && echo "write in the data dir: allowed"; \
-	  { echo no > "$$HOME/omega-run-demo"; } 2>/dev/null || echo "write in \$$HOME: denied (read-only to the program)"'
+	  if { echo no > "$$HOME/omega-run-demo"; } 2>/dev/null; then echo "write in \$$HOME: ALLOWED, the program is not confined" >&2; exit 1; fi; \
+	  echo "write in \$$HOME: denied (read-only to the program)"'
 
 cross: ## cross-compile and vet darwin/amd64, darwin/arm64, windows, freebsd, linux/arm64
 	@set -e; for t in darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64 linux/arm64; do \
