@@ -36,9 +36,10 @@ deps: ## install what building and testing need (Debian; root or sudo)
 build: deps ## build ./omega-run (cgo, libseccomp)
 	$(GO) build -trimpath -tags '$(BUILDTAGS)' -ldflags '$(LDFLAGS)' -o $(BIN) .
 
-test: deps ## vet, gofmt, cross-compile matrix, every test with -race, then the e2e suite on the static build
+test: deps ## vet, gofmt, staticcheck, cross-compile matrix, every test with -race, then the e2e suite on the static build
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
+	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory cross
 	$(GO) test -race -timeout 15m -count=1 ./...
 	@echo "test: the end-to-end suite again, on the static release build (musl)"
@@ -56,6 +57,10 @@ run: build ## a real confined run on the embedded defaults
 	  echo ok > "$$HOME/.omega/workspace/omega-run-demo" && echo "write in the data dir: allowed"; \
 	  if { echo no > "$$HOME/omega-run-demo"; } 2>/dev/null; then echo "write in \$$HOME: ALLOWED, the program is not confined" >&2; exit 1; fi; \
 	  echo "write in \$$HOME: denied (read-only to the program)"'
+
+lint: ## staticcheck (honnef.co/go/tools, fetched at a pinned version) on Linux and with the Go init stage
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2 -tags omega_goinit ./nsexec ./sandbox
 
 cross: ## cross-compile and vet darwin/amd64, darwin/arm64, windows, freebsd, linux/arm64
 	@set -e; for t in darwin/amd64 darwin/arm64 windows/amd64 freebsd/amd64 linux/arm64; do \

@@ -8,8 +8,6 @@ type feature struct {
 	what string
 	// net marks features that matter only with --net none.
 	net bool
-	// sandboxOnly marks features that matter only in sandbox mode.
-	sandboxOnly bool
 }
 
 // features lists, per ABI version, what omega-run relies on. Index order

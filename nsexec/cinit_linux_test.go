@@ -4,6 +4,8 @@ package nsexec
 
 import (
 	"bytes"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -105,4 +107,90 @@ func TestBrokerFilterChecked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// describe is the Go side of cinit_spec.c's omega_spec_describe: the same text
+// from the Go decoder, so that the two decoders can be compared.
+func describe(b []byte) string {
+	s, plan, err := decodeSpec(b)
+	if err != nil {
+		return ""
+	}
+	var w strings.Builder
+	list := func(name string, l []string) {
+		for _, v := range l {
+			fmt.Fprintf(&w, "%s %s\n", name, v)
+		}
+	}
+	flags := binary.LittleEndian.Uint32(b[4:])
+	if flags == 0 {
+		fmt.Fprintf(&w, "flags 0\n")
+	} else {
+		fmt.Fprintf(&w, "flags %#x\n", flags)
+	}
+	fmt.Fprintf(&w, "keep_fds %d\npath %s\nhostname %s\n", s.KeepFDs, s.Path, s.Hostname)
+	list("argv", s.Argv)
+	list("env", s.Env)
+	list("unsetenv", s.Unsetenv)
+	if m := s.Mounts; m != nil {
+		list("writable", m.Writable)
+		fmt.Fprintf(&w, "tmp_from %s\n", m.TmpFrom)
+		list("keep", m.Keep)
+		list("hide_dir", m.HideDirs)
+		list("hide_file", m.HideFiles)
+		list("read_only", m.ReadOnly)
+		list("pin", m.Pin)
+	}
+	if u := s.User; u != nil {
+		fmt.Fprintf(&w, "user %d %d\n", u.UID, u.GID)
+		for _, g := range u.Groups {
+			fmt.Fprintf(&w, "group %d\n", g)
+		}
+	}
+	for _, l := range s.Limits {
+		keep := 0
+		if l.KeepSoft {
+			keep |= 1
+		}
+		if l.KeepHard {
+			keep |= 2
+		}
+		fmt.Fprintf(&w, "limit %s %d %d %d %d\n", l.Name, l.Resource, l.Soft, l.Hard, keep)
+	}
+	hex := func(v uint64) string {
+		if v == 0 {
+			return "0"
+		}
+		return fmt.Sprintf("%#x", v)
+	}
+	fmt.Fprintf(&w, "landlock %s %s %s %s\n", hex(plan.HandledFS), hex(plan.HandledNet), hex(plan.Scoped), hex(uint64(plan.RestrictFlags)))
+	for _, r := range plan.Rules {
+		fmt.Fprintf(&w, "rule %s %s %d\n", r.Path, hex(r.Access), r.Missing)
+	}
+	if p := s.Seccomp; p != nil {
+		fmt.Fprintf(&w, "seccomp %d %s", len(p.BPF), hex(uint64(p.Flags)))
+		for i := 0; i+8 <= len(p.BPF); i += 8 {
+			in := p.BPF[i:]
+			fmt.Fprintf(&w, " %04x:%02x:%02x:%08x", binary.NativeEndian.Uint16(in), in[2], in[3], binary.NativeEndian.Uint32(in[4:]))
+		}
+		w.WriteString("\n")
+	}
+	if b := s.Broker; b != nil {
+		prog := func(name string, p *seccomp.Program) {
+			if p == nil {
+				return
+			}
+			fmt.Fprintf(&w, "%s %d", name, len(p.BPF))
+			for i := 0; i+8 <= len(p.BPF); i += 8 {
+				in := p.BPF[i:]
+				fmt.Fprintf(&w, " %04x:%02x:%02x:%08x", binary.NativeEndian.Uint16(in), in[2], in[3], binary.NativeEndian.Uint32(in[4:]))
+			}
+			w.WriteString("\n")
+		}
+		prog("broker", b.Filter)
+		prog("supervisor", b.Supervisor)
+		list("socket", b.Sockets)
+	}
+	fmt.Fprintf(&w, "ignored %s\n", hex(uint64(s.IgnoredSignals)))
+	return w.String()
 }

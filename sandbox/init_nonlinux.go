@@ -2,7 +2,13 @@
 
 package sandbox
 
-import "github.com/omega-run/omega-run/profiles"
+import (
+	"errors"
+	"io/fs"
+	"os"
+
+	"github.com/omega-run/omega-run/profiles"
+)
 
 // InitArg is argv[1] of the init stage, which exists only on Linux.
 const InitArg = "__omega_run_init__"
@@ -19,3 +25,13 @@ func checkPlanted(profiles.Policy) (map[string]string, error) { return nil, nil 
 
 // gitScan is Linux's look at the repositories a sandbox may change.
 type gitScan struct{}
+
+// execErr is the error of an exec in place (macOS's sandbox-exec, other
+// systems' plain exec), with the exit code a shell would give.
+func execErr(path string, err error) error {
+	code := ExitNotExecutable
+	if errors.Is(err, fs.ErrNotExist) {
+		code = ExitNotFound
+	}
+	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
+}

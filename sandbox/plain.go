@@ -2,8 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 )
@@ -16,12 +14,4 @@ func plainCommand(ctx context.Context, p *plan) *exec.Cmd {
 	cmd.Env = append(os.Environ(), programEnv(p.policy)...)
 	cmd.Dir = p.workdir
 	return cmd
-}
-
-func execErr(path string, err error) error {
-	code := ExitNotExecutable
-	if errors.Is(err, fs.ErrNotExist) {
-		code = ExitNotFound
-	}
-	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
 }

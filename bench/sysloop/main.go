@@ -54,10 +54,11 @@ const (
 	tcgets               = 0x5401
 )
 
+// sockFilter is struct sock_filter; the jumps are laid out, never set.
 type sockFilter struct {
 	code uint16
-	jt   uint8
-	jf   uint8
+	_    uint8 // jt
+	_    uint8 // jf
 	k    uint32
 }
 
