@@ -101,6 +101,11 @@ func resolveSettings(c *cli.Context) (settings, error) {
 	}
 	s.opts, err = options(c, values)
 	s.opts.Config = file.Path // kept read-only in sandbox mode
+	if err == nil {
+		for _, w := range hostServiceEnv().apply(&s.opts) {
+			logrus.Warn(w)
+		}
+	}
 	if err == nil && s.opts.Mode == profiles.ModeRWX {
 		err = s.checkRWX()
 	}

@@ -113,6 +113,17 @@ static int next_signal(int sfd, struct broker **b) {
 	}
 }
 
+// set_listen_pid points an existing LISTEN_PID at this process, the
+// program's (Spec.ListenPID); it adds none.
+static void set_listen_pid(char **env) {
+	static char kv[32];
+	for (; *env; env++)
+		if (strncmp(*env, "LISTEN_PID=", 11) == 0) {
+			snprintf(kv, sizeof kv, "LISTEN_PID=%d", (int)getpid());
+			*env = kv;
+		}
+}
+
 // fork_program forks the program as PID 1's child; pair[1] is the
 // child's end of the connect broker's hand-over, or -1.
 static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig, const int pair[2]) {
@@ -132,6 +143,8 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 		if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
 			omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 	}
+	if (s->flags & F_LISTEN_PID)
+		set_listen_pid(env);
 	// Limits go last, in the program's process only: set in PID 1
 	// they would bind it too (its connect broker's fds and time, a
 	// low nproc its fork), and a low one must not stop the setup.

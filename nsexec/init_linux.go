@@ -84,6 +84,10 @@ func runInit(w *warner) error {
 		ignoreSignals(s.IgnoredSignals)
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
+	if s.ListenPID {
+		// os.StartProcess runs no code in the child before its execve.
+		w.warn("socket activation: LISTEN_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_listen_fds(3) in the program ignores the fds; use --mode rx")
+	}
 	return supervise(s, env)
 }
 

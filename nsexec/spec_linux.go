@@ -74,6 +74,11 @@ type Spec struct {
 	// before its execve: what the caller left ignored (IgnoredAtStart),
 	// which an exec in place would have passed on.
 	IgnoredSignals SignalSet
+	// ListenPID sets LISTEN_PID, where the program's environment has it,
+	// to the program's own pid as it starts (PID 1's child): systemd's
+	// socket activation names omega-run's pid, and sd_listen_fds(3)
+	// ignores fds meant for another process.
+	ListenPID bool
 }
 
 // BrokerGap is what stays open where sandbox mode runs without the broker

@@ -64,6 +64,8 @@ const (
 	flagWritesOnly
 	// flagBroker: Spec.Broker is set.
 	flagBroker
+	// flagListenPID: Spec.ListenPID.
+	flagListenPID
 )
 
 type wireWriter struct {
@@ -158,7 +160,7 @@ func specFlags(s *Spec) uint32 {
 		{flagMounts, s.Mounts != nil}, {flagFreshRun, s.Mounts != nil && s.Mounts.FreshRun},
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
-		{flagWritesOnly, s.Landlock.WritesOnly},
+		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
 	} {
 		if f.on {
 			flags |= f.bit

@@ -29,6 +29,12 @@ type Process struct {
 	// Memory (bytes, K/M/G suffixes), Pids and CPUs (a fraction of one
 	// CPU) put the program in a cgroup of its own with those limits.
 	Memory, Pids, CPUs string
+	// ListenPID makes sandbox mode set LISTEN_PID, where the program's
+	// environment has it, to the program's own pid: systemd's socket
+	// activation names the launcher's, and sd_listen_fds(3) ignores fds
+	// meant for another process. rx and rwx exec in place, so the pid
+	// is right there already. The fds themselves: Options.PreserveFDs.
+	ListenPID bool
 }
 
 // ids is a resolved --user/--group/--groups.

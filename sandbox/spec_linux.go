@@ -46,6 +46,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 		KeepFDs:        p.preserveFDs,
 		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
+		ListenPID:      p.process.ListenPID && pol.Mode == profiles.ModeSandbox,
 	}, warnings, nil
 }
 

@@ -1,0 +1,171 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bufio"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// asService runs omega-run the way systemd starts a service: vars names
+// variables set to omega-run's own pid (LISTEN_PID, SYSTEMD_EXEC_PID),
+// which only the exec'd process can know, so a shell sets them and execs.
+func (w *world) asService(vars []string, env []string, extra []*os.File, args ...string) result {
+	w.t.Helper()
+	set := ""
+	for _, v := range vars {
+		set += v + "=$$ "
+	}
+	script := "export " + set + "; exec \"$@\""
+	return w.runWith(env, extra, "/bin/sh", append([]string{"-c", script, "sh", bin}, args...)...)
+}
+
+// TestSocketActivation: a socket-activated server under omega-run gets its
+// listening socket at fd 3 and LISTEN_PID naming itself, so that
+// sd_listen_fds(3) accepts it; checked from outside by a connection the
+// server answers.
+func TestSocketActivation(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				l, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer l.Close()
+				f, err := l.(*net.TCPListener).File()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				answer := make(chan string, 1)
+				go func() {
+					c, err := net.DialTimeout("tcp", l.Addr().String(), 5*time.Second)
+					if err != nil {
+						answer <- err.Error()
+						return
+					}
+					defer c.Close()
+					c.SetReadDeadline(time.Now().Add(20 * time.Second))
+					line, err := bufio.NewReader(c).ReadString('\n')
+					if err != nil {
+						line += err.Error()
+					}
+					answer <- line
+				}()
+				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
+					"--mode", mode, "--", probe, "listen-fds")
+				if mode == "sandbox" && strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
+					// The Go init stage cannot set LISTEN_PID in the
+					// program's process, and says so.
+					if !strings.Contains(r.stderr, "LISTEN_PID keeps naming omega-run's pid") || r.code == 0 {
+						t.Errorf("Go init stage: exit %d, no warning: %s", r.code, r.stderr)
+					}
+					f.Close()
+					l.Close() // the waiting connection is reset
+					<-answer
+					return
+				}
+				if r.code != 0 {
+					t.Errorf("server: exit %d: %s%s", r.code, r.stdout, r.stderr)
+				}
+				if got := <-answer; got != "hello from fd 3\n" {
+					t.Errorf("the connection got %q, want the server's answer", got)
+				}
+			})
+		}
+	}
+}
+
+// TestSocketActivationNotOurs: fds systemd meant for another process
+// (LISTEN_PID names someone else) are not passed on.
+func TestSocketActivationNotOurs(t *testing.T) {
+	w := newWorld(t, rootUser)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	f, _ := l.(*net.TCPListener).File()
+	defer f.Close()
+	for _, mode := range confinedModes {
+		r := w.runWith([]string{"LISTEN_FDS=1", "LISTEN_PID=1"}, []*os.File{f}, "/bin/sh",
+			"-c", `exec "$@"`, "sh", bin, "--mode", mode, "--", "/bin/sh", "-c", "test -e /proc/self/fd/3 && echo fd3-open")
+		if strings.Contains(r.stdout, "fd3-open") {
+			t.Errorf("%s: fd 3 reached the program though LISTEN_PID named another process", mode)
+		}
+	}
+}
+
+// notifySocket makes a datagram socket where systemd's lives, under /run
+// (which sandbox mode replaces), writable by w's user, and returns it.
+func notifySocket(t *testing.T, w *world) (*net.UnixConn, string) {
+	t.Helper()
+	dir, err := os.MkdirTemp("/run", "omega-e2e-notify-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	path := filepath.Join(dir, "notify")
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	os.Chmod(path, 0o777) // systemd's is 0777 too
+	return c, path
+}
+
+// received is the datagram waiting on c, "" when none arrived.
+func received(c *net.UnixConn) string {
+	c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	b := make([]byte, 256)
+	n, err := c.Read(b)
+	if err != nil {
+		return ""
+	}
+	return string(b[:n])
+}
+
+// TestNotifySocket: a Type=notify server under omega-run reaches systemd's
+// notify socket, also in sandbox mode (which hides /run and brokers
+// connect), when systemd started omega-run itself (SYSTEMD_EXEC_PID);
+// checked from outside by the READY=1 that arrives.
+func TestNotifySocket(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for _, how := range []string{"notify", "notify-sendto"} {
+				t.Run(u.name+"/"+mode+"/"+how, func(t *testing.T) {
+					w := newWorld(t, u)
+					c, path := notifySocket(t, w)
+					r := w.asService([]string{"SYSTEMD_EXEC_PID"}, []string{"NOTIFY_SOCKET=" + path}, nil,
+						"--mode", mode, "--", probe, how)
+					if got := received(c); got != "READY=1" {
+						t.Errorf("notify socket got %q, want READY=1 (exit %d: %s%s)", got, r.code, r.stdout, r.stderr)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestNotifySocketNotOurs: a NOTIFY_SOCKET inherited from a service that
+// did not start omega-run itself (a shell in it, an agent's tool) stays
+// out of the sandbox: the program cannot signal that service.
+func TestNotifySocketNotOurs(t *testing.T) {
+	w := newWorld(t, rootUser)
+	c, path := notifySocket(t, w)
+	for _, how := range []string{"notify", "notify-sendto"} {
+		r := w.runEnv([]string{"NOTIFY_SOCKET=" + path, "SYSTEMD_EXEC_PID=1"}, "--mode", "sandbox", "--", probe, how)
+		if got := received(c); got != "" || r.code == 0 {
+			t.Errorf("%s: the service's notify socket got %q (exit %d: %s)", how, got, r.code, r.stdout)
+		}
+	}
+}
