@@ -6,11 +6,15 @@ import (
 	"bufio"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
+
+// goInitStage tells whether the suite runs the Go init stage's build.
+func goInitStage() bool { return strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") }
 
 // asService runs omega-run the way systemd starts a service: vars names
 // variables set to omega-run's own pid (LISTEN_PID, SYSTEMD_EXEC_PID),
@@ -61,7 +65,7 @@ func TestSocketActivation(t *testing.T) {
 				}()
 				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
 					"--mode", mode, "--", probe, "listen-fds")
-				if mode == "sandbox" && strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
+				if mode == "sandbox" && goInitStage() {
 					// The Go init stage cannot set LISTEN_PID in the
 					// program's process, and says so.
 					if !strings.Contains(r.stderr, "LISTEN_PID keeps naming omega-run's pid") || r.code == 0 {
@@ -167,5 +171,49 @@ func TestNotifySocketNotOurs(t *testing.T) {
 		if got := received(c); got != "" || r.code == 0 {
 			t.Errorf("%s: the service's notify socket got %q (exit %d: %s)", how, got, r.code, r.stdout)
 		}
+	}
+}
+
+// TestSystemdSocketActivate: the same with systemd's own tool, which sets
+// LISTEN_FDS, LISTEN_PID and LISTEN_FDNAMES as systemd does.
+func TestSystemdSocketActivate(t *testing.T) {
+	tool, err := exec.LookPath("systemd-socket-activate")
+	if err != nil {
+		t.Skip("systemd-socket-activate is not installed (TestSocketActivation covers the protocol)")
+	}
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr := l.Addr().String()
+			l.Close() // the tool binds it again
+			done := make(chan result, 1)
+			go func() { done <- w.runProg(tool, "-l", addr, bin, "--mode", mode, "--", probe, "listen-fds") }()
+			var line string
+			for i := 0; i < 100; i++ { // until the tool listens
+				c, err := net.DialTimeout("tcp", addr, time.Second)
+				if err != nil {
+					time.Sleep(50 * time.Millisecond)
+					continue
+				}
+				c.SetReadDeadline(time.Now().Add(20 * time.Second))
+				line, _ = bufio.NewReader(c).ReadString('\n')
+				c.Close()
+				break
+			}
+			r := <-done
+			if mode == "sandbox" && goInitStage() {
+				if !strings.Contains(r.stderr, "LISTEN_PID keeps naming omega-run's pid") || r.code == 0 {
+					t.Errorf("Go init stage: exit %d, no warning: %s", r.code, r.stderr)
+				}
+				return
+			}
+			if line != "hello from fd 3\n" || r.code != 0 {
+				t.Errorf("got %q; exit %d: %s%s", line, r.code, r.stdout, r.stderr)
+			}
+		})
 	}
 }
