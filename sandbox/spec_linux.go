@@ -164,8 +164,16 @@ func readTrim(path string) string {
 }
 
 func usernsWarning(cause string) string {
-	return "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
-		"without namespaces, masks or a private /proc; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
+	head := "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
+		"without namespaces, masks or a private /proc"
+	if outer := os.Getenv("OMEGA_SANDBOX"); outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX) {
+		// Nested: no sysctl helps. The outer sandbox keeps programs from
+		// making namespaces (its seccomp profile, and Landlock keeps
+		// /proc/<pid>/uid_map read-only), on purpose.
+		return head + "; this omega-run runs inside an omega-run " + outer + " sandbox, which keeps programs from " +
+			"setting up user namespaces: everything here stays confined by the outer one"
+	}
+	return head + "; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
 		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"
 }
 

@@ -106,3 +106,23 @@ func TestFallbackNoProcesses(t *testing.T) {
 		t.Errorf("sandbox without a cgroup: exit %d, stdout %q, stderr %q; want a warning and the program run", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestNested: omega-run inside an omega-run sandbox (an agent that starts
+// its own tools with it) runs the program with Landlock and seccomp,
+// says that the outer sandbox is why it has no namespaces instead of
+// pointing at sysctls, and the program stays confined.
+func TestNested(t *testing.T) {
+	for _, outer := range confinedModes {
+		t.Run(outer, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			r := w.run("--mode", outer, "--", bin, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+			if !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "inside an omega-run "+outer+" sandbox") ||
+				strings.Contains(r.stderr, "sysctl") {
+				t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+			if w.sentinel() != "original" {
+				t.Error("the nested program wrote outside the writable set")
+			}
+		})
+	}
+}
