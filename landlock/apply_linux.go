@@ -76,6 +76,9 @@ func (r Rules) toLandlock() []ll.Rule {
 	if len(devs) > 0 {
 		rules = append(rules, ll.RWFiles(devs...).WithIoctlDev())
 	}
+	if len(r.Streams) > 0 {
+		rules = append(rules, ll.RWFiles(r.Streams...).IgnoreIfMissing())
+	}
 	return rules
 }
 

@@ -26,3 +26,6 @@ func (*Ruleset) Available() bool { return false }
 
 // Enforce enforces nothing outside Linux.
 func (*Ruleset) Enforce() (bool, error) { return false, nil }
+
+// WrittenStreams names nothing outside Linux.
+func WrittenStreams(...int) []string { return nil }

@@ -136,5 +136,6 @@ func Plan(r Rules, abi int) RulesetPlan {
 	add(r.ReadExec, read, MissingFails)
 	add(r.Writable, accessRW|llsys.AccessFSRefer|llsys.AccessFSIoctlDev|llsys.AccessFSResolveUnix, MissingSkipped)
 	add(r.Devices, accessFile|llsys.AccessFSIoctlDev, MissingIgnored)
+	add(r.Streams, accessFile, MissingIgnored) // RWFiles: `> /dev/stdout` truncates
 	return p
 }

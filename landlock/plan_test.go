@@ -85,3 +85,18 @@ func TestPlanWritesOnly(t *testing.T) {
 		t.Errorf("want the /w and /dev/null rules, got %+v", p.Rules)
 	}
 }
+
+// TestPlanStreams: an inherited fd's file gets RWFiles' rights, narrowed
+// to the write side in sandbox mode, and a missing one is ignored.
+func TestPlanStreams(t *testing.T) {
+	r := Rules{Writable: []string{"/w"}, Streams: []string{"/proc/self/fd/1"}}
+	want := PathRule{Path: "/proc/self/fd/1", Access: 0x4007, Missing: MissingIgnored}
+	if p := Plan(r, 7); len(p.Rules) != 2 || p.Rules[1] != want {
+		t.Errorf("rules = %+v, want the stream as %+v", p.Rules, want)
+	}
+	r.WritesOnly = true
+	want.Access = llsys.AccessFSWriteFile
+	if p := Plan(r, 7); len(p.Rules) != 2 || p.Rules[1] != want {
+		t.Errorf("writes only: rules = %+v, want the stream as %+v", p.Rules, want)
+	}
+}

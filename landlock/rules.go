@@ -21,6 +21,10 @@ type Rules struct {
 	// Devices are device files (or directories of them, like /dev/pts)
 	// that may be opened for reading, writing and ioctl.
 	Devices []string
+	// Streams are files the program's inherited fds write to, named
+	// /proc/self/fd/N (WrittenStreams): they may be opened again for
+	// reading and writing, as /dev/stdout does.
+	Streams []string
 	// DenyTCP handles TCP bind and connect with no port allowed.
 	DenyTCP bool
 	// UnixSockets allows connecting to pathname unix sockets anywhere

@@ -23,6 +23,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 	ruled := pol
 	ruled.Writable = canonicalAll(pol.Writable, canon)
 	rules := landlock.FromPolicy(ruled)
+	rules.Streams = landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...)
 	warnings := landlock.Warnings(landlock.ABI(), rules)
 	prog, swarn, err := compileSeccomp(pol, explicitSeccomp)
 	if err != nil {
@@ -141,6 +142,15 @@ func report(pol profiles.Policy, warnings []string) error {
 		logrus.Warn(w)
 	}
 	return nil
+}
+
+// inheritedFDs are the fds the program gets: 0-2 and the preserved ones.
+func inheritedFDs(preserved int) []int {
+	fds := make([]int, 3+preserved)
+	for i := range fds {
+		fds[i] = i
+	}
+	return fds
 }
 
 // usernsUnavailable names why user namespaces cannot work here, from the
