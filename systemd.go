@@ -2,13 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io/fs"
-	"os"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/sandbox"
 )
 
@@ -22,36 +18,32 @@ const maxListenFDs = 1000
 type serviceEnv struct {
 	pid    int
 	getenv func(string) string
-	stat   func(string) (fs.FileInfo, error)
+	fdOpen func(int) bool
 }
 
 // apply passes socket activation and the notify socket on to the program
-// when systemd meant them for this process. It returns warnings for what
-// cannot reach the program.
+// when systemd meant them for this process, and returns warnings for what
+// cannot reach it.
 func (e serviceEnv) apply(o *sandbox.Options) []string {
 	var warnings []string
 	if n, ok := e.listenFDs(); ok {
-		// The fds follow 0-2 like --preserve-fds; without them the
-		// program would find LISTEN_FDS pointing at closed fds.
-		o.PreserveFDs = max(o.PreserveFDs, n)
-		o.Process.ListenPID = true
-	}
-	if e.getenv("SYSTEMD_EXEC_PID") != strconv.Itoa(e.pid) {
-		return warnings // an inherited NOTIFY_SOCKET is not ours to pass on
-	}
-	sock := e.getenv("NOTIFY_SOCKET")
-	switch {
-	case sock == "" || o.Mode == profiles.ModeRWX:
-	case strings.HasPrefix(sock, "@"):
-		warnings = append(warnings, fmt.Sprintf("NOTIFY_SOCKET %s is an abstract socket, which Landlock keeps the program from reaching: sd_notify(3) fails in it (Type=notify units time out); give the service manager a socket path", sock))
-	case o.Mode == profiles.ModeSandbox && !slices.Contains(o.AllowSocket, sock):
-		// Sandbox mode hides /run and brokers connect(2): the socket
-		// must be allowed by name, as --allow-socket does.
-		if st, err := e.stat(sock); err != nil || st.Mode()&fs.ModeSocket == 0 {
-			warnings = append(warnings, fmt.Sprintf("NOTIFY_SOCKET %s is not a unix socket here: not passed into the sandbox, sd_notify(3) fails in it", sock))
-			break
+		if fd := e.firstClosed(n); fd >= 0 {
+			warnings = append(warnings, fmt.Sprintf("LISTEN_FDS=%d, but fd %d is not open: the socket-activated fds are not passed on", n, fd))
+		} else {
+			// The fds follow 0-2 like --preserve-fds; without them the
+			// program would find LISTEN_FDS pointing at closed fds.
+			o.PreserveFDs = max(o.PreserveFDs, n)
+			o.Process.ListenPID = true
 		}
-		o.AllowSocket = append(o.AllowSocket, sock)
+	}
+	// An inherited NOTIFY_SOCKET (a shell inside some service, an
+	// agent's tool) is not ours to pass on.
+	if sock := e.getenv("NOTIFY_SOCKET"); sock != "" && e.getenv("SYSTEMD_EXEC_PID") == strconv.Itoa(e.pid) {
+		if strings.HasPrefix(sock, "/") || strings.HasPrefix(sock, "@") {
+			o.Process.NotifySocket = sock
+		} else {
+			warnings = append(warnings, fmt.Sprintf("NOTIFY_SOCKET %q: omega-run relays socket paths and @abstract names only; where it supervises the program, sd_notify(3) reaches no service manager", sock))
+		}
 	}
 	return warnings
 }
@@ -69,6 +61,12 @@ func (e serviceEnv) listenFDs() (int, bool) {
 	return n, true
 }
 
-func hostServiceEnv() serviceEnv {
-	return serviceEnv{pid: os.Getpid(), getenv: os.Getenv, stat: os.Stat}
+// firstClosed is the first of fds 3…3+n-1 that is not open, or -1.
+func (e serviceEnv) firstClosed(n int) int {
+	for fd := 3; fd < 3+n; fd++ {
+		if !e.fdOpen(fd) {
+			return fd
+		}
+	}
+	return -1
 }

@@ -371,6 +371,8 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
 	set_cloexec_from(3 + s.keep_fds);
+	if (s.flags & F_LISTEN_PID) // an exec in place: this is the program's pid
+		set_listen_pid(env);
 	ignore_signals(&s);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	execve(s.path, (char **)s.argv.v, env);

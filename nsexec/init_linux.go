@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/rlimits"
@@ -81,12 +82,15 @@ func runInit(w *warner) error {
 		if err := rlimits.Apply(s.Limits); err != nil {
 			return err
 		}
+		if s.ListenPID { // an exec in place: this is the program's pid
+			setListenPID(env, os.Getpid())
+		}
 		ignoreSignals(s.IgnoredSignals)
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
-	if s.ListenPID {
+	if s.ListenPID && setListenPID(slices.Clone(env), 0) {
 		// os.StartProcess runs no code in the child before its execve.
-		w.warn("socket activation: LISTEN_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_listen_fds(3) in the program ignores the fds; use --mode rx")
+		w.warn("socket activation: LISTEN_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_listen_fds(3) in the program ignores the fds; use --mode rx without cgroup limits")
 	}
 	return supervise(s, env)
 }
@@ -251,4 +255,16 @@ func chdirSame(path string, old *os.File) error {
 		return fmt.Errorf("%w; and back: %w", err, ferr)
 	}
 	return err
+}
+
+// setListenPID points an existing LISTEN_PID in env at pid
+// (Spec.ListenPID) and reports whether there was one; it adds none.
+func setListenPID(env []string, pid int) bool {
+	found := false
+	for i, kv := range env {
+		if strings.HasPrefix(kv, "LISTEN_PID=") {
+			env[i], found = "LISTEN_PID="+strconv.Itoa(pid), true
+		}
+	}
+	return found
 }

@@ -29,12 +29,21 @@ type Process struct {
 	// Memory (bytes, K/M/G suffixes), Pids and CPUs (a fraction of one
 	// CPU) put the program in a cgroup of its own with those limits.
 	Memory, Pids, CPUs string
-	// ListenPID makes sandbox mode set LISTEN_PID, where the program's
-	// environment has it, to the program's own pid: systemd's socket
-	// activation names the launcher's, and sd_listen_fds(3) ignores fds
-	// meant for another process. rx and rwx exec in place, so the pid
-	// is right there already. The fds themselves: Options.PreserveFDs.
+	// ListenPID sets LISTEN_PID, where the program's environment has it,
+	// to the program's own pid: systemd's socket activation names the
+	// launcher's, and sd_listen_fds(3) ignores fds meant for another
+	// process. It matters where the launcher supervises the program
+	// (sandbox mode, cgroup limits); an exec in place keeps the pid. The
+	// fds themselves: Options.PreserveFDs.
 	ListenPID bool
+	// NotifySocket is the service manager's NOTIFY_SOCKET (a path or an
+	// @abstract name), given when it started the launcher as a service.
+	// Where the launcher supervises the program, the program gets a
+	// socket of the launcher's as NOTIFY_SOCKET, and the launcher, the
+	// service's main process, passes on its readiness, status and
+	// watchdog messages and nothing else (no MAINPID=, no fds). An exec
+	// in place leaves the program the socket itself.
+	NotifySocket string
 }
 
 // ids is a resolved --user/--group/--groups.

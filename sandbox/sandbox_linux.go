@@ -190,7 +190,7 @@ func plainSpec(p *plan) *nsexec.Spec {
 		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
 		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
-		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
+		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), ListenPID: p.process.ListenPID,
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/seccomp"
 	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
 )
 
 // buildSpec does in the parent everything that need not happen inside
@@ -47,7 +48,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 		KeepFDs:        p.preserveFDs,
 		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
-		ListenPID:      p.process.ListenPID && pol.Mode == profiles.ModeSandbox,
+		ListenPID:      p.process.ListenPID,
 	}, warnings, nil
 }
 
@@ -165,6 +166,12 @@ func usernsUnavailable() string {
 	return ""
 }
 
+// noNewPrivs reports whether this process has no_new_privs set.
+func noNewPrivs() bool {
+	v, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
+	return err == nil && v == 1
+}
+
 func readTrim(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -176,12 +183,14 @@ func readTrim(path string) string {
 func usernsWarning(cause string) string {
 	head := "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
 		"without namespaces, masks or a private /proc"
-	if outer := os.Getenv("OMEGA_SANDBOX"); outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX) {
+	if outer := os.Getenv("OMEGA_SANDBOX"); (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
 		// Nested: no sysctl helps. The outer sandbox keeps programs from
 		// making namespaces (its seccomp profile, and Landlock keeps
-		// /proc/<pid>/uid_map read-only), on purpose.
-		return head + "; this omega-run runs inside an omega-run " + outer + " sandbox, which keeps programs from " +
-			"setting up user namespaces: everything here stays confined by the outer one"
+		// /proc/<pid>/uid_map read-only), on purpose. The variable alone
+		// could be inherited; no_new_privs, which every confined program
+		// has, backs it.
+		return head + "; this omega-run appears to run confined by another (OMEGA_SANDBOX=" + outer + ", no_new_privs set), " +
+			"which keeps programs from setting up user namespaces: the outer omega-run's confinement still holds here"
 	}
 	return head + "; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
 		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"

@@ -57,7 +57,9 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		}
 		return fallback(p, spec, syncs, l.startErr)
 	}
+	relay := startNotifyRelay(p, spec, ns.Enabled)
 	status, err := l.run(spec, sigs)
+	relay.close()
 	for _, w := range p.gitScan.changes() {
 		logrus.Warn(w)
 	}

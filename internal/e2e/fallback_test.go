@@ -116,7 +116,7 @@ func TestNested(t *testing.T) {
 		t.Run(outer, func(t *testing.T) {
 			w := newWorld(t, nobody)
 			r := w.run("--mode", outer, "--", bin, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
-			if !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "inside an omega-run "+outer+" sandbox") ||
+			if !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "appears to run confined by another (OMEGA_SANDBOX="+outer) ||
 				strings.Contains(r.stderr, "sysctl") {
 				t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}

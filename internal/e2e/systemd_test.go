@@ -4,11 +4,14 @@ package e2e
 
 import (
 	"bufio"
+	"context"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -35,7 +38,12 @@ func (w *world) asService(vars []string, env []string, extra []*os.File, args ..
 // server answers.
 func TestSocketActivation(t *testing.T) {
 	for _, u := range users {
-		for _, mode := range confinedModes {
+		// rx-pids: cgroup limits make omega-run supervise an rx program
+		// too (root only here), so that its pid is not omega-run's.
+		for _, mode := range append(slices.Clone(confinedModes), "rx-pids") {
+			if mode == "rx-pids" && u.uid != 0 {
+				continue
+			}
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
 				l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -63,8 +71,12 @@ func TestSocketActivation(t *testing.T) {
 					}
 					answer <- line
 				}()
+				args := []string{"--mode", mode}
+				if mode == "rx-pids" {
+					args = []string{"--mode", "rx", "--pids", "64"}
+				}
 				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
-					"--mode", mode, "--", probe, "listen-fds")
+					append(args, "--", probe, "listen-fds")...)
 				if mode == "sandbox" && goInitStage() {
 					// The Go init stage cannot set LISTEN_PID in the
 					// program's process, and says so.
@@ -108,7 +120,8 @@ func TestSocketActivationNotOurs(t *testing.T) {
 }
 
 // notifySocket makes a datagram socket where systemd's lives, under /run
-// (which sandbox mode replaces), writable by w's user, and returns it.
+// (which sandbox mode replaces), writable by w's user, that receives
+// the sender's credentials as systemd's does; it returns the socket.
 func notifySocket(t *testing.T, w *world) (*net.UnixConn, string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("/run", "omega-e2e-notify-")
@@ -124,39 +137,106 @@ func notifySocket(t *testing.T, w *world) (*net.UnixConn, string) {
 	}
 	t.Cleanup(func() { c.Close() })
 	os.Chmod(path, 0o777) // systemd's is 0777 too
+	raw, _ := c.SyscallConn()
+	raw.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_PASSCRED, 1) })
 	return c, path
 }
 
-// received is the datagram waiting on c, "" when none arrived.
-func received(c *net.UnixConn) string {
-	c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
-	b := make([]byte, 256)
-	n, err := c.Read(b)
-	if err != nil {
-		return ""
-	}
-	return string(b[:n])
+// notification is one datagram the service manager got.
+type notification struct {
+	msg string
+	pid int32 // the sender's, in the manager's pid namespace
+	fds int
 }
 
-// TestNotifySocket: a Type=notify server under omega-run reaches systemd's
-// notify socket, also in sandbox mode (which hides /run and brokers
-// connect), when systemd started omega-run itself (SYSTEMD_EXEC_PID);
-// checked from outside by the READY=1 that arrives.
+// received is the datagram waiting on c; msg is "" when none arrived.
+func received(c *net.UnixConn) notification {
+	c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	b, oob := make([]byte, 4096), make([]byte, 4096)
+	n, oobn, _, _, err := c.ReadMsgUnix(b, oob)
+	if err != nil {
+		return notification{}
+	}
+	got := notification{msg: string(b[:n]), pid: -1}
+	msgs, _ := syscall.ParseSocketControlMessage(oob[:oobn])
+	for _, m := range msgs {
+		if cred, err := syscall.ParseUnixCredentials(&m); err == nil {
+			got.pid = cred.Pid
+		}
+		if fds, err := syscall.ParseUnixRights(&m); err == nil {
+			got.fds += len(fds)
+			for _, fd := range fds {
+				syscall.Close(fd)
+			}
+		}
+	}
+	return got
+}
+
+// asNotifyService runs omega-run with args as systemd starts a Type=notify
+// service, and returns omega-run's pid (the unit's main process) too.
+func (w *world) asNotifyService(path string, args ...string) (result, int) {
+	w.t.Helper()
+	c := w.cmdOf(context.Background(), "/bin/sh", append([]string{"-c", `export SYSTEMD_EXEC_PID=$$; exec "$@"`, "sh", bin}, args...)...)
+	c.Env = append(c.Env, "NOTIFY_SOCKET="+path)
+	var out, errb strings.Builder
+	c.Stdout, c.Stderr = &out, &errb
+	if err := c.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	pid := c.Process.Pid
+	c.Wait()
+	return result{out.String(), errb.String(), shellStatus(c.ProcessState)}, pid
+}
+
+// TestNotifySocket: a Type=notify server under omega-run reaches systemd:
+// where omega-run supervises it (sandbox mode, cgroup limits) through a
+// relay of omega-run's, so that the message comes from the unit's main
+// process (NotifyAccess=main) and carries no MAINPID= and no fd; run in
+// place (rx) it talks to the socket itself. Checked from outside, by
+// what arrives on the service manager's socket and from which pid.
 func TestNotifySocket(t *testing.T) {
+	variants := []struct {
+		name  string
+		args  []string
+		relay bool
+	}{
+		{"sandbox", []string{"--mode", "sandbox"}, true},
+		{"rx", []string{"--mode", "rx"}, false},
+		{"rx-pids", []string{"--mode", "rx", "--pids", "64"}, true},
+	}
 	for _, u := range users {
-		for _, mode := range confinedModes {
+		for _, v := range variants {
+			if u.uid != 0 && v.name == "rx-pids" {
+				continue // cgroup limits need root here
+			}
 			for _, how := range []string{"notify", "notify-sendto"} {
-				t.Run(u.name+"/"+mode+"/"+how, func(t *testing.T) {
+				t.Run(u.name+"/"+v.name+"/"+how, func(t *testing.T) {
 					w := newWorld(t, u)
 					c, path := notifySocket(t, w)
-					r := w.asService([]string{"SYSTEMD_EXEC_PID"}, []string{"NOTIFY_SOCKET=" + path}, nil,
-						"--mode", mode, "--", probe, how)
-					if got := received(c); got != "READY=1" {
-						t.Errorf("notify socket got %q, want READY=1 (exit %d: %s%s)", got, r.code, r.stdout, r.stderr)
+					r, pid := w.asNotifyService(path, append(v.args, "--", probe, how, "READY=1\nSTATUS=serving\nMAINPID=1")...)
+					got := received(c)
+					want := "READY=1\nSTATUS=serving"
+					if !v.relay {
+						want += "\nMAINPID=1" // the program is the main process itself
+					}
+					if got.msg != want || got.pid != int32(pid) {
+						t.Errorf("got %q from pid %d, want %q from omega-run's pid %d (exit %d: %s%s)", got.msg, got.pid, want, pid, r.code, r.stdout, r.stderr)
 					}
 				})
 			}
 		}
+	}
+}
+
+// TestNotifyRelayDropsFDs: an fd sent along (FDSTORE=1) does not reach
+// the service manager where omega-run relays; the rest of the text does.
+func TestNotifyRelayDropsFDs(t *testing.T) {
+	w := newWorld(t, rootUser)
+	c, path := notifySocket(t, w)
+	r, _ := w.asNotifyService(path, "--", probe, "notify-fd", "READY=1\nFDSTORE=1")
+	if got := received(c); got.msg != "READY=1" || got.fds != 0 {
+		t.Errorf("the service manager got %q with %d fds (exit %d: %s%s)", got.msg, got.fds, r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -168,8 +248,8 @@ func TestNotifySocketNotOurs(t *testing.T) {
 	c, path := notifySocket(t, w)
 	for _, how := range []string{"notify", "notify-sendto"} {
 		r := w.runEnv([]string{"NOTIFY_SOCKET=" + path, "SYSTEMD_EXEC_PID=1"}, "--mode", "sandbox", "--", probe, how)
-		if got := received(c); got != "" || r.code == 0 {
-			t.Errorf("%s: the service's notify socket got %q (exit %d: %s)", how, got, r.code, r.stdout)
+		if got := received(c); got.msg != "" || r.code == 0 {
+			t.Errorf("%s: the service's notify socket got %q (exit %d: %s)", how, got.msg, r.code, r.stdout)
 		}
 	}
 }

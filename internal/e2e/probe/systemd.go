@@ -18,10 +18,12 @@ func systemd(action string, args []string) (bool, error) {
 	switch action {
 	case "listen-fds": // sd_listen_fds(3), then answer one connection on fd 3
 		return true, listenFDs()
-	case "notify": // sd_notify(3): READY=1 to $NOTIFY_SOCKET, connected first
-		return true, notify(true)
-	case "notify-sendto": // the same with sendto(2) and no connect(2)
-		return true, notify(false)
+	case "notify": // [MSG]: sd_notify(3): MSG (READY=1) to $NOTIFY_SOCKET, connected first
+		return true, notify(true, args)
+	case "notify-sendto": // [MSG]: the same with sendto(2) and no connect(2)
+		return true, notify(false, args)
+	case "notify-fd": // MSG: the same with an fd attached (FDSTORE=1)
+		return true, notifyFD(args)
 	}
 	return false, nil
 }
@@ -53,10 +55,14 @@ func listenFDs() error {
 // notify sends READY=1 as sd_notify(3) implementations do: some connect
 // the datagram socket first (systemd's self-contained example does; the
 // connect is what sandbox mode brokers), others only sendto(2).
-func notify(connect bool) error {
+func notify(connect bool, args []string) error {
 	path := os.Getenv("NOTIFY_SOCKET")
 	if path == "" {
 		return errors.New("NOTIFY_SOCKET is not set")
+	}
+	msg := "READY=1"
+	if len(args) > 0 {
+		msg = args[0]
 	}
 	addr := &net.UnixAddr{Name: path, Net: "unixgram"}
 	if connect {
@@ -65,7 +71,7 @@ func notify(connect bool) error {
 			return err
 		}
 		defer c.Close()
-		_, err = c.Write([]byte("READY=1"))
+		_, err = c.Write([]byte(msg))
 		return err
 	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
@@ -73,5 +79,15 @@ func notify(connect bool) error {
 		return err
 	}
 	defer syscall.Close(fd)
-	return syscall.Sendto(fd, []byte("READY=1"), 0, &syscall.SockaddrUnix{Name: path})
+	return syscall.Sendto(fd, []byte(msg), 0, &syscall.SockaddrUnix{Name: path})
+}
+
+func notifyFD(args []string) error {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	to := &syscall.SockaddrUnix{Name: os.Getenv("NOTIFY_SOCKET")}
+	return syscall.Sendmsg(fd, []byte(args[0]), syscall.UnixRights(0), to, 0)
 }
