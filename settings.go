@@ -102,8 +102,12 @@ func resolveSettings(c *cli.Context) (settings, error) {
 	s.opts, err = options(c, values)
 	s.opts.Config = file.Path // kept read-only in sandbox mode
 	if err == nil {
+		before := s.opts.PreserveFDs
 		for _, w := range hostServiceEnv().apply(&s.opts) {
 			logrus.Warn(w)
+		}
+		if s.opts.PreserveFDs != before {
+			s.sources["preserve-fds"] = "systemd socket activation (LISTEN_FDS)"
 		}
 	}
 	if err == nil && s.opts.Mode == profiles.ModeRWX {
