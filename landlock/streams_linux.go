@@ -26,8 +26,8 @@ func WrittenStreams(fds ...int) []string {
 	}()
 	for _, fd := range fds {
 		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-		if err != nil || fl&unix.O_ACCMODE == unix.O_RDONLY {
-			continue // closed, read-only or O_PATH
+		if mode := fl & unix.O_ACCMODE; err != nil || (mode != unix.O_WRONLY && mode != unix.O_RDWR) {
+			continue // closed, read-only, O_PATH or ioctl-only (3)
 		}
 		var st unix.Stat_t
 		if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {

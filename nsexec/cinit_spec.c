@@ -119,7 +119,7 @@ static void rd_limits(struct cursor *c, struct spec *s) {
 // before it are the Go init stage's.
 static void rd_landlock(struct cursor *c, struct spec *s) {
 	struct strs skip;
-	for (int i = 0; i < 3; i++) // Landlock.ReadExec, Writable, Devices
+	for (int i = 0; i < 4; i++) // Landlock.ReadExec, Writable, Devices, Streams
 		rd_strs(c, &skip);
 	s->ll.handled_access_fs = rd_u64(c);
 	s->ll.handled_access_net = rd_u64(c);

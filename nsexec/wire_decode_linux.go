@@ -126,6 +126,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Landlock.ReadExec = r.strs()
 	s.Landlock.Writable = r.strs()
 	s.Landlock.Devices = r.strs()
+	s.Landlock.Streams = r.strs()
 	s.Landlock.DenyTCP, s.Landlock.UnixSockets = has(flagDenyTCP), has(flagUnixSockets)
 	s.Landlock.WritesOnly = has(flagWritesOnly)
 	plan := r.plan()

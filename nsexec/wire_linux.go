@@ -25,7 +25,7 @@ import (
 //	if flagMounts:  strs Writable; str TmpFrom; strs Keep, HideDirs, HideFiles, ReadOnly, Pin
 //	if flagUser:    u32 UID, u32 GID, u32 n, n × u32 Groups
 //	u32   n limits, each: str Name, i32 Resource, u64 Soft, u64 Hard, u32 keep (1 soft, 2 hard)
-//	strs  Landlock.ReadExec, Landlock.Writable, Landlock.Devices
+//	strs  Landlock.ReadExec, Landlock.Writable, Landlock.Devices, Landlock.Streams
 //	      (DenyTCP and UnixSockets are flag bits)
 //	plan  landlock.Plan of the rules for the kernel's ABI, computed by the
 //	      parent: u64 HandledFS, u64 HandledNet, u64 Scoped,
@@ -195,6 +195,7 @@ func (w *wireWriter) landlock(r landlock.Rules, plan landlock.RulesetPlan) {
 	w.strs(r.ReadExec)
 	w.strs(r.Writable)
 	w.strs(r.Devices)
+	w.strs(r.Streams)
 	w.u64(plan.HandledFS)
 	w.u64(plan.HandledNet)
 	w.u64(plan.Scoped)

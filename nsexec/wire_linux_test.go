@@ -25,7 +25,7 @@ func wireCases() []struct {
 			ReadOnly: []string{"/p/.git/hooks"}, Pin: []string{"/p/.git"},
 		},
 		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
-		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
+		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, Streams: []string{"/proc/self/fd/1"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
 		Seccomp:  &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
 		Broker: &Broker{
 			Filter:     &seccomp.Program{BPF: []byte{6, 0, 0, 0, 0, 0, 0xc0, 0x7f}},

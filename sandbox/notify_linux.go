@@ -1,56 +1,72 @@
 package sandbox
 
 import (
-	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
+	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
 
 	"github.com/omega-run/omega-run/nsexec"
 )
-
-// notifyKeys are the sd_notify(3) assignments the relay passes on: the
-// service's state and its watchdog. Left out: MAINPID= (from a root
-// sender systemd takes any pid, which it then signals on stop),
-// NOTIFYACCESS=, the fd store, barriers and every fd.
-var notifyKeys = []string{"READY", "RELOADING", "STOPPING", "STATUS", "ERRNO", "BUSERROR",
-	"EXIT_STATUS", "MONOTONIC_USEC", "WATCHDOG", "WATCHDOG_USEC", "EXTEND_TIMEOUT_USEC"}
 
 // notifyRelay is the program's NOTIFY_SOCKET while omega-run supervises
 // it: the unit's main process is omega-run, whose messages systemd takes
 // (NotifyAccess=main), and the program reaches no socket of the host.
 type notifyRelay struct {
-	conn *net.UnixConn
-	dir  string
-	to   string // the service manager's socket
+	conn   *net.UnixConn
+	dir    string // the relay's directory, on the host
+	to     string // the service manager's socket
+	done   chan struct{}
+	warned atomic.Bool
 }
+
+// aLongTimeAgo is a deadline that has passed: it wakes a blocked read.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// sunPath is the room in a socket address for a path.
+var sunPath = len(syscall.RawSockaddrUnix{}.Path)
 
 // startNotifyRelay makes the relay for p, when systemd gave omega-run a
 // notify socket (Process.NotifySocket), and points the program's
 // NOTIFY_SOCKET at it. nil when there is nothing to relay.
+//
+// Processes of the same user that reach the socket (other sandboxes
+// sharing the private /tmp, unconfined ones) can send the same lines; a
+// check of the sender cannot tell one that exits at once from the
+// program's own helpers (systemd-notify), and they can change the data
+// dir the service uses anyway.
 func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	to := p.process.NotifySocket
 	if to == "" || p.process.ClearEnv || slices.Contains(p.process.UnsetEnv, "NOTIFY_SOCKET") || hasEnvKey(p.process.SetEnv, "NOTIFY_SOCKET") {
 		return nil
 	}
-	// In sandbox mode the program sees its private /tmp at /tmp.
-	host, inside := os.TempDir(), os.TempDir()
+	base := os.TempDir()
 	if sandboxed && spec.Mounts != nil && spec.Mounts.TmpFrom != "" {
-		host, inside = spec.Mounts.TmpFrom, "/tmp"
+		base = spec.Mounts.TmpFrom // the private /tmp
 	}
-	r, err := listenRelay(host, spec.User)
+	removeStaleRelays(base)
+	r, err := listenRelay(base, spec.User)
 	if err != nil {
 		logrus.Warnf("NOTIFY_SOCKET: no relay for the program (%v): sd_notify(3) fails in it", err)
 		return nil
 	}
-	path := filepath.Join(inside, filepath.Base(r.dir), "notify")
-	if len(path) >= len(syscall.RawSockaddrUnix{}.Path) {
+	// The data dir is in sight at its own path, mounts or not; a --user
+	// may not enter it, and sees the private /tmp at /tmp instead.
+	path := filepath.Join(r.dir, "notify")
+	if sandboxed && base != os.TempDir() && (spec.User != nil || len(path) >= sunPath) {
+		path = filepath.Join("/tmp", filepath.Base(r.dir), "notify")
+	}
+	if len(path) >= sunPath {
 		logrus.Warnf("NOTIFY_SOCKET: the relay's path %s is too long for a socket address (TMPDIR?): sd_notify(3) fails in the program", path)
 		r.close()
 		return nil
@@ -62,106 +78,157 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 }
 
 // listenRelay binds the relay's datagram socket in a new directory below
-// base that only the program's user may enter.
+// base that only the program's user may enter. Every step goes through
+// fds: other sandboxes of the user share the private /tmp, and a
+// symlink swapped in must not move the socket or a chown.
 func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
-	dir, err := os.MkdirTemp(base, "omega-notify-")
+	bfd, err := unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
+		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
 	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: base, Err: err}
+	}
+	defer unix.Close(bfd)
+	var id [8]byte
+	rand.Read(id[:])
+	name := "omega-notify-" + hex.EncodeToString(id[:])
+	err = unix.Mkdirat(bfd, name, 0o700)
+	if err == nil {
+		err = unix.Fchmodat(bfd, name, 0o700, 0) // whatever the umask
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "mkdir", Path: filepath.Join(base, name), Err: err}
+	}
+	r := &notifyRelay{dir: filepath.Join(base, name), done: make(chan struct{})}
+	if err := r.bind(bfd, name, user); err != nil {
+		os.RemoveAll(r.dir)
 		return nil, err
 	}
-	path := filepath.Join(dir, "notify")
-	conn, err := bindShort(dir, "notify")
+	return r, nil
+}
+
+func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error {
+	dfd, err := unix.Openat(bfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dfd)
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: "/proc/self/fd/" + strconv.Itoa(dfd) + "/notify", Net: "unixgram"})
+	if err != nil {
+		return err
+	}
+	r.conn = conn
+	// The umask (a unit's UMask=) must not lock the program out.
+	err = unix.Fchmodat(dfd, "notify", 0o600, 0)
 	if err == nil && user != nil {
-		for _, p := range []string{dir, path} {
-			if err == nil {
-				err = os.Lchown(p, int(user.UID), int(user.GID))
+		err = unix.Fchownat(dfd, "notify", int(user.UID), int(user.GID), unix.AT_SYMLINK_NOFOLLOW)
+		if err == nil {
+			err = unix.Fchown(dfd, int(user.UID), int(user.GID))
+		}
+	}
+	if err != nil {
+		conn.Close()
+	}
+	return err
+}
+
+// removeStaleRelays removes the relay directories below base whose
+// omega-run is gone (killed before it could clean up): their socket
+// refuses connections. A directory still being made has no socket yet.
+func removeStaleRelays(base string) {
+	dirs, _ := filepath.Glob(filepath.Join(base, "omega-notify-*"))
+	for _, d := range dirs {
+		c, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: filepath.Join(d, "notify"), Net: "unixgram"})
+		if err == nil {
+			c.Close()
+			continue
+		}
+		if errors.Is(err, syscall.ECONNREFUSED) {
+			os.RemoveAll(d)
+		}
+	}
+}
+
+// close stops the relay once the program is gone: it passes on what the
+// program sent last (STOPPING=1, EXIT_STATUS=), then removes the socket.
+func (r *notifyRelay) close() {
+	if r == nil {
+		return
+	}
+	if r.conn != nil {
+		r.conn.SetReadDeadline(aLongTimeAgo)
+		<-r.done
+		r.drain()
+		r.conn.Close()
+	}
+	os.RemoveAll(r.dir)
+}
+
+// drain handles what is still queued, without waiting for more.
+func (r *notifyRelay) drain() {
+	raw, err := r.conn.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf, oob := make([]byte, 4096), make([]byte, 4096)
+	raw.Control(func(fd uintptr) {
+		for range 1024 {
+			n, oobn, flags, _, err := unix.Recvmsg(int(fd), buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
+			if err != nil {
+				return
 			}
+			r.handle(buf[:n], oob[:oobn], flags)
 		}
-	}
-	if err != nil {
-		if conn != nil {
-			conn.Close()
-		}
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	return &notifyRelay{conn: conn, dir: dir}, nil
+	})
 }
 
-// bindShort binds a datagram socket at dir/name, through the directory's
-// fd when the path is longer than a socket address holds (108 bytes; a
-// data dir may lie deep).
-func bindShort(dir, name string) (*net.UnixConn, error) {
-	path := filepath.Join(dir, name)
-	if len(path) < len(syscall.RawSockaddrUnix{}.Path) {
-		return net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer d.Close()
-	short := "/proc/self/fd/" + strconv.Itoa(int(d.Fd())) + "/" + name
-	return net.ListenUnixgram("unixgram", &net.UnixAddr{Name: short, Net: "unixgram"})
-}
-
-// serve passes each message on, filtered, until close.
+// serve passes each message on until close.
 func (r *notifyRelay) serve() {
+	defer close(r.done)
 	buf, oob := make([]byte, 4096), make([]byte, 4096)
 	for {
-		n, oobn, _, _, err := r.conn.ReadMsgUnix(buf, oob)
+		n, oobn, flags, _, err := r.conn.ReadMsgUnix(buf, oob)
 		if err != nil {
 			return
 		}
-		closeRights(oob[:oobn]) // fds are for the fd store, which is not relayed
-		if msg := filterNotify(buf[:n]); msg != nil {
-			r.forward(msg)
-		}
+		r.handle(buf[:n], oob[:oobn], flags)
+	}
+}
+
+// handle passes one message on, filtered; a message cut short is
+// dropped, as systemd drops it, and fds are closed.
+func (r *notifyRelay) handle(msg, oob []byte, flags int) {
+	closeRights(oob)
+	if flags&(unix.MSG_TRUNC|unix.MSG_CTRUNC) != 0 {
+		return
+	}
+	if out := filterNotify(msg); out != nil {
+		r.forward(out)
 	}
 }
 
 func (r *notifyRelay) forward(msg []byte) {
 	c, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: r.to, Net: "unixgram"})
-	if err != nil {
-		logrus.Warnf("NOTIFY_SOCKET %s: %v", r.to, err)
-		return
+	if err == nil {
+		// A manager that stops reading must not hold omega-run's exit.
+		c.SetWriteDeadline(time.Now().Add(time.Second))
+		_, err = c.Write(msg)
+		c.Close()
 	}
-	defer c.Close()
-	if _, err := c.Write(msg); err != nil {
-		logrus.Warnf("NOTIFY_SOCKET %s: %v", r.to, err)
+	if err != nil && !r.warned.Swap(true) {
+		logrus.Warnf("NOTIFY_SOCKET %s: %v (the program's later messages are dropped alike)", r.to, err)
 	}
 }
 
-// close stops the relay and removes its socket.
-func (r *notifyRelay) close() {
-	if r == nil {
-		return
-	}
-	r.conn.Close()
-	os.RemoveAll(r.dir)
-}
-
-// filterNotify keeps the lines of msg that notifyKeys name; nil when none.
-func filterNotify(msg []byte) []byte {
-	var out [][]byte
-	for _, line := range bytes.Split(msg, []byte("\n")) {
-		key, _, ok := strings.Cut(string(line), "=")
-		if ok && slices.Contains(notifyKeys, key) {
-			out = append(out, line)
-		}
-	}
-	if out == nil {
-		return nil
-	}
-	return bytes.Join(out, []byte("\n"))
-}
-
-// closeRights closes the fds a message carried.
+// closeRights closes the fds a message carried (a BARRIER=1's fd: its
+// sender, systemd-notify, waits for that close).
 func closeRights(oob []byte) {
 	msgs, _ := syscall.ParseSocketControlMessage(oob)
 	for _, m := range msgs {
-		fds, _ := syscall.ParseUnixRights(&m)
-		for _, fd := range fds {
-			syscall.Close(fd)
+		if fds, err := syscall.ParseUnixRights(&m); err == nil {
+			for _, fd := range fds {
+				syscall.Close(fd)
+			}
 		}
 	}
 }

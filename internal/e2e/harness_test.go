@@ -87,6 +87,8 @@ type world struct {
 	timeout time.Duration
 	// dir is the working directory of runs ("" is home).
 	dir string
+	// extraEnv is added to the environment of asNotifyService's runs.
+	extraEnv []string
 }
 
 func newWorld(t *testing.T, u user) *world {

@@ -177,8 +177,8 @@ func received(c *net.UnixConn) notification {
 // service, and returns omega-run's pid (the unit's main process) too.
 func (w *world) asNotifyService(path string, args ...string) (result, int) {
 	w.t.Helper()
-	c := w.cmdOf(context.Background(), "/bin/sh", append([]string{"-c", `export SYSTEMD_EXEC_PID=$$; exec "$@"`, "sh", bin}, args...)...)
-	c.Env = append(c.Env, "NOTIFY_SOCKET="+path)
+	c := w.cmdOf(context.Background(), "/bin/sh", append([]string{"-c", `umask ${UMASK:-022}; export SYSTEMD_EXEC_PID=$$; exec "$@"`, "sh", bin}, args...)...)
+	c.Env = append(append(c.Env, "NOTIFY_SOCKET="+path), w.extraEnv...)
 	var out, errb strings.Builder
 	c.Stdout, c.Stderr = &out, &errb
 	if err := c.Start(); err != nil {
@@ -214,11 +214,13 @@ func TestNotifySocket(t *testing.T) {
 				t.Run(u.name+"/"+v.name+"/"+how, func(t *testing.T) {
 					w := newWorld(t, u)
 					c, path := notifySocket(t, w)
-					r, pid := w.asNotifyService(path, append(v.args, "--", probe, how, "READY=1\nSTATUS=serving\nMAINPID=1")...)
+					// \r ends a line for systemd too: MAINPID= after it is
+					// a line of its own, to be dropped.
+					r, pid := w.asNotifyService(path, append(v.args, "--", probe, how, "READY=1\nSTATUS=serving\rMAINPID=1")...)
 					got := received(c)
 					want := "READY=1\nSTATUS=serving"
 					if !v.relay {
-						want += "\nMAINPID=1" // the program is the main process itself
+						want = "READY=1\nSTATUS=serving\rMAINPID=1" // the program is the main process itself
 					}
 					if got.msg != want || got.pid != int32(pid) {
 						t.Errorf("got %q from pid %d, want %q from omega-run's pid %d (exit %d: %s%s)", got.msg, got.pid, want, pid, r.code, r.stdout, r.stderr)
@@ -226,6 +228,18 @@ func TestNotifySocket(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestNotifyRelayUmask: a unit's tight UMask= does not lock the program
+// (without capabilities, or a --user) out of the relay.
+func TestNotifyRelayUmask(t *testing.T) {
+	w := newWorld(t, nobody)
+	c, path := notifySocket(t, w)
+	w.extraEnv = []string{"UMASK=0277"}
+	r, _ := w.asNotifyService(path, "--", probe, "notify", "READY=1")
+	if got := received(c); got.msg != "READY=1" {
+		t.Errorf("the manager got %q (exit %d: %s%s)", got.msg, r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -295,5 +309,39 @@ func TestSystemdSocketActivate(t *testing.T) {
 				t.Errorf("got %q; exit %d: %s%s", line, r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// collect gathers what the service manager gets until quiet for 500 ms.
+func collect(c *net.UnixConn) <-chan []notification {
+	out := make(chan []notification, 1)
+	go func() {
+		var all []notification
+		for {
+			n := received(c)
+			if n.msg == "" {
+				out <- all
+				return
+			}
+			all = append(all, n)
+		}
+	}()
+	return out
+}
+
+// TestNotifyRelayLastWords: what the program sends right before it exits
+// (STOPPING=1 after a burst) still reaches the service manager.
+func TestNotifyRelayLastWords(t *testing.T) {
+	w := newWorld(t, rootUser)
+	c, path := notifySocket(t, w)
+	got := collect(c)
+	r, _ := w.asNotifyService(path, "--", probe, "notify-many", "200")
+	all := <-got
+	if len(all) != 201 || all[len(all)-1].msg != "STOPPING=1" {
+		last := ""
+		if len(all) > 0 {
+			last = all[len(all)-1].msg
+		}
+		t.Errorf("the manager got %d messages, the last %q; want 201 ending in STOPPING=1 (exit %d: %s)", len(all), last, r.code, r.stderr)
 	}
 }

@@ -24,6 +24,14 @@ func systemd(action string, args []string) (bool, error) {
 		return true, notify(false, args)
 	case "notify-fd": // MSG: the same with an fd attached (FDSTORE=1)
 		return true, notifyFD(args)
+	case "notify-many": // N: STATUS=1…N, then STOPPING=1, then exit at once
+		n, _ := strconv.Atoi(args[0])
+		for i := 1; i <= n; i++ {
+			if err := notify(true, []string{"STATUS=" + strconv.Itoa(i)}); err != nil {
+				return true, err
+			}
+		}
+		return true, notify(true, []string{"STOPPING=1"})
 	}
 	return false, nil
 }

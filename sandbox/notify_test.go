@@ -14,6 +14,9 @@ func TestFilterNotify(t *testing.T) {
 		{"READYX=1\nready=1", ""},    // keys are exact
 		{"STATUS=a=b", "STATUS=a=b"}, // the value may hold '='
 		{"ERRNO=2\nBUSERROR=x.y", "ERRNO=2\nBUSERROR=x.y"},
+		{"READY=1\rMAINPID=1\rNOTIFYACCESS=all", "READY=1"}, // systemd splits at \r too
+		{"READY=1\r\nSTATUS=x\n\n", "READY=1\nSTATUS=x"},
+		{"READY=1\nSTATUS=a\x00MAINPID=1", ""}, // systemd drops a message with a NUL
 	}
 	for _, c := range cases {
 		if got := string(filterNotify([]byte(c.in))); got != c.want {
