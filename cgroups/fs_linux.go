@@ -305,3 +305,20 @@ func unescapeMount(s string) string {
 	}
 	return b.String()
 }
+
+// removeStale removes the empty groups below parent that an omega-run
+// killed before it could clean up left (omega-run-<pid>-<random>, that
+// pid gone). rmdir refuses a group that still holds processes or groups.
+func removeStale(parent string) {
+	dirs, _ := filepath.Glob(filepath.Join(parent, "omega-run-*-*"))
+	for _, d := range dirs {
+		f := strings.Split(filepath.Base(d), "-")
+		if len(f) != 4 {
+			continue
+		}
+		if pid, err := strconv.Atoi(f[2]); err != nil || pid <= 0 || unix.Kill(pid, 0) != unix.ESRCH {
+			continue
+		}
+		_ = unix.Rmdir(d)
+	}
+}

@@ -63,6 +63,7 @@ func newV1(name string, l Limits) (*v1, error) {
 	g := &v1{names: controllers(l), dir: map[string]string{}}
 	// Mkdir first: a name that already exists is someone else's group.
 	for _, n := range g.names {
+		removeStale(parents[n])
 		dir := filepath.Join(parents[n], name)
 		if err := os.Mkdir(dir, 0o755); err != nil {
 			g.removeDirs()

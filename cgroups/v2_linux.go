@@ -65,6 +65,7 @@ func newV2(root, name string, l Limits) (*v2, error) {
 		return nil, err
 	}
 	pdir := filepath.Join(root, parent)
+	removeStale(pdir)
 	dir := filepath.Join(pdir, name)
 	// Mkdir first: a name that already exists is someone else's group.
 	if err := os.Mkdir(dir, 0o755); err != nil {

@@ -1,10 +1,8 @@
 package sandbox
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,9 +21,9 @@ import (
 // it: the unit's main process is omega-run, whose messages systemd takes
 // (NotifyAccess=main), and the program reaches no socket of the host.
 type notifyRelay struct {
-	conn   *net.UnixConn
-	dir    string // the relay's directory, on the host
-	to     string // the service manager's socket
+	conn   *os.File // the relay's socket, nonblocking, in the runtime's poller
+	dir    string   // the relay's directory, on the host
+	to     string   // the service manager's socket
 	done   chan struct{}
 	warned atomic.Bool
 }
@@ -89,8 +87,11 @@ func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
 		return nil, &os.PathError{Op: "open", Path: base, Err: err}
 	}
 	defer unix.Close(bfd)
+	// getrandom(2) directly: crypto/rand would link in the FIPS module.
 	var id [8]byte
-	rand.Read(id[:])
+	if _, err := unix.Getrandom(id[:], 0); err != nil {
+		return nil, os.NewSyscallError("getrandom", err)
+	}
 	name := "omega-notify-" + hex.EncodeToString(id[:])
 	err = unix.Mkdirat(bfd, name, 0o700)
 	if err == nil {
@@ -113,11 +114,17 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 		return err
 	}
 	defer unix.Close(dfd)
-	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: "/proc/self/fd/" + strconv.Itoa(dfd) + "/notify", Net: "unixgram"})
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return os.NewSyscallError("socket", err)
 	}
-	r.conn = conn
+	// Through the directory's fd: no symlink swapped in since can move
+	// it, and a deep data dir does not overflow the address.
+	if err := unix.Bind(fd, &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(dfd) + "/notify"}); err != nil {
+		unix.Close(fd)
+		return os.NewSyscallError("bind", err)
+	}
+	r.conn = os.NewFile(uintptr(fd), "notify")
 	// The umask (a unit's UMask=) must not lock the program out.
 	err = unix.Fchmodat(dfd, "notify", 0o600, 0)
 	if err == nil && user != nil {
@@ -127,7 +134,7 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 		}
 	}
 	if err != nil {
-		conn.Close()
+		r.conn.Close()
 	}
 	return err
 }
@@ -138,12 +145,13 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 func removeStaleRelays(base string) {
 	dirs, _ := filepath.Glob(filepath.Join(base, "omega-notify-*"))
 	for _, d := range dirs {
-		c, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: filepath.Join(d, "notify"), Net: "unixgram"})
-		if err == nil {
-			c.Close()
-			continue
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return
 		}
-		if errors.Is(err, syscall.ECONNREFUSED) {
+		err = unix.Connect(fd, &unix.SockaddrUnix{Name: filepath.Join(d, "notify")})
+		unix.Close(fd)
+		if errors.Is(err, unix.ECONNREFUSED) {
 			os.RemoveAll(d)
 		}
 	}
@@ -156,9 +164,12 @@ func (r *notifyRelay) close() {
 		return
 	}
 	if r.conn != nil {
-		r.conn.SetReadDeadline(aLongTimeAgo)
-		<-r.done
-		r.drain()
+		// The deadline wakes serve (the socket is in the runtime's
+		// poller: nonblocking); without it, serve would block on.
+		if r.conn.SetReadDeadline(aLongTimeAgo) == nil {
+			<-r.done
+			r.drain()
+		}
 		r.conn.Close()
 	}
 	os.RemoveAll(r.dir)
@@ -185,13 +196,24 @@ func (r *notifyRelay) drain() {
 // serve passes each message on until close.
 func (r *notifyRelay) serve() {
 	defer close(r.done)
+	raw, err := r.conn.SyscallConn()
+	if err != nil {
+		return
+	}
 	buf, oob := make([]byte, 4096), make([]byte, 4096)
 	for {
-		n, oobn, flags, _, err := r.conn.ReadMsgUnix(buf, oob)
-		if err != nil {
-			return
+		var n, oobn, flags int
+		var rerr error
+		err := raw.Read(func(fd uintptr) bool {
+			n, oobn, flags, _, rerr = unix.Recvmsg(int(fd), buf, oob, unix.MSG_CMSG_CLOEXEC)
+			return rerr != unix.EAGAIN
+		})
+		if err != nil || (rerr != nil && rerr != unix.EINTR) {
+			return // closed (deadline) or broken
 		}
-		r.handle(buf[:n], oob[:oobn], flags)
+		if rerr == nil {
+			r.handle(buf[:n], oob[:oobn], flags)
+		}
 	}
 }
 
@@ -208,12 +230,14 @@ func (r *notifyRelay) handle(msg, oob []byte, flags int) {
 }
 
 func (r *notifyRelay) forward(msg []byte) {
-	c, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: r.to, Net: "unixgram"})
+	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err == nil {
 		// A manager that stops reading must not hold omega-run's exit.
-		c.SetWriteDeadline(time.Now().Add(time.Second))
-		_, err = c.Write(msg)
-		c.Close()
+		err = unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &unix.Timeval{Sec: 1})
+		if err == nil {
+			err = unix.Sendto(fd, msg, 0, &unix.SockaddrUnix{Name: r.to}) // @name: abstract
+		}
+		unix.Close(fd)
 	}
 	if err != nil && !r.warned.Swap(true) {
 		logrus.Warnf("NOTIFY_SOCKET %s: %v (the program's later messages are dropped alike)", r.to, err)
