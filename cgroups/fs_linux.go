@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -306,19 +307,50 @@ func unescapeMount(s string) string {
 	return b.String()
 }
 
-// removeStale removes the empty groups below parent that an omega-run
-// killed before it could clean up left (omega-run-<pid>-<random>, that
-// pid gone). rmdir refuses a group that still holds processes or groups.
+// staleAge is how old a group must be before removeStale considers it: its
+// maker locks it right after creating it.
+var staleAge = time.Minute
+
+// staleName is a group name New makes: omega-run-<pid>-<8 hex digits>.
+var staleName = regexp.MustCompile(`^omega-run-[0-9]+-[0-9a-f]{8}$`)
+
+// lockGroup opens a group's directory and takes a shared flock on it for
+// as long as the fd stays open: the mark of a live group, which works
+// across pid namespaces, where a pid in the name tells nothing.
+func lockGroup(dir string) (int, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, err
+	}
+	if err := unix.Flock(fd, unix.LOCK_SH|unix.LOCK_NB); err != nil {
+		unix.Close(fd)
+		return -1, &os.PathError{Op: "flock", Path: dir, Err: err}
+	}
+	return fd, nil
+}
+
+// removeStale removes the groups below parent that an omega-run killed
+// before it could clean up left: named as New names them, older than a
+// minute, and locked by nobody. rmdir refuses a group that still holds
+// processes or groups.
 func removeStale(parent string) {
-	dirs, _ := filepath.Glob(filepath.Join(parent, "omega-run-*-*"))
-	for _, d := range dirs {
-		f := strings.Split(filepath.Base(d), "-")
-		if len(f) != 4 {
+	list, _ := os.ReadDir(parent)
+	for _, e := range list {
+		if !e.IsDir() || !staleName.MatchString(e.Name()) {
 			continue
 		}
-		if pid, err := strconv.Atoi(f[2]); err != nil || pid <= 0 || unix.Kill(pid, 0) != unix.ESRCH {
+		dir := filepath.Join(parent, e.Name())
+		var st unix.Stat_t
+		if unix.Lstat(dir, &st) != nil || time.Since(time.Unix(st.Ctim.Unix())) < staleAge {
 			continue
 		}
-		_ = unix.Rmdir(d)
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		if err != nil {
+			continue
+		}
+		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil {
+			_ = unix.Rmdir(dir)
+		}
+		unix.Close(fd)
 	}
 }

@@ -5,12 +5,15 @@ package cgroups
 import (
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// TestRemoveStale: a group whose omega-run is gone goes; one of a live
-// omega-run, a non-empty one and other names stay.
+// TestRemoveStale: an unlocked old group goes; a locked one (its
+// omega-run alive, whatever its pid namespace), a young one, a non-empty
+// one and other names stay.
 func TestRemoveStale(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(name string) string {
@@ -20,13 +23,27 @@ func TestRemoveStale(t *testing.T) {
 		}
 		return p
 	}
-	gone := mk("omega-run-99999999-ab12cd34") // above any pid_max
-	live := mk("omega-run-" + strconv.Itoa(os.Getpid()) + "-ab12cd34")
+	stale := mk("omega-run-99999999-ab12cd34")
+	locked := mk("omega-run-1-ab12cd35")
+	fd, err := lockGroup(locked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
 	busy := mk("omega-run-99999998-ab12cd34")
 	mk("omega-run-99999998-ab12cd34/child")
-	other := mk("omega-run-x-y-z")
+	other := mk("omega-run-1-xyz")
+	saved := staleAge
+	defer func() { staleAge = saved }()
+
+	staleAge = time.Hour // all of them are young
 	removeStale(dir)
-	for p, want := range map[string]bool{gone: false, live: true, busy: true, other: true} {
+	if _, err := os.Stat(stale); err != nil {
+		t.Fatal("a group younger than staleAge was removed")
+	}
+	staleAge = 0
+	removeStale(dir)
+	for p, want := range map[string]bool{stale: false, locked: true, busy: true, other: true} {
 		if _, err := os.Stat(p); (err == nil) != want {
 			t.Errorf("%s: exists = %v, want %v", filepath.Base(p), err == nil, want)
 		}

@@ -17,6 +17,7 @@ import (
 type v1 struct {
 	names []string          // controllers, in v1Controllers order
 	dir   map[string]string // controller → the group's directory
+	locks []int             // each directory, held with a shared flock (removeStale)
 }
 
 // planV1 finds, for every controller l needs, this process's own cgroup
@@ -70,6 +71,9 @@ func newV1(name string, l Limits) (*v1, error) {
 			return nil, fmt.Errorf("cgroups: create %s: %w", dir, err)
 		}
 		g.dir[n] = dir
+		if fd, err := lockGroup(dir); err == nil {
+			g.locks = append(g.locks, fd)
+		}
 	}
 	if err := g.set(l); err != nil {
 		g.removeDirs()
@@ -184,4 +188,9 @@ func (g *v1) oomKills() (uint64, bool, error) {
 	return n, true, nil
 }
 
-func (g *v1) close() {}
+func (g *v1) close() {
+	for _, fd := range g.locks {
+		_ = unix.Close(fd)
+	}
+	g.locks = nil
+}

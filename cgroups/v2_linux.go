@@ -23,7 +23,7 @@ const unifiedRoot = "/sys/fs/cgroup"
 type v2 struct {
 	dir    string
 	memory bool
-	cgfd   int // O_DIRECTORY fd for CLONE_INTO_CGROUP, -1 when not open
+	cgfd   int // O_DIRECTORY fd for CLONE_INTO_CGROUP, holding a shared flock (removeStale); -1 when not open
 }
 
 // planV2 returns the group path (relative to root) of the parent the new
@@ -83,7 +83,7 @@ func newV2(root, name string, l Limits) (*v2, error) {
 		_ = os.Remove(dir)
 		return nil, fmt.Errorf("cgroups: set up %s: %w", dir, err)
 	}
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	fd, err := lockGroup(dir)
 	if err != nil {
 		_ = os.Remove(dir)
 		return nil, fmt.Errorf("cgroups: %w", &os.PathError{Op: "open", Path: dir, Err: err})

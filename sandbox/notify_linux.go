@@ -21,11 +21,11 @@ import (
 // it: the unit's main process is omega-run, whose messages systemd takes
 // (NotifyAccess=main), and the program reaches no socket of the host.
 type notifyRelay struct {
-	conn   *os.File // the relay's socket, nonblocking, in the runtime's poller
-	dir    string   // the relay's directory, on the host
-	to     string   // the service manager's socket
-	done   chan struct{}
-	warned atomic.Bool
+	conn   *os.File      // the relay's socket, nonblocking, in the runtime's poller
+	dir    string        // the relay's directory, on the host
+	to     string        // the service manager's socket
+	done   chan struct{} // closed when serve returns; nil before it starts
+	warned atomic.Bool   // the manager's socket failed: later messages are dropped
 }
 
 // aLongTimeAgo is a deadline that has passed: it wakes a blocked read.
@@ -69,7 +69,7 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 		r.close()
 		return nil
 	}
-	r.to = to
+	r.to, r.done = to, make(chan struct{})
 	spec.Env = append(spec.Env, "NOTIFY_SOCKET="+path)
 	go r.serve()
 	return r
@@ -100,7 +100,7 @@ func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "mkdir", Path: filepath.Join(base, name), Err: err}
 	}
-	r := &notifyRelay{dir: filepath.Join(base, name), done: make(chan struct{})}
+	r := &notifyRelay{dir: filepath.Join(base, name)}
 	if err := r.bind(bfd, name, user); err != nil {
 		os.RemoveAll(r.dir)
 		return nil, err
@@ -166,7 +166,7 @@ func (r *notifyRelay) close() {
 	if r.conn != nil {
 		// The deadline wakes serve (the socket is in the runtime's
 		// poller: nonblocking); without it, serve would block on.
-		if r.conn.SetReadDeadline(aLongTimeAgo) == nil {
+		if r.done != nil && r.conn.SetReadDeadline(aLongTimeAgo) == nil {
 			<-r.done
 			r.drain()
 		}
@@ -182,8 +182,9 @@ func (r *notifyRelay) drain() {
 		return
 	}
 	buf, oob := make([]byte, 4096), make([]byte, 4096)
+	end := time.Now().Add(time.Second) // a manager that stops reading
 	raw.Control(func(fd uintptr) {
-		for range 1024 {
+		for i := 0; i < 1024 && time.Now().Before(end); i++ {
 			n, oobn, flags, _, err := unix.Recvmsg(int(fd), buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
 			if err != nil {
 				return
@@ -230,6 +231,9 @@ func (r *notifyRelay) handle(msg, oob []byte, flags int) {
 }
 
 func (r *notifyRelay) forward(msg []byte) {
+	if r.warned.Load() {
+		return // each further try would wait its second too
+	}
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 	if err == nil {
 		// A manager that stops reading must not hold omega-run's exit.

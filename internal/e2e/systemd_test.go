@@ -345,3 +345,19 @@ func TestNotifyRelayLastWords(t *testing.T) {
 		t.Errorf("the manager got %d messages, the last %q; want 201 ending in STOPPING=1 (exit %d: %s)", len(all), last, r.code, r.stderr)
 	}
 }
+
+// TestNotifyRelayPathTooLong: where the relay's path cannot fit a socket
+// address (a deep TMPDIR), omega-run says so and runs the program; it
+// used to wait for a relay that never started.
+func TestNotifyRelayPathTooLong(t *testing.T) {
+	w := newWorld(t, rootUser)
+	_, path := notifySocket(t, w)
+	deep := filepath.Join(w.extra, strings.Repeat("d", 90))
+	mustMkdir(t, deep)
+	w.timeout = 10 * time.Second
+	r := w.runWith([]string{"NOTIFY_SOCKET=" + path, "TMPDIR=" + deep}, nil, "/bin/sh",
+		"-c", `export SYSTEMD_EXEC_PID=$$; exec "$@"`, "sh", bin, "--mode", "rx", "--pids", "64", "--", "/bin/true")
+	if r.code != 0 || !strings.Contains(r.stderr, "too long for a socket address") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
