@@ -50,7 +50,9 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	}
 	base := os.TempDir()
 	if sandboxed && spec.Mounts != nil && spec.Mounts.TmpFrom != "" {
-		base = spec.Mounts.TmpFrom // the private /tmp
+		base = spec.Mounts.TmpFrom // the private /tmp, canonical already
+	} else if real, err := filepath.EvalSymlinks(base); err == nil {
+		base = real // a TMPDIR named through a link of the user's
 	}
 	removeStaleRelays(base)
 	r, err := listenRelay(base, spec.User)
@@ -80,9 +82,7 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 // fds: other sandboxes of the user share the private /tmp, and a
 // symlink swapped in must not move the socket or a chown.
 func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
-	bfd, err := unix.Openat2(unix.AT_FDCWD, base, &unix.OpenHow{
-		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
-	})
+	bfd, err := openDirNoSymlinks(base)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: base, Err: err}
 	}

@@ -118,15 +118,21 @@ func plantedIn(link string, writable []string) string {
 	return ""
 }
 
+// openDirNoSymlinks opens the directory path without following a symlink
+// anywhere in it (openat2 RESOLVE_NO_SYMLINKS; ENOSYS before Linux 5.6).
+func openDirNoSymlinks(path string) (int, error) {
+	return unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
+	})
+}
+
 // stickyTmp gives the private /tmp a real /tmp's mode, 1777, so that a
 // --user other than its owner can use it too (the data dir around it,
 // 0700, keeps other host users out). path is canonical: opened without
 // following any symlink, so a planted one cannot point the chmod
 // elsewhere. A kernel without openat2 keeps the mode.
 func stickyTmp(path string) error {
-	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
-		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
-	})
+	fd, err := openDirNoSymlinks(path)
 	if errors.Is(err, unix.ENOSYS) {
 		return nil
 	}
