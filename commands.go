@@ -138,6 +138,18 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 	if e.UnixSockets != "" {
 		fmt.Fprintf(w, "sockets:     %s\n", e.UnixSockets)
 	}
+	if len(e.AllowedSockets) > 0 {
+		fmt.Fprintf(w, "allowed:     %s\n", strings.Join(e.AllowedSockets, "\n             "))
+	}
+	switch {
+	case e.PreservedFDs == 1:
+		fmt.Fprintf(w, "fds:         3 passed on\n")
+	case e.PreservedFDs > 1:
+		fmt.Fprintf(w, "fds:         3…%d passed on\n", 2+e.PreservedFDs)
+	}
+	for _, s := range e.Service {
+		fmt.Fprintf(w, "service:     %s\n", s)
+	}
 	fmt.Fprintf(w, "seccomp:     %s\n", e.Seccomp)
 	if e.SeccompRules != "" {
 		fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))

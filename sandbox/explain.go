@@ -26,8 +26,15 @@ type Explanation struct {
 	// hooks, .envrc, --read-only).
 	Hidden   []string `json:"hidden,omitempty"`
 	ReadOnly []string `json:"read_only,omitempty"`
-	// UnixSockets says what keeps the program from host unix sockets.
-	UnixSockets  string   `json:"unix_sockets,omitempty"`
+	// UnixSockets says what keeps the program from host unix sockets;
+	// AllowedSockets are the ones it may reach on purpose (--allow-socket).
+	UnixSockets    string   `json:"unix_sockets,omitempty"`
+	AllowedSockets []string `json:"allowed_sockets,omitempty"`
+	// PreservedFDs counts the fds from 3 on passed to the program.
+	PreservedFDs int `json:"preserved_fds,omitempty"`
+	// Service says what a service manager gave the launcher that it
+	// passes on (socket activation, readiness).
+	Service      []string `json:"service,omitempty"`
 	Seccomp      string   `json:"seccomp"`
 	SeccompRules string   `json:"seccomp_rules,omitempty"`
 	Env          []string `json:"env"`
@@ -51,6 +58,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	e := Explanation{
 		Mode: pol.Mode, DataDir: pol.DataDir, Writable: pol.Writable,
 		Network: pol.Net, Seccomp: pol.Seccomp, Env: programEnv(pol),
+		AllowedSockets: pol.AllowSocket, PreservedFDs: o.PreserveFDs, Service: o.Process.service(),
 	}
 	if program != "" {
 		// Explaining runs nothing, so a missing program is worth a

@@ -138,3 +138,16 @@ func (p Process) checkEnv() error {
 func hasEnvKey(env []string, key string) bool {
 	return slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, key+"=") })
 }
+
+// service describes, for explain, what Process passes on from a service
+// manager.
+func (p Process) service() []string {
+	var out []string
+	if p.ListenPID {
+		out = append(out, "socket activation: the fds of LISTEN_FDS are kept, and LISTEN_PID names the program where omega-run supervises it")
+	}
+	if p.NotifySocket != "" {
+		out = append(out, "readiness: where omega-run supervises the program, it relays READY, STATUS, watchdog… (no MAINPID, no fds) to "+p.NotifySocket)
+	}
+	return out
+}

@@ -361,3 +361,21 @@ func TestNotifyRelayPathTooLong(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestExplainService: explain shows what omega-run would pass on from the
+// service manager that started it, and the fds it keeps.
+func TestExplainService(t *testing.T) {
+	w := newWorld(t, nobody)
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := w.asService([]string{"LISTEN_PID", "SYSTEMD_EXEC_PID"}, []string{"LISTEN_FDS=1", "NOTIFY_SOCKET=/run/systemd/notify"},
+		[]*os.File{f}, "explain")
+	for _, want := range []string{"fds:         3 passed on", "service:     socket activation", "service:     readiness", "preserve-fds=systemd socket activation (LISTEN_FDS)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("explain lacks %q:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+}
