@@ -204,11 +204,12 @@ func TestNotifySocket(t *testing.T) {
 		{"sandbox", []string{"--mode", "sandbox"}, true},
 		{"rx", []string{"--mode", "rx"}, false},
 		{"rx-pids", []string{"--mode", "rx", "--pids", "64"}, true},
+		{"sandbox-user", []string{"--mode", "sandbox", "--user", "nobody"}, true},
 	}
 	for _, u := range users {
 		for _, v := range variants {
-			if u.uid != 0 && v.name == "rx-pids" {
-				continue // cgroup limits need root here
+			if u.uid != 0 && (v.name == "rx-pids" || v.name == "sandbox-user") {
+				continue // cgroup limits and --user need root
 			}
 			for _, how := range []string{"notify", "notify-sendto"} {
 				t.Run(u.name+"/"+v.name+"/"+how, func(t *testing.T) {
