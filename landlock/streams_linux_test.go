@@ -13,7 +13,7 @@ import (
 )
 
 // TestWrittenStreams: only regular files open for writing are named; a
-// memfd, whose rule Landlock refuses, is left out.
+// memfd, whose rule Landlock refuses, and an ioctl-only fd are left out.
 func TestWrittenStreams(t *testing.T) {
 	if ABI() < 1 {
 		t.Skip("no Landlock")
@@ -40,7 +40,13 @@ func TestWrittenStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unix.Close(mfd)
-	got := WrittenStreams(w, rw, ro, appended, int(pw.Fd()), mfd, 9999)
+	// Access mode 3: neither read nor write (ioctl only).
+	ioctlOnly, err := unix.Open(filepath.Join(dir, "w"), 3|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(ioctlOnly)
+	got := WrittenStreams(w, rw, ro, appended, int(pw.Fd()), mfd, ioctlOnly, 9999)
 	var want []string
 	for _, fd := range []int{w, rw, appended} {
 		want = append(want, "/proc/self/fd/"+strconv.Itoa(fd))
