@@ -49,7 +49,8 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 		return nil
 	}
 	base := os.TempDir()
-	if sandboxed && spec.Mounts != nil && spec.Mounts.TmpFrom != "" {
+	private := sandboxed && spec.Mounts != nil && spec.Mounts.TmpFrom != ""
+	if private {
 		base = spec.Mounts.TmpFrom // the private /tmp, canonical already
 	} else if real, err := filepath.EvalSymlinks(base); err == nil {
 		base = real // a TMPDIR named through a link of the user's
@@ -63,7 +64,7 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	// The data dir is in sight at its own path, mounts or not; a --user
 	// may not enter it, and sees the private /tmp at /tmp instead.
 	path := filepath.Join(r.dir, "notify")
-	if sandboxed && base != os.TempDir() && (spec.User != nil || len(path) >= sunPath) {
+	if private && (spec.User != nil || len(path) >= sunPath) {
 		path = filepath.Join("/tmp", filepath.Base(r.dir), "notify")
 	}
 	if len(path) >= sunPath {

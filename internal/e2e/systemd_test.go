@@ -32,6 +32,23 @@ func (w *world) asService(vars []string, env []string, extra []*os.File, args ..
 	return w.runWith(env, extra, "/bin/sh", append([]string{"-c", script, "sh", bin}, args...)...)
 }
 
+// activationSocket is a listening TCP socket as systemd hands one over:
+// the listener and a dup of it to pass as fd 3; both close with t.
+func activationSocket(t *testing.T) (net.Listener, *os.File) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	f, err := l.(*net.TCPListener).File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return l, f
+}
+
 // TestSocketActivation: a socket-activated server under omega-run gets its
 // listening socket at fd 3 and LISTEN_PID naming itself, so that
 // sd_listen_fds(3) accepts it; checked from outside by a connection the
@@ -46,16 +63,7 @@ func TestSocketActivation(t *testing.T) {
 			}
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
-				l, err := net.Listen("tcp", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer l.Close()
-				f, err := l.(*net.TCPListener).File()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
+				l, f := activationSocket(t)
 				answer := make(chan string, 1)
 				go func() {
 					c, err := net.DialTimeout("tcp", l.Addr().String(), 5*time.Second)
@@ -103,13 +111,7 @@ func TestSocketActivation(t *testing.T) {
 // (LISTEN_PID names someone else) are not passed on.
 func TestSocketActivationNotOurs(t *testing.T) {
 	w := newWorld(t, rootUser)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	f, _ := l.(*net.TCPListener).File()
-	defer f.Close()
+	_, f := activationSocket(t)
 	for _, mode := range confinedModes {
 		r := w.runWith([]string{"LISTEN_FDS=1", "LISTEN_PID=1"}, []*os.File{f}, "/bin/sh",
 			"-c", `exec "$@"`, "sh", bin, "--mode", mode, "--", "/bin/sh", "-c", "test -e /proc/self/fd/3 && echo fd3-open")
