@@ -346,6 +346,12 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
+	// Started before the Go parent has its spec, it would only wait: the
+	// bounding set (≈ 40 prctl calls, each a new set of credentials) goes
+	// now, off the launch's critical path. Every spec an init stage gets
+	// confines (rwx execs in place), so omega_confine would drop it anyway.
+	if (early)
+		omega_drop_bounding();
 	omega_read_spec(spec_fd, &s);
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
 	block_forwarded(&s, &orig);

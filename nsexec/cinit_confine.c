@@ -58,11 +58,16 @@ static int last_cap(void) {
 	return (int)v;
 }
 
-// drop_bounding empties the bounding set when this process may
-// (CAP_SETPCAP); confine_linux.go's dropBounding.
-static void drop_bounding(void) {
+// omega_drop_bounding empties the bounding set when this process may
+// (CAP_SETPCAP); confine_linux.go's dropBounding. Once per process: the
+// early init stage does it while it waits for its spec (cinit.c).
+void omega_drop_bounding(void) {
+	static int dropped;
 	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
 	struct __user_cap_data_struct data[2];
+	if (dropped)
+		return;
+	dropped = 1;
 	if (syscall(SYS_capget, &hdr, data) < 0)
 		omega_dief(errno, "capabilities: capget");
 	if (!(data[0].effective & (1U << CAP_SETPCAP)))
@@ -159,7 +164,7 @@ void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t
 void omega_confine(const struct spec *s) {
 	int ruleset = -1;
 	if (!(s->flags & F_PLAIN)) {
-		drop_bounding();
+		omega_drop_bounding();
 		ruleset = landlock_prepare(s);
 	}
 	if (s->flags & F_USER) {
