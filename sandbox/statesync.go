@@ -40,7 +40,14 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 		case !errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("state sync: %w", err)
 		}
-		st.copied, _ = os.ReadFile(st.work)
+		// Read as syncOut reads it: an earlier confined run may have left
+		// a FIFO (os.ReadFile would block for ever), a symlink to
+		// /dev/zero (it would never end) or a huge file here.
+		copied, err := readWorkCopy(st.work)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("state sync: %s: %v (a program may have left it): remove it, and omega-run copies %s there again", st.work, err, st.home)
+		}
+		st.copied = copied
 		out = append(out, st)
 	}
 	return out, nil

@@ -129,3 +129,27 @@ func TestClaudeStateSyncKeepsExisting(t *testing.T) {
 		t.Error("the working copy was left behind after a clean sync")
 	}
 }
+
+// TestClaudeStatePlanted: a confined run leaves a FIFO where the next
+// `omega-run -- claude` reads its working copy (~/.claude is writable and
+// ~/.claude.json absent). The next launch used to block on it for ever,
+// SIGTERM caught; it must refuse at once, naming the file to remove.
+func TestClaudeStatePlanted(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			w.timeout = 20 * time.Second
+			fake := filepath.Join(w.extra, "claude") // any program named claude gets the sync
+			if err := copyFile("/bin/true", fake); err != nil {
+				t.Fatal(err)
+			}
+			if r := w.sh("sandbox", `mkfifo "$HOME/.claude/.claude.json"`); r.code != 0 {
+				t.Fatalf("planting the FIFO: %+v", r)
+			}
+			r := w.run("--", fake)
+			if r.code != 125 || !strings.Contains(r.stderr, ".claude/.claude.json") || !strings.Contains(r.stderr, "remove it") {
+				t.Fatalf("launch after the planted FIFO: %+v, want 125 naming the file to remove", r)
+			}
+		})
+	}
+}
