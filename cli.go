@@ -31,7 +31,9 @@ MODES:
             private /tmp (kept in <data-dir>/tmp), /run, /proc and /dev; host sockets
             out of reach; seccomp filter; PID 1 reaps and forwards signals
    rx       the same Landlock and seccomp confinement in this one process, no
-            namespaces (host processes stay visible)
+            namespaces: host processes, IPC and terminals stay visible, the
+            host's /tmp and /dev/shm are writable, and chmod/utimes are not
+            stopped (as root: on any root-owned file; omega-run warns)
    rwx      plain exec, no restrictions; refuses flags that would restrict (--net none,
             --seccomp but none, --fail-closed, --hide, --read-only, --hostname, cgroup
             limits), and does not apply the config file's other settings

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"runtime"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -19,6 +20,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 	e.Landlock.Rights = landlock.Enforced(abi)
 	e.Landlock.DenyTCP = rules.DenyTCP
 	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
+	mounts := false
 	if pol.Mode == ModeSandbox {
 		if cause := usernsUnavailable(); cause != "" {
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
@@ -30,11 +32,15 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
 				e.ReadOnly = plan.ReadOnly
 			}
+			mounts = true
 			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
 			if pol.Net == profiles.NetNone {
 				e.Namespaces = append(e.Namespaces, "net")
 			}
 		}
+	}
+	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process.User)); w != "" {
+		e.Warnings = append(e.Warnings, w)
 	}
 	prog, warnings, err := compileSeccomp(pol, o.Seccomp != "")
 	if err != nil {
@@ -69,4 +75,16 @@ func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool,
 		return "private /tmp and /run; host sockets bound at the start covered; later ones reachable"
 	}
 	return "private /tmp and /run; connect broker: PID 1 performs each connect(2), to unix sockets on writable mounts and --allow-socket only"
+}
+
+// explainUID is the uid a launch would run the program as, as far as
+// explain tells without looking users up: --user root or 0 is root.
+func explainUID(user string) int {
+	switch user {
+	case "":
+		return os.Geteuid()
+	case "root", "0":
+		return 0
+	}
+	return -1
 }

@@ -92,6 +92,10 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 			}
 		}
 	}
+	mounts := p.policy.Mode == ModeSandbox && cause == ""
+	if w := rootMetadataWarning(p.policy, mounts, p.programUID()); w != "" {
+		warnings = append(warnings, w)
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}

@@ -180,6 +180,26 @@ func readTrim(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// rootMetadataWarning is the gap of a program that runs as root where
+// only Landlock confines it (rx, or sandbox without namespaces): Landlock
+// has no rights for chmod, chown, utimes or xattrs, and root owns most of
+// the system. Sandbox mode's read-only root stops them.
+func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
+	if uid != 0 || mounts || pol.Mode == ModeRWX {
+		return ""
+	}
+	return "the program runs as root with Landlock but no read-only root, and Landlock does not stop chmod, chown, " +
+		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
+}
+
+// programUID is the uid the program will run as.
+func (p *plan) programUID() int {
+	if c := p.credentials(); c != nil {
+		return int(c.UID)
+	}
+	return os.Geteuid()
+}
+
 func usernsWarning(cause string) string {
 	head := "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
 		"without namespaces, masks or a private /proc"

@@ -1,0 +1,49 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRootMetadataWarning: Landlock has no rights for chmod, chown, utimes
+// or xattrs, so a program running as root where only Landlock confines it
+// (rx) may chmod any root-owned file. The launch says so (and refuses
+// under --fail-closed); a program that is not root, or sandbox mode's
+// read-only root, has no such gap on the whole system.
+func TestRootMetadataWarning(t *testing.T) {
+	const sign = "chmod 666 /etc/shadow"
+	cases := []struct {
+		name string
+		u    user
+		args []string
+		warn bool
+	}{
+		{"root rx", rootUser, []string{"--mode", "rx"}, true},
+		{"root rx --user nobody", rootUser, []string{"--mode", "rx", "--user", "nobody"}, false},
+		{"nobody rx", nobody, []string{"--mode", "rx"}, false},
+		{"root sandbox", rootUser, []string{"--mode", "sandbox"}, false},
+		{"root rwx", rootUser, []string{"--mode", "rwx"}, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, c.u)
+			r := w.run(append(c.args, "--", "/bin/sh", "-c", "echo ran")...)
+			if r.code != 0 || r.stdout != "ran\n" || strings.Contains(r.stderr, sign) != c.warn {
+				t.Fatalf("%+v; want the program to run, warning about metadata: %v", r, c.warn)
+			}
+			if !c.warn {
+				return
+			}
+			r = w.run(append(c.args, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")...)
+			if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+				t.Fatalf("--fail-closed: %+v; want 125 before the program runs", r)
+			}
+			r = w.run("explain", "--mode", "rx")
+			if !strings.Contains(r.stdout, sign) {
+				t.Errorf("explain --mode rx does not list the gap: %q", r.stdout)
+			}
+		})
+	}
+}
