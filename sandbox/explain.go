@@ -74,6 +74,9 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Writable, e.Seccomp = []string{"/"}, profiles.SeccompNone
 		return e, nil
 	}
+	if w := homeWritableWarning(pol); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	for i := range profiles.Programs {
 		if w := stateWarning(pol, &profiles.Programs[i]); w != "" {
 			e.RefusedState = append(e.RefusedState, w)

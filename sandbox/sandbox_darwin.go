@@ -19,6 +19,9 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
 		return plainCommand(ctx, p), nil
 	}
+	if w := homeWritableWarning(p.policy); w != "" {
+		logrus.Warn(w)
+	}
 	cmd, err := darwin.Command(ctx, p.policy, p.path, p.argv, darwin.Options{Resolve: darwin.HostResolver()})
 	if errors.Is(err, darwin.ErrNoSandboxExec) {
 		plain, warning, ferr := darwin.Fallback(p.policy, err)

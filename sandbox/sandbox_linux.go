@@ -124,6 +124,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if p.policy.Mode == ModeRWX {
 		return 0, inPlace(plainSpec(p))
 	}
+	if w := homeWritableWarning(p.policy); w != "" {
+		logrus.Warn(w)
+	}
 	cause := ""
 	if p.policy.Mode == ModeSandbox {
 		if cause = usernsUnavailable(); cause == "" {

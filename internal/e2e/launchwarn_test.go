@@ -47,3 +47,25 @@ func TestRootMetadataWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestHomeWritableWarning: --allow-write ~ (which the git and npm hints
+// offer) makes what runs at the next login writable, and a credential
+// store that does not exist yet can be created; the launch says so.
+func TestHomeWritableWarning(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				script := `mkdir "$HOME/.ssh" && echo KEY >> "$HOME/.ssh/authorized_keys" && echo x >> "$HOME/.profile"`
+				r := w.run("--mode", mode, "--allow-write", w.home, "--", "/bin/sh", "-c", script)
+				if r.code != 0 || !strings.Contains(r.stderr, "makes the whole home directory writable") {
+					t.Fatalf("%+v; want the writes to work and a warning", r)
+				}
+				r = w.run("--mode", mode, "--allow-write", w.extra, "--", "/bin/true")
+				if r.code != 0 || strings.Contains(r.stderr, "home directory") {
+					t.Errorf("a narrower --allow-write: %+v, want no warning", r)
+				}
+			})
+		}
+	}
+}
