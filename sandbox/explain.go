@@ -74,7 +74,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Writable, e.Seccomp = []string{"/"}, profiles.SeccompNone
 		return e, nil
 	}
-	if w := homeWritableWarning(pol); w != "" {
+	if w := homeWritableWarning(pol, realPath); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
 	for i := range profiles.Programs {

@@ -39,7 +39,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			}
 		}
 	}
-	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process.User)); w != "" {
+	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process)); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
 	prog, warnings, err := compileSeccomp(pol, o.Seccomp != "")
@@ -77,14 +77,14 @@ func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool,
 	return "private /tmp and /run; connect broker: PID 1 performs each connect(2), to unix sockets on writable mounts and --allow-socket only"
 }
 
-// explainUID is the uid a launch would run the program as, as far as
-// explain tells without looking users up: --user root or 0 is root.
-func explainUID(user string) int {
-	switch user {
-	case "":
+// explainUID is the uid a launch would run the program as (-1 when the
+// ids cannot be resolved, which the launch would refuse).
+func explainUID(p Process) int {
+	if p.User == "" {
 		return os.Geteuid()
-	case "root", "0":
-		return 0
+	}
+	if ids, err := p.resolveIDs(); err == nil && ids != nil {
+		return int(ids.uid)
 	}
 	return -1
 }

@@ -8,24 +8,35 @@ import (
 )
 
 func TestHomeWritableWarning(t *testing.T) {
+	links := map[string]string{"/link/home": "/var/home/u", "/h": "/h"}
+	real := func(p string) string {
+		if r, ok := links[p]; ok {
+			return r
+		}
+		return p
+	}
 	cases := []struct {
-		mode       profiles.Mode
-		allowWrite []string
-		warn       bool
+		mode     profiles.Mode
+		home     string
+		writable []string
+		warn     bool
 	}{
-		{profiles.ModeSandbox, nil, false},
-		{profiles.ModeSandbox, []string{"/h/project"}, false},
-		{profiles.ModeSandbox, []string{"/h"}, true},
-		{profiles.ModeRX, []string{"/h/"}, true},
-		{profiles.ModeSandbox, []string{"/"}, true},
-		{profiles.ModeSandbox, []string{"/hx"}, false}, // a sibling, not a parent
-		{profiles.ModeRWX, []string{"/h"}, false},      // grants everything anyway
+		{profiles.ModeSandbox, "/h", []string{"/h/.omega", "/tmp", "/h/.claude"}, false},
+		{profiles.ModeSandbox, "/h", []string{"/h/project"}, false},
+		{profiles.ModeSandbox, "/h", []string{"/h"}, true},
+		{profiles.ModeRX, "/h", []string{"/h/"}, true},
+		{profiles.ModeSandbox, "/h", []string{"/"}, true},
+		{profiles.ModeSandbox, "/h", []string{"/hx"}, false},              // a sibling, not a parent
+		{profiles.ModeRWX, "/h", []string{"/h"}, false},                   // grants everything anyway
+		{profiles.ModeSandbox, "/link/home", []string{"/var/home"}, true}, // home through a symlink
+		{profiles.ModeRX, "/tmp/h", []string{"/tmp"}, true},               // the host's /tmp
+		{profiles.ModeSandbox, "/tmp/h", []string{"/tmp"}, false},         // the sandbox's own /tmp
 	}
 	for _, c := range cases {
-		pol := profiles.Policy{Mode: c.mode, Home: "/h", AllowWrite: c.allowWrite}
-		w := homeWritableWarning(pol)
+		pol := profiles.Policy{Mode: c.mode, Home: c.home, Writable: c.writable}
+		w := homeWritableWarning(pol, real)
 		if (w != "") != c.warn || c.warn && !strings.Contains(w, "~/.bashrc") {
-			t.Errorf("%s %v: %q, want a warning: %v", c.mode, c.allowWrite, w, c.warn)
+			t.Errorf("%s home %s writable %v: %q, want a warning: %v", c.mode, c.home, c.writable, w, c.warn)
 		}
 	}
 }

@@ -16,14 +16,22 @@ func checkPreservedFDs(int) error { return nil }
 
 // readWorkCopy reads a working copy the confined program may have
 // replaced, refusing anything but a regular file of sane size.
-func readWorkCopy(path string) ([]byte, error) {
-	fi, err := os.Lstat(path)
+func readWorkCopy(path string) ([]byte, error) { return readRegular(path, true, maxState) }
+
+// readRegular reads path when it is a regular file (a symlink is followed
+// only without noFollow) no larger than max (max < 0: no limit).
+func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
+	stat := os.Stat
+	if noFollow {
+		stat = os.Lstat
+	}
+	fi, err := stat(path)
 	switch {
 	case err != nil:
 		return nil, err
 	case !fi.Mode().IsRegular():
 		return nil, errors.New("it is not a regular file")
-	case fi.Size() > maxState:
+	case max >= 0 && fi.Size() > max:
 		return nil, errors.New("it is too large")
 	}
 	return os.ReadFile(path)

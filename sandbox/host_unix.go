@@ -38,10 +38,19 @@ func checkPreservedFDs(n int) error {
 // replaced: a symlink is not followed (it could point at a credential
 // store, whose content would land in home, readable by the next run), a
 // FIFO does not block, and only a regular file of sane size is read.
-func readWorkCopy(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+func readWorkCopy(path string) ([]byte, error) { return readRegular(path, true, maxState) }
+
+// readRegular reads path when it is a regular file: opening a FIFO does
+// not block, a symlink is followed only without noFollow, and a file
+// larger than max is refused (max < 0: no limit).
+func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if noFollow && errors.Is(err, syscall.ELOOP) {
 			return nil, errors.New("it is a symlink")
 		}
 		return nil, err
@@ -53,10 +62,12 @@ func readWorkCopy(path string) ([]byte, error) {
 		return nil, err
 	case !fi.Mode().IsRegular():
 		return nil, errors.New("it is not a regular file")
-	case fi.Size() > maxState:
-		return nil, fmt.Errorf("it is larger than %d MiB", maxState>>20)
+	case max >= 0 && fi.Size() > max:
+		return nil, fmt.Errorf("it is larger than %d MiB", max>>20)
+	case max < 0:
+		return io.ReadAll(f)
 	}
-	return io.ReadAll(io.LimitReader(f, maxState+1))
+	return io.ReadAll(io.LimitReader(f, max+1))
 }
 
 // nlink is a file's hard link count (1 where unknown).

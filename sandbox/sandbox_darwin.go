@@ -19,7 +19,7 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
 		return plainCommand(ctx, p), nil
 	}
-	if w := homeWritableWarning(p.policy); w != "" {
+	if w := homeWritableWarning(p.policy, realPath); w != "" {
 		logrus.Warn(w)
 	}
 	cmd, err := darwin.Command(ctx, p.policy, p.path, p.argv, darwin.Options{Resolve: darwin.HostResolver()})

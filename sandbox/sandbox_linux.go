@@ -68,6 +68,14 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
+	if w := homeWritableWarning(p.policy, func(path string) string {
+		if r, ok := canon[path]; ok {
+			return r
+		}
+		return realPath(path)
+	}); w != "" {
+		logrus.Warn(w) // the user's own grant: not a --fail-closed error
+	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
 		plan, scan, mwarn, err := mountPlan(p.policy, canon)
@@ -123,9 +131,6 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	}
 	if p.policy.Mode == ModeRWX {
 		return 0, inPlace(plainSpec(p))
-	}
-	if w := homeWritableWarning(p.policy); w != "" {
-		logrus.Warn(w)
 	}
 	cause := ""
 	if p.policy.Mode == ModeSandbox {

@@ -182,13 +182,13 @@ func readTrim(path string) string {
 
 // rootMetadataWarning is the gap of a program that runs as root where
 // only Landlock confines it (rx, or sandbox without namespaces): Landlock
-// has no rights for chmod, chown, utimes or xattrs, and root owns most of
-// the system. Sandbox mode's read-only root stops them.
+// has no rights for chmod, utimes or xattrs, and root owns most of the
+// system (chown needs CAP_CHOWN, which the program lacks). Sandbox mode's read-only root stops them.
 func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 	if uid != 0 || mounts || pol.Mode == ModeRWX {
 		return ""
 	}
-	return "the program runs as root with Landlock but no read-only root, and Landlock does not stop chmod, chown, " +
+	return "the program runs as root with Landlock but no read-only root, and Landlock does not stop chmod, " +
 		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
 }
 

@@ -27,7 +27,12 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 	var out []*stateSync
 	for _, s := range prog.Sync {
 		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
-		data, err := os.ReadFile(st.home)
+		// Regular files only, without blocking: with --allow-write ~ a
+		// confined run could leave a FIFO or a link to /dev/zero at either
+		// path, and the next launch would never get past this read. The
+		// home file may be a symlink (dotfile managers) and large (Claude
+		// Code's grows to hundreds of MB).
+		data, err := readRegular(st.home, false, -1)
 		switch {
 		case err == nil:
 			st.before, st.existed = data, true
@@ -37,17 +42,18 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 			if err := atomicWrite(st.work, data, st.home); err != nil {
 				return nil, fmt.Errorf("state sync: %w", err)
 			}
-		case !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("state sync: %w", err)
+			st.copied = data
+		case errors.Is(err, fs.ErrNotExist):
+			// Whatever an earlier run left is the state the program starts
+			// from; not followed if a link, as syncOut reads it.
+			copied, err := readRegular(st.work, true, -1)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
+			}
+			st.copied = copied
+		default:
+			return nil, fmt.Errorf("state sync: %s: %w", st.home, err)
 		}
-		// Read as syncOut reads it: an earlier confined run may have left
-		// a FIFO (os.ReadFile would block for ever), a symlink to
-		// /dev/zero (it would never end) or a huge file here.
-		copied, err := readWorkCopy(st.work)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("state sync: %s: %v (a program may have left it): remove it, and omega-run copies %s there again", st.work, err, st.home)
-		}
-		st.copied = copied
 		out = append(out, st)
 	}
 	return out, nil
@@ -64,7 +70,7 @@ func (st *stateSync) syncOut() (string, error) {
 	if err != nil {
 		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
 	}
-	now, err := os.ReadFile(st.home)
+	now, err := readRegular(st.home, false, -1)
 	existsNow := err == nil
 	if existsNow != st.existed || !bytes.Equal(now, st.before) {
 		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil

@@ -89,7 +89,11 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if cause == "" || p.policy.FailClosed {
 		return 0, launcherErr(err)
 	}
-	if err := report(p.policy, []string{usernsWarning(cause)}); err != nil {
+	warnings := []string{usernsWarning(cause)}
+	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
+		warnings = append(warnings, w) // the spec was made for mounts
+	}
+	if err := report(p.policy, warnings); err != nil {
 		return 0, launcherErr(err)
 	}
 	if syncs != nil || !p.cgroup.IsZero() {

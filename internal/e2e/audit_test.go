@@ -30,9 +30,13 @@ const (
 // so with audit enabled a write that rx mode denies is a LANDLOCK_ACCESS
 // record naming the directory and the right. Without that flag the kernel
 // logs only the launcher's own denials before execve, and this fails.
-// Audit is switched on for the test and back to how it was after.
+// Audit is switched on for the test and back to how it was after (two
+// suites at once on one machine could switch it off under each other).
 func TestDenialAudited(t *testing.T) {
 	requireRoot(t)
+	if abi, _, _ := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION); int(abi) < 7 {
+		t.Skipf("Landlock ABI %d: audit logging came with ABI 7 (Linux 6.15)", int(abi))
+	}
 	enableAudit(t)
 	records := listenAudit(t)
 	for _, u := range users {
@@ -57,6 +61,11 @@ func enableAudit(t *testing.T) {
 	fd := auditSocket(t, 0)
 	defer unix.Close(fd)
 	was, err := auditEnabled(fd)
+	if errors.Is(err, unix.EPERM) || errors.Is(err, unix.ECONNREFUSED) {
+		// Audit belongs to the initial user namespace: a container's root
+		// cannot reach it.
+		t.Skipf("kernel audit is out of reach here: AUDIT_GET: %v", err)
+	}
 	if err != nil {
 		t.Fatalf("AUDIT_GET: %v", err)
 	}

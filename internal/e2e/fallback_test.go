@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -58,27 +59,36 @@ func TestFallbackMountRefused(t *testing.T) {
 }
 
 // TestFallbackNoUserNamespaces runs omega-run where creating a user
-// namespace fails, inside bubblewrap's --disable-userns.
+// namespace fails, inside bubblewrap's --disable-userns. Root's program
+// then has only Landlock, as in rx, and gets rx's warning about metadata.
 func TestFallbackNoUserNamespaces(t *testing.T) {
 	bwrap, err := exec.LookPath("bwrap")
 	if err != nil {
 		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
 	}
-	w := newWorld(t, nobody)
-	wrap := []string{bwrap, "--unshare-user", "--disable-userns", "--dev-bind", "/", "/", "--"}
-	r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
-	if !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stdout, "ran") {
-		t.Errorf("want one warning and a run; stdout %q stderr %q", r.stdout, r.stderr)
-	}
-	if n := strings.Count(r.stderr, "omega-run:"); n != 1 {
-		t.Errorf("want exactly one warning line, got %d: %q", n, r.stderr)
-	}
-	if w.sentinel() != "original" {
-		t.Error("the write went through: Landlock must still confine")
-	}
-	r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
-	if r.code != 125 || strings.Contains(r.stdout, "ran") {
-		t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			wrap := []string{bwrap, "--unshare-user", "--uid", fmt.Sprint(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--"}
+			r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+			if !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stdout, "ran") {
+				t.Errorf("want one warning and a run; stdout %q stderr %q", r.stdout, r.stderr)
+			}
+			warnings, root := 1, strings.Contains(r.stderr, "chmod 666 /etc/shadow")
+			if u.uid == 0 {
+				warnings++
+			}
+			if n := strings.Count(r.stderr, "omega-run:"); n != warnings || root != (u.uid == 0) {
+				t.Errorf("want %d warning lines (root's metadata warning: %v), got %d: %q", warnings, u.uid == 0, n, r.stderr)
+			}
+			if w.sentinel() != "original" {
+				t.Error("the write went through: Landlock must still confine")
+			}
+			r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
+			if r.code != 125 || strings.Contains(r.stdout, "ran") {
+				t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+			}
+		})
 	}
 }
 

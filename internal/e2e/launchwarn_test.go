@@ -58,7 +58,7 @@ func TestHomeWritableWarning(t *testing.T) {
 				w := newWorld(t, u)
 				script := `mkdir "$HOME/.ssh" && echo KEY >> "$HOME/.ssh/authorized_keys" && echo x >> "$HOME/.profile"`
 				r := w.run("--mode", mode, "--allow-write", w.home, "--", "/bin/sh", "-c", script)
-				if r.code != 0 || !strings.Contains(r.stderr, "makes the whole home directory writable") {
+				if r.code != 0 || !strings.Contains(r.stderr, "holds the whole home directory") {
 					t.Fatalf("%+v; want the writes to work and a warning", r)
 				}
 				r = w.run("--mode", mode, "--allow-write", w.extra, "--", "/bin/true")
