@@ -106,7 +106,10 @@ func TestFallbackNoProcesses(t *testing.T) {
 		r := w.under(noFork, "--mode", mode, "--pids", "50", "--", "/bin/sh", "-c", "echo ran")
 		last := strings.TrimSpace(r.stderr)
 		last = last[strings.LastIndexByte(last, '\n')+1:]
-		if r.code != 125 || strings.Contains(r.stdout, "ran") || strings.Count(r.stderr, "\n") > 2 ||
+		// At most the fallback's warning, root's metadata warning (only
+		// Landlock confines the program then) and the one error: a retry
+		// loop would print many more.
+		if r.code != 125 || strings.Contains(r.stdout, "ran") || strings.Count(r.stderr, "\n") > 3 ||
 			!strings.Contains(last, "operation not permitted") {
 			t.Errorf("%s --pids: exit %d, stdout %q, stderr %.300q; want 125 and one error", mode, r.code, r.stdout, r.stderr)
 		}
