@@ -346,10 +346,9 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
-	// Started before the Go parent has its spec, it would only wait: the
-	// bounding set (≈ 40 prctl calls, each a new set of credentials) goes
-	// now, off the launch's critical path. Every spec an init stage gets
-	// confines (rwx execs in place), so omega_confine would drop it anyway.
+	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
+	// prctl calls) goes now, off the critical path. Every spec an init
+	// stage gets confines (rwx execs in place), so it would go anyway.
 	if (early)
 		omega_drop_bounding();
 	omega_read_spec(spec_fd, &s);
