@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"runtime"
+	"slices"
 
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
@@ -19,6 +20,9 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 	e.Landlock.Devices = rules.Devices
 	e.Landlock.Rights = landlock.Enforced(abi)
 	e.Landlock.DenyTCP = rules.DenyTCP
+	// Writable to every confined program: the host's /dev/shm in rx, the
+	// sandbox's own in sandbox mode.
+	e.Writable = append(slices.Clone(e.Writable), landlock.DeviceDirs...)
 	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
 	mounts := false
 	if pol.Mode == ModeSandbox {
