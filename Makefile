@@ -17,8 +17,13 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 # command (internal/static's test runs it too).
 HOSTARCH    := $(shell $(GO) env GOHOSTARCH 2>/dev/null)
 # Debian packages for building and testing; musl-tools, gperf, curl and
-# xz-utils build the static release binary's musl libseccomp.
-DEBS        := libseccomp-dev bubblewrap pkg-config gcc musl-tools gperf curl xz-utils patch
+# xz-utils build the static release binary's musl libseccomp; nodejs, npm
+# and python3-venv are the everyday tools (and Claude Code) the e2e suite
+# runs confined (Debian's npm only where no npm is installed: NodeSource's
+# nodejs ships its own and conflicts with it); procps gives its zombie
+# test ps.
+NODEDEBS    := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
+DEBS        := libseccomp-dev bubblewrap pkg-config gcc musl-tools gperf curl xz-utils patch python3-venv procps $(NODEDEBS)
 STATIC_ENV  := GO='$(GO)' LDFLAGS='$(LDFLAGS)' BUILDTAGS='$(BUILDTAGS)'
 
 .PHONY: help deps build test test-short run cross lint clean static deps-cross dist install uninstall
@@ -28,7 +33,8 @@ help: ## list the targets
 
 deps: ## install what building and testing need (Debian; root or sudo)
 	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null || ! command -v musl-gcc >/dev/null || ! command -v gperf >/dev/null \
-	   || ! command -v curl >/dev/null || ! command -v patch >/dev/null || ! command -v xz >/dev/null; then \
+	   || ! command -v curl >/dev/null || ! command -v patch >/dev/null || ! command -v xz >/dev/null \
+	   || ! command -v npm >/dev/null || ! command -v ps >/dev/null || ! python3 -c 'import ensurepip' 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(DEBS); \
 	  else echo "run: sudo apt-get install -y $(DEBS)"; exit 1; fi; fi
 	$(GO) mod download

@@ -26,9 +26,9 @@ EXAMPLES:
 
 MODES:
    sandbox  (default) new user, mount, pid, ipc and uts namespaces; read and execute
-            everywhere, write only to the data dir, /tmp, ~/.claude and each
-            --allow-write (Landlock and a read-only root); credential stores hidden;
-            private /tmp (kept in <data-dir>/tmp), /run, /proc and /dev; host sockets
+            everywhere, write only to the data dir, /tmp, /dev/shm, ~/.claude and
+            each --allow-write (Landlock and a read-only root); credential stores
+            hidden; private /tmp (kept in <data-dir>/tmp), /run, /proc and /dev; host sockets
             out of reach; seccomp filter; PID 1 reaps and forwards signals
    rx       the same Landlock and seccomp confinement in this one process, no
             namespaces: host processes, IPC and terminals stay visible, the
