@@ -58,6 +58,8 @@ func runFlags() []cli.Flag {
 			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
 			Usage: "exit 125 instead of warning when something cannot be enforced"},
+		&cli.BoolFlag{Name: "log-denials", EnvVars: []string{"OMEGA_RUN_LOG_DENIALS"},
+			Usage: "have the kernel's audit log record each access Landlock denies the program (Landlock ABI 7; audit enabled)"},
 		&cli.StringSliceFlag{Name: "hide", EnvVars: []string{"OMEGA_RUN_HIDE"},
 			Usage: "sandbox: also hide `PATH` like the credential stores (empty and read-only inside)"},
 		&cli.StringSliceFlag{Name: "read-only", EnvVars: []string{"OMEGA_RUN_READ_ONLY"},
@@ -206,6 +208,7 @@ func options(cc *cli.Context, file map[string]any) (sandbox.Options, error) {
 		Net:               net,
 		Seccomp:           str("seccomp"),
 		FailClosed:        failClosed,
+		LogDenials:        c.Bool("log-denials"),
 		Process: sandbox.Process{
 			User: c.String("user"), Group: c.String("group"), Groups: c.StringSlice("groups"),
 			ClearEnv: c.Bool("clearenv"), SetEnv: c.StringSlice("setenv"), UnsetEnv: c.StringSlice("unsetenv"),

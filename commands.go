@@ -128,6 +128,9 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 		if e.Landlock.DenyTCP {
 			fmt.Fprintf(w, "             TCP bind/connect denied\n")
 		}
+		if e.Landlock.LogDenials {
+			fmt.Fprintf(w, "             denials logged to the kernel's audit log\n")
+		}
 	}
 	if len(e.Hidden) > 0 {
 		fmt.Fprintf(w, "hidden:      %s\n", strings.Join(e.Hidden, "\n             "))

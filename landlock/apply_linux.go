@@ -45,6 +45,7 @@ var effectiveABIOnce = sync.OnceValue(func() int {
 // config is V9's rights (V10 would also handle UDP, which --net host must
 // keep), trimmed to what the rules ask for, in best-effort mode so that
 // older kernels enforce what they can; Warnings says what they cannot.
+// Denials are logged after execve only when asked for.
 func config(r Rules) ll.Config {
 	c := ll.V9
 	if !r.DenyTCP {
@@ -53,7 +54,10 @@ func config(r Rules) ll.Config {
 	if r.WritesOnly {
 		c.HandledAccessFS &^= ReadSide
 	}
-	return c.EnableLoggingForSubprocesses().BestEffort()
+	if r.LogDenials {
+		c = c.EnableLoggingForSubprocesses()
+	}
+	return c.BestEffort()
 }
 
 func (r Rules) toLandlock() []ll.Rule {

@@ -97,7 +97,7 @@ func supportFor(abi int) abiSupport {
 // Plan computes what the Go init stage's config(r) and toLandlock() enforce
 // through go-landlock on a kernel with Landlock ABI abi (EffectiveABI):
 // V9's rights trimmed to the rules (no TCP rights without DenyTCP),
-// logging for subprocesses, best effort. Like go-landlock it enforces
+// logging for subprocesses when asked for, best effort. Like go-landlock it enforces
 // nothing at all when a rule asks for REFER and the ABI lacks it (ABI 1),
 // and leaves out rules whose rights all fall away. It is pure.
 func Plan(r Rules, abi int) RulesetPlan {
@@ -113,7 +113,9 @@ func Plan(r Rules, abi int) RulesetPlan {
 		HandledFS:     want.fs & sup.fs,
 		HandledNet:    want.net & sup.net,
 		Scoped:        want.scoped & sup.scoped,
-		RestrictFlags: llsys.FlagRestrictSelfLogNewExecOn & sup.flags,
+	}
+	if r.LogDenials {
+		p.RestrictFlags = llsys.FlagRestrictSelfLogNewExecOn & sup.flags
 	}
 	if p.HandledFS&llsys.AccessFSRefer == 0 {
 		// The writable rule asks for REFER: go-landlock's downgrade

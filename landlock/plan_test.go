@@ -10,7 +10,9 @@ import (
 // TestPlan holds Plan against go-landlock's downgrade, worked out by hand
 // from its ABI table (abi_versions.go) for the rules omega-run builds.
 func TestPlan(t *testing.T) {
-	rules := Rules{ReadExec: []string{"/"}, Writable: []string{"/w", "/dev/shm"}, Devices: []string{"/dev/null"}}
+	rules := Rules{ReadExec: []string{"/"}, Writable: []string{"/w", "/dev/shm"}, Devices: []string{"/dev/null"}, LogDenials: true}
+	quiet := rules
+	quiet.LogDenials = false
 	rx := rules
 	rx.UnixSockets = true
 	tcp := rules
@@ -36,6 +38,7 @@ func TestPlan(t *testing.T) {
 		{"ABI 5 ioctl_dev", 5, rules, plan(0xffff, 0, 0, 0, 0xd, 0xffff, 0xc007)},
 		{"ABI 6 scopes", 6, tcp, plan(0xffff, 0x3, 0x3, 0, 0xd, 0xffff, 0xc007)},
 		{"ABI 7 logging", 7, rules, plan(0xffff, 0, 0x3, logNewExec, 0xd, 0xffff, 0xc007)},
+		{"ABI 7 without --log-denials", 7, quiet, plan(0xffff, 0, 0x3, 0, 0xd, 0xffff, 0xc007)},
 		{"ABI 7 rx", 7, rx, plan(0xffff, 0, 0x3, logNewExec, 0xd, 0xffff, 0xc007)},
 		{"ABI 9 resolve_unix", 9, rules, plan(0x1ffff, 0, 0x3, logNewExec, 0xd, 0x1ffff, 0xc007)},
 		{"ABI 9 rx", 9, rx, plan(0x1ffff, 0, 0x3, logNewExec, 0x1000d, 0x1ffff, 0xc007)},

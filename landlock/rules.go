@@ -37,6 +37,9 @@ type Rules struct {
 	// walk on every open that does not write (bench/PROFILE.md). Only for
 	// a mount namespace whose root is read-only.
 	WritesOnly bool
+	// LogDenials has the kernel log denials after execve (the program's),
+	// LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON, where the ABI has it (7).
+	LogDenials bool
 }
 
 // ReadSide are the rights WritesOnly leaves unhandled.
@@ -59,5 +62,6 @@ func FromPolicy(p profiles.Policy) Rules {
 		DenyTCP:     p.Net == profiles.NetNone,
 		UnixSockets: p.Mode != profiles.ModeSandbox,
 		WritesOnly:  p.Mode == profiles.ModeSandbox,
+		LogDenials:  p.LogDenials,
 	}
 }

@@ -32,6 +32,11 @@ type Policy struct {
 	// JSON profile file.
 	Seccomp    string
 	FailClosed bool
+	// LogDenials asks Landlock (ABI 7) to log the program's denied
+	// accesses to the kernel audit log. Off by default, as the kernel
+	// advises for programs that may try what they are denied: an agent
+	// would flood the log.
+	LogDenials bool
 	// Config is a config file the caller read besides the data dir's
 	// (--config); kept read-only in sandbox mode when writable.
 	Config string

@@ -19,6 +19,8 @@ type Explanation struct {
 		Devices  []string `json:"devices"`
 		Rights   []string `json:"rights"`
 		DenyTCP  bool     `json:"deny_tcp"`
+		// LogDenials: the kernel's audit log records what Landlock denies.
+		LogDenials bool `json:"log_denials,omitempty"`
 	} `json:"landlock"`
 	// Hidden are the paths sandbox mode masks (credential stores, --hide,
 	// host sockets outside /run and /tmp), ReadOnly the files and trees

@@ -43,6 +43,10 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			}
 		}
 	}
+	e.Landlock.LogDenials = pol.LogDenials && abi >= 7
+	if w := logDenialsWarning(pol, abi); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process)); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}

@@ -44,6 +44,9 @@ type Options struct {
 	Seccomp string
 	// FailClosed turns every "not enforced" warning into an error.
 	FailClosed bool
+	// LogDenials has the kernel's audit log record what Landlock denies
+	// the program (Landlock ABI 7; audit must be enabled).
+	LogDenials bool
 	// Config is a config file the caller read besides <data-dir>/config.toml;
 	// sandbox mode keeps it read-only like that one (Policy.ConfigFiles).
 	Config string
@@ -106,7 +109,7 @@ func (o Options) Policy() (profiles.Policy, error) {
 	}
 	in := profiles.Policy{
 		Mode: o.Mode, DataDir: dataDir, Home: home, Net: o.Net,
-		Seccomp: o.Seccomp, FailClosed: o.FailClosed, WritableGitConfig: o.WritableGitConfig,
+		Seccomp: o.Seccomp, FailClosed: o.FailClosed, WritableGitConfig: o.WritableGitConfig, LogDenials: o.LogDenials,
 		AllowWrite: o.absAll(o.AllowWrite), Hide: o.absAll(o.Hide),
 		ReadOnly: o.absAll(o.ReadOnly), AllowSocket: o.absAll(o.AllowSocket),
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -75,6 +76,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		return realPath(path)
 	}); w != "" {
 		logrus.Warn(w) // the user's own grant: not a --fail-closed error
+	}
+	if w := logDenialsWarning(p.policy, landlock.EffectiveABI()); w != "" {
+		logrus.Warn(w) // diagnostics, not enforcement
 	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {

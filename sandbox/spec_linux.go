@@ -192,6 +192,14 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
 }
 
+// logDenialsWarning says that --log-denials cannot work on this kernel.
+func logDenialsWarning(pol profiles.Policy, abi int) string {
+	if !pol.LogDenials || pol.Mode == ModeRWX || abi >= 7 {
+		return ""
+	}
+	return fmt.Sprintf("--log-denials: Landlock ABI %d cannot log denials (that came with ABI 7, Linux 6.15): nothing will be recorded", abi)
+}
+
 // programUID is the uid the program will run as.
 func (p *plan) programUID() int {
 	if c := p.credentials(); c != nil {
