@@ -110,9 +110,9 @@ func Plan(r Rules, abi int) RulesetPlan {
 		want.fs &^= ReadSide
 	}
 	p := RulesetPlan{
-		HandledFS:     want.fs & sup.fs,
-		HandledNet:    want.net & sup.net,
-		Scoped:        want.scoped & sup.scoped,
+		HandledFS:  want.fs & sup.fs,
+		HandledNet: want.net & sup.net,
+		Scoped:     want.scoped & sup.scoped,
 	}
 	if r.LogDenials {
 		p.RestrictFlags = llsys.FlagRestrictSelfLogNewExecOn & sup.flags
