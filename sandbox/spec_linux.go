@@ -183,7 +183,8 @@ func readTrim(path string) string {
 // rootMetadataWarning is the gap of a program that runs as root where
 // only Landlock confines it (rx, or sandbox without namespaces): Landlock
 // has no rights for chmod, utimes or xattrs, and root owns most of the
-// system (chown needs CAP_CHOWN, which the program lacks). Sandbox mode's read-only root stops them.
+// system (chown needs CAP_CHOWN, which the program lacks). Sandbox mode's
+// read-only root stops them.
 func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 	if uid != 0 || mounts || pol.Mode == ModeRWX {
 		return ""
