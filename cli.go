@@ -109,8 +109,8 @@ func newApp() *cli.App {
 		Flags:                  withNamesOnce(append(runFlags(), logFlags()...)),
 		Before:                 configLogrus,
 		Action:                 runAction,
-		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), completionCommand(), manCommand()},
-		HideHelpCommand:        true,
+		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), helpCommand(), completionCommand(), manCommand()},
+		HideHelpCommand:        true, // helpCommand instead: urfave/cli's is one shared value that its runs modify
 		UseShortOptionHandling: false,
 		OnUsageError:           usageError("omega-run --help"),
 	}
@@ -256,14 +256,6 @@ func (v flagView) at(name string) *cli.Context {
 // subcommand sub and not after it. urfave/cli cannot say: the
 // environment sets a flag in every context as if it had been given.
 func givenBefore(args []string, sub, name string, appFlags []cli.Flag) bool {
-	takesValue := map[string]bool{}
-	for _, f := range appFlags {
-		if _, isBool := unwrapFlag(f).(*cli.BoolFlag); !isBool {
-			for _, n := range f.Names() {
-				takesValue[n] = true
-			}
-		}
-	}
 	before, after, inSub := false, false, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -278,11 +270,46 @@ func givenBefore(args []string, sub, name string, appFlags []cli.Flag) bool {
 		if flag == name {
 			before, after = before || !inSub, after || inSub
 		}
-		if !hasValue && !inSub && takesValue[flag] {
+		if !hasValue && !inSub && takesValue(flag, appFlags) {
 			i++ // its value
 		}
 	}
 	return before && !after
+}
+
+// dashesFirst tells whether "--" comes before any word that is neither a
+// flag nor a flag's value: `omega-run [flags] -- check` runs a program
+// named check. urfave/cli would hand the first word after "--" to the
+// check command.
+func dashesFirst(args []string, appFlags []cli.Flag) bool {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return true
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			return false
+		}
+		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasValue && takesValue(flag, appFlags) {
+			i++ // its value
+		}
+	}
+	return false
+}
+
+// takesValue tells whether the flag called name is one that takes a value
+// (not a bool). A loop, not a map: it runs on every launch.
+func takesValue(name string, appFlags []cli.Flag) bool {
+	for _, f := range appFlags {
+		for _, n := range f.Names() {
+			if n == name {
+				_, isBool := unwrapFlag(f).(*cli.BoolFlag)
+				return !isBool
+			}
+		}
+	}
+	return false
 }
 
 func (v flagView) String(name string) string        { return v.at(name).String(name) }

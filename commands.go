@@ -12,6 +12,29 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// helpCommand is `omega-run help [COMMAND]`; a program called help runs
+// with `omega-run -- help`.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     "show the help, or a command's help",
+		ArgsUsage: "[COMMAND]",
+		Action: func(c *cli.Context) error {
+			switch c.NArg() {
+			case 0:
+				return cli.ShowAppHelp(c)
+			case 1:
+				if c.App.Command(c.Args().First()) == nil {
+					return cli.Exit(fmt.Sprintf("omega-run: help: no command %q (see omega-run --help)", c.Args().First()), sandbox.ExitLauncher)
+				}
+				return cli.ShowCommandHelp(c.Lineage()[1], c.Args().First()) // the app's context: it looks among its commands
+			}
+			return cli.Exit("omega-run: help takes at most one command (see omega-run --help)", sandbox.ExitLauncher)
+		},
+	}
+}
+
 func checkCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "check",

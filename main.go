@@ -27,6 +27,10 @@ func main() {
 // run executes the CLI and returns the process exit status.
 func run(args []string) int {
 	app := newApp()
+	if dashesFirst(args, app.Flags) {
+		// A program named like a command: omega-run -- check, -- help.
+		app.Commands = nil
+	}
 	app.Metadata = map[string]any{"args": args}
 	status := 0
 	app.ExitErrHandler = func(_ *cli.Context, err error) {

@@ -78,3 +78,49 @@ func TestGivenBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestDashesBeforeCommandName: after "--" a word is a program even when a
+// command has its name; without "--" it is the command.
+func TestDashesBeforeCommandName(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("PATH", t.TempDir()) // no program called check or help
+	cases := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--", "check"}, 127},
+		{[]string{"--mode", "rx", "--", "check", "--json"}, 127},
+		{[]string{"--data-dir", t.TempDir(), "--", "explain"}, 127},
+		{[]string{"--", "help"}, 127},
+		{[]string{"help"}, 0},
+		{[]string{"help", "check"}, 0},
+		{[]string{"explain", "--mode", "rx", "--json", "--", "check"}, 0},
+	}
+	for _, c := range cases {
+		if got := run(append([]string{"omega-run"}, c.args...)); got != c.want {
+			t.Errorf("%q: exit %d, want %d", c.args, got, c.want)
+		}
+	}
+}
+
+func TestDashesFirst(t *testing.T) {
+	flags := newApp().Flags
+	cases := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"omega-run", "--", "check"}, true},
+		{[]string{"omega-run", "--mode", "rx", "--", "check"}, true},
+		{[]string{"omega-run", "--mode=rx", "--fail-closed", "--", "check"}, true},
+		{[]string{"omega-run", "--data-dir", "--", "check"}, false}, // "--" is --data-dir's value
+		{[]string{"omega-run", "check", "--", "x"}, false},
+		{[]string{"omega-run", "explain", "--mode", "rx", "--", "check"}, false},
+		{[]string{"omega-run", "claude"}, false},
+		{[]string{"omega-run"}, false},
+	}
+	for _, c := range cases {
+		if got := dashesFirst(c.args, flags); got != c.want {
+			t.Errorf("%q: %v, want %v", c.args, got, c.want)
+		}
+	}
+}

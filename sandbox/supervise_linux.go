@@ -86,10 +86,10 @@ func syncOut(syncs []*stateSync) {
 // (disabled, exhausted, or an LSM said no), unless --fail-closed.
 func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, error) {
 	cause := cloneFailure(err)
-	if cause == "" || p.policy.FailClosed {
+	if cause == "" {
 		return 0, launcherErr(err)
 	}
-	warnings := []string{usernsWarning(cause)}
+	warnings := []string{usernsWarning(cause)} // report refuses them with --fail-closed
 	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
 		warnings = append(warnings, w) // the spec was made for mounts
 	}

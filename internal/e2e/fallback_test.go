@@ -85,8 +85,8 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 				t.Error("the write went through: Landlock must still confine")
 			}
 			r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
-			if r.code != 125 || strings.Contains(r.stdout, "ran") {
-				t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
+			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "--fail-closed: user namespaces are unavailable") {
+				t.Errorf("--fail-closed: exit %d stdout %q stderr %q; want 125, nothing run, and why", r.code, r.stdout, r.stderr)
 			}
 		})
 	}
