@@ -106,10 +106,10 @@ func Parse(specs []string) ([]Limit, error) {
 	for _, spec := range specs {
 		l, err := parseOne(spec)
 		if err != nil {
-			return nil, fmt.Errorf("rlimits: %w: %q: %w (%s)", ErrInvalid, spec, err, Usage())
+			return nil, fmt.Errorf("%w %q: %w (%s)", ErrInvalid, spec, err, Usage())
 		}
 		if seen[l.Name] {
-			return nil, fmt.Errorf("rlimits: %w: %q: %s given twice (%s)", ErrInvalid, spec, l.Name, Usage())
+			return nil, fmt.Errorf("%w %q: %s given twice (%s)", ErrInvalid, spec, l.Name, Usage())
 		}
 		seen[l.Name] = true
 		out = append(out, l)

@@ -57,6 +57,10 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if err != nil {
 		return Explanation{}, launcherErr(err)
 	}
+	// What a launch would refuse, explain refuses too.
+	if _, err := o.validate(pol); err != nil {
+		return Explanation{}, launcherErr(err)
+	}
 	e := Explanation{
 		Mode: pol.Mode, DataDir: pol.DataDir, Writable: pol.Writable,
 		Network: pol.Net, Seccomp: pol.Seccomp, Env: programEnv(pol),

@@ -26,7 +26,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
 	mounts := false
 	if pol.Mode == ModeSandbox {
-		if cause := usernsUnavailable(); cause != "" {
+		if cause := usernsProbe(); cause != "" {
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
@@ -95,4 +95,20 @@ func explainUID(p Process) int {
 		return int(ids.uid)
 	}
 	return -1
+}
+
+// usernsProbe is usernsUnavailable, and when the signs say nothing, a
+// real start of the init stage (as check does): inside another sandbox,
+// for one, the sysctls allow what the outer filter refuses.
+func usernsProbe() string {
+	if cause := usernsUnavailable(); cause != "" {
+		return cause
+	}
+	if err := nsexec.Probe(); err != nil {
+		if cause := cloneFailure(err); cause != "" {
+			return cause
+		}
+		return "the init stage failed: " + err.Error()
+	}
+	return ""
 }

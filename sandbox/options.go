@@ -130,48 +130,20 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := o.Process.checkEnv(); err != nil {
-		return nil, launcherErr(err)
-	}
-	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
-		return nil, launcherErr(err)
-	}
-	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
-		return nil, launcherErr(fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode))
-	}
-	ids, err := o.Process.resolveIDs()
+	p, err := o.validate(pol)
 	if err != nil {
 		return nil, launcherErr(err)
 	}
-	limits, err := rlimits.Parse(o.Process.Rlimits)
-	if err != nil {
-		return nil, launcherErr(fmt.Errorf("--rlimit: %w", err))
-	}
-	cg, err := cgroups.ParseLimits(o.Process.Memory, o.Process.Pids, o.Process.CPUs)
-	if err != nil {
-		return nil, launcherErr(err)
-	}
-	if !cg.IsZero() && pol.Mode == ModeRWX {
-		return nil, launcherErr(errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)"))
-	}
-	var roots map[string]string
+	p.path, p.argv = path, append([]string{program}, args...)
 	if pol.Mode != ModeRWX {
-		if roots, err = checkPlanted(pol); err != nil {
+		if p.roots, err = checkPlanted(pol); err != nil {
 			return nil, launcherErr(err)
 		}
 		if err := ensureDirs(pol); err != nil {
 			return nil, launcherErr(err)
 		}
 	}
-	// After ensureDirs: --allow-write may name the workspace it creates.
-	if err := checkPaths(pol); err != nil {
-		return nil, launcherErr(err)
-	}
-	return &plan{
-		policy: pol, path: path, argv: append([]string{program}, args...),
-		workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, roots: roots,
-	}, nil
+	return p, nil
 }
 
 func (o Options) workdir() string {
@@ -247,40 +219,6 @@ func resolveProgram(program, workdir string) (string, error) {
 		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
 	}
 	return path, nil
-}
-
-// checkPaths checks the paths the user named, in every mode (rwx
-// ignores them, but a wrong one is still a mistake worth reporting).
-func checkPaths(p profiles.Policy) error {
-	for _, w := range p.AllowWrite {
-		st, err := os.Stat(w)
-		if err != nil {
-			return fmt.Errorf("--allow-write %s: %w", w, err)
-		}
-		// A writable root is a directory: Landlock's directory rights and
-		// the sandbox's bind mount point both fail on a file.
-		if !st.IsDir() {
-			return fmt.Errorf("--allow-write %s: not a directory", w)
-		}
-	}
-	for _, r := range p.ReadOnly {
-		if _, err := os.Stat(r); err != nil {
-			return fmt.Errorf("--read-only %s: %w", r, err)
-		}
-		if p.WritableRootOf(r) == "" {
-			return fmt.Errorf("--read-only %s: not inside a writable root (everything else is read-only already)", r)
-		}
-	}
-	for _, s := range p.AllowSocket {
-		st, err := os.Stat(s)
-		if err != nil {
-			return fmt.Errorf("--allow-socket %s: %w", s, err)
-		}
-		if st.Mode()&fs.ModeSocket == 0 {
-			return fmt.Errorf("--allow-socket %s: not a unix socket", s)
-		}
-	}
-	return nil
 }
 
 // ensureDirs creates the data dir (0700, with workspace/), ~/.claude and

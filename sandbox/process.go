@@ -97,6 +97,10 @@ func lookupUser(name string) (*user.User, error) {
 		return &user.User{Uid: name, Gid: name}, nil // a bare uid: its own group
 	}
 	u, err := user.Lookup(name)
+	var unknown user.UnknownUserError
+	if errors.As(err, &unknown) {
+		return nil, fmt.Errorf("--user %s: no such user", name)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("--user %s: %w", name, err)
 	}
@@ -108,6 +112,10 @@ func lookupGroup(name string) (uint32, error) {
 		return uint32(n), nil
 	}
 	g, err := user.LookupGroup(name)
+	var unknown user.UnknownGroupError
+	if errors.As(err, &unknown) {
+		return 0, fmt.Errorf("--group %s: no such group", name)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("--group %s: %w", name, err)
 	}

@@ -136,6 +136,15 @@ func TestNested(t *testing.T) {
 			if w.sentinel() != "original" {
 				t.Error("the nested program wrote outside the writable set")
 			}
+			// explain tells the same, and a nested --fail-closed says why.
+			r = w.run("--mode", outer, "--", bin, "explain", "--", "/bin/true")
+			if !strings.Contains(r.stdout, "user namespaces are unavailable") || !strings.Contains(r.stdout, "namespaces:  none") {
+				t.Errorf("nested explain: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+			r = w.run("--mode", outer, "--", bin, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
+			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "--fail-closed: user namespaces are unavailable") {
+				t.Errorf("nested --fail-closed: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
 		})
 	}
 }

@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/omega-run/omega-run/cgroups"
+	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/rlimits"
+	"github.com/omega-run/omega-run/seccomp"
+)
+
+// validate checks everything about o that can be checked without creating
+// anything, and returns the plan still without its program. A launch runs
+// it before it creates the data dir, so that a refused launch leaves
+// nothing behind, and explain runs it so that it refuses what a launch
+// would.
+func (o Options) validate(pol profiles.Policy) (*plan, error) {
+	if err := o.Process.checkEnv(); err != nil {
+		return nil, err
+	}
+	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
+		return nil, err
+	}
+	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
+		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
+	}
+	if o.Workdir != "" {
+		if st, err := os.Stat(o.Workdir); err != nil {
+			return nil, fmt.Errorf("--workdir %s: %w", o.Workdir, errors.Unwrap(err))
+		} else if !st.IsDir() {
+			return nil, fmt.Errorf("--workdir %s: not a directory", o.Workdir)
+		}
+	}
+	ids, err := o.Process.resolveIDs()
+	if err != nil {
+		return nil, err
+	}
+	limits, err := rlimits.Parse(o.Process.Rlimits)
+	if err != nil {
+		return nil, fmt.Errorf("--rlimit: %w", err)
+	}
+	cg, err := cgroups.ParseLimits(o.Process.Memory, o.Process.Pids, o.Process.CPUs)
+	if err != nil {
+		return nil, err
+	}
+	if !cg.IsZero() && pol.Mode == ModeRWX {
+		return nil, errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)")
+	}
+	if err := checkPaths(pol); err != nil {
+		return nil, err
+	}
+	if err := checkSeccompFile(pol); err != nil {
+		return nil, err
+	}
+	return &plan{
+		policy: pol, workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
+	}, nil
+}
+
+// checkPaths checks the paths the user named, in every mode (rwx
+// ignores them, but a wrong one is still a mistake worth reporting). A
+// writable root that the launch itself creates (the data dir, its
+// workspace, ~/.claude, the private /tmp) may be missing still.
+func checkPaths(p profiles.Policy) error {
+	for _, w := range p.AllowWrite {
+		st, err := os.Stat(w)
+		if errors.Is(err, fs.ErrNotExist) && p.Mode != ModeRWX && createdDir(p, w) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("--allow-write %s: %w", w, errors.Unwrap(err))
+		}
+		// A writable root is a directory: Landlock's directory rights and
+		// the sandbox's bind mount point both fail on a file.
+		if !st.IsDir() {
+			return fmt.Errorf("--allow-write %s: not a directory", w)
+		}
+	}
+	for _, r := range p.ReadOnly {
+		if _, err := os.Stat(r); err != nil {
+			return fmt.Errorf("--read-only %s: %w", r, errors.Unwrap(err))
+		}
+		if p.WritableRootOf(r) == "" {
+			return fmt.Errorf("--read-only %s: not inside a writable root (everything else is read-only already)", r)
+		}
+	}
+	for _, s := range p.AllowSocket {
+		st, err := os.Stat(s)
+		if err != nil {
+			return fmt.Errorf("--allow-socket %s: %w", s, errors.Unwrap(err))
+		}
+		if st.Mode()&fs.ModeSocket == 0 {
+			return fmt.Errorf("--allow-socket %s: not a unix socket", s)
+		}
+	}
+	return nil
+}
+
+// createdDir tells whether ensureDirs creates dir.
+func createdDir(p profiles.Policy, dir string) bool {
+	return dir == p.DataDir || dir == p.Workspace() || dir == p.ClaudeDir() ||
+		(p.Mode == ModeSandbox && dir == p.PrivateTmp())
+}
+
+// checkSeccompFile reads and parses a profile named by its path (the
+// built-in ones cannot fail), so that a bad one is refused before the
+// launch creates anything; compileSeccomp reads it again to use it.
+func checkSeccompFile(p profiles.Policy) error {
+	switch p.Seccomp {
+	case "", profiles.SeccompDefault, profiles.SeccompStrict, profiles.SeccompNone:
+		return nil
+	}
+	if _, err := seccomp.Resolve(p.Seccomp); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRefusedBeforeCreating: what a launch refuses, explain refuses with
+// the same message, and the refused launch leaves no data dir behind.
+func TestRefusedBeforeCreating(t *testing.T) {
+	dir := t.TempDir()
+	badProfile := filepath.Join(dir, "bad.json")
+	os.WriteFile(badProfile, []byte(`{"defaultAction": "SCMP_ACT_ALLOW",`), 0o644)
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	cases := []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"allow-write missing", Options{AllowWrite: []string{"/no/such/dir"}}, "--allow-write /no/such/dir: no such file or directory"},
+		{"allow-write a file", Options{AllowWrite: []string{file}}, "not a directory"},
+		{"read-only missing", Options{ReadOnly: []string{"/no/such"}}, "--read-only /no/such: no such file"},
+		{"socket missing", Options{AllowSocket: []string{"/no/such.sock"}}, "--allow-socket /no/such.sock: no such file"},
+		{"workdir missing", Options{Workdir: "/no/such/dir"}, "--workdir /no/such/dir: no such file"},
+		{"workdir a file", Options{Workdir: file}, "--workdir " + file + ": not a directory"},
+		{"seccomp file missing", Options{Mode: ModeRX, Seccomp: "/no/such.json"}, "seccomp: read profile"},
+		{"seccomp file malformed", Options{Seccomp: badProfile}, "bad.json:1:"},
+		{"bad rlimit", Options{Process: Process{Rlimits: []string{"nofile"}}}, `--rlimit: invalid resource limit "nofile"`},
+		{"hostname outside sandbox", Options{Mode: ModeRX, Process: Process{Hostname: "h"}}, "--hostname needs --mode sandbox"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			c.o.Home = t.TempDir()
+			c.o.DataDir = filepath.Join(c.o.Home, "data")
+			_, explainErr := c.o.Explain("")
+			_, err := c.o.prepare("true", nil)
+			var e *Error
+			if !errors.As(err, &e) || e.Code != ExitLauncher || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("launch: %v, want exit %d and %q", err, ExitLauncher, c.want)
+			}
+			if explainErr == nil || explainErr.Error() != err.Error() {
+				t.Errorf("explain: %v, want the launch's error", explainErr)
+			}
+			if _, err := os.Stat(c.o.DataDir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the refused launch created the data dir (%v)", err)
+			}
+		})
+	}
+}
+
+// TestAllowWriteCreatedDir: a writable root the launch creates (here the
+// workspace of a new data dir) may be named before it exists.
+func TestAllowWriteCreatedDir(t *testing.T) {
+	home := t.TempDir()
+	data := filepath.Join(home, "data")
+	o := Options{Home: home, DataDir: data, AllowWrite: []string{filepath.Join(data, "workspace")}}
+	if _, err := o.Explain(""); err != nil {
+		t.Fatalf("explain: %v", err)
+	}
+	if _, err := o.prepare("true", nil); err != nil {
+		t.Fatalf("launch: %v", err)
+	}
+	if st, err := os.Stat(filepath.Join(data, "workspace")); err != nil || !st.IsDir() {
+		t.Errorf("workspace not created: %v", err)
+	}
+}
