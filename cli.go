@@ -186,11 +186,11 @@ func options(cc *cli.Context, file map[string]any) (sandbox.Options, error) {
 	}
 	mode, err := profiles.ParseMode(str("mode"))
 	if err != nil {
-		return sandbox.Options{}, fmt.Errorf("mode: %w", err)
+		return sandbox.Options{}, fmt.Errorf("--mode: %w", err)
 	}
 	net, err := profiles.ParseNetwork(str("net"))
 	if err != nil {
-		return sandbox.Options{}, fmt.Errorf("net: %w", err)
+		return sandbox.Options{}, fmt.Errorf("--net: %w", err)
 	}
 	if n := c.Int("preserve-fds"); n < 0 || n > 1000 {
 		return sandbox.Options{}, fmt.Errorf("--preserve-fds %d: want 0 to 1000", n)
@@ -224,12 +224,12 @@ func runAction(c *cli.Context) error {
 	}
 	s, err := resolveSettings(c)
 	if err != nil {
-		return cli.Exit("omega-run: "+err.Error(), sandbox.ExitLauncher)
+		return cli.Exit("omega-run: "+s.fromSource(err.Error()), sandbox.ExitLauncher)
 	}
 	args := c.Args().Slice()
 	status, err := s.opts.RunAndExit(args[0], args[1:]...) // runAction's return ends the process
 	if err != nil {
-		return cli.Exit("omega-run: "+err.Error(), codeOf(err))
+		return cli.Exit("omega-run: "+s.fromSource(err.Error()), codeOf(err))
 	}
 	return cli.Exit("", status)
 }

@@ -135,6 +135,21 @@ func (s settings) checkRWX() error {
 	return err
 }
 
+// fromSource adds to an error about a flag ("--allow-write X: …") where
+// its value came from when that was not the command line.
+func (s settings) fromSource(msg string) string {
+	name, _, _ := strings.Cut(msg, " ")
+	name, isFlag := strings.CutPrefix(strings.TrimSuffix(name, ":"), "--")
+	switch src := s.sources[name]; {
+	case !isFlag:
+	case src == "env":
+		return msg + " (from " + setEnvVar(name) + ")"
+	case strings.HasPrefix(src, "config "):
+		return msg + " (from " + src + ")"
+	}
+	return msg
+}
+
 // setEnvVar names the environment variable that set flag.
 func setEnvVar(flag string) string {
 	for _, f := range runFlags() {

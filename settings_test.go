@@ -131,3 +131,38 @@ func TestExplainMasks(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorNamesSource: an error about a value from the environment or
+// the config file says so; the user may not know the value is set there.
+func TestErrorNamesSource(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	config := filepath.Join(home, "c.toml")
+	os.WriteFile(config, []byte("[sandbox]\nallow_write = [\"/no/such/dir\"]\n"), 0o644)
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{nil, []string{"--config", config}, "omega-run: --allow-write /no/such/dir: no such file or directory (from config " + config + ")"},
+		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no/such/env"}, nil, "--allow-write /no/such/env: no such file or directory (from OMEGA_RUN_ALLOW_WRITE)"},
+		{nil, []string{"--allow-write", "/no/such/flag"}, "--allow-write /no/such/flag: no such file or directory\n"},
+		{map[string]string{"OMEGA_SANDBOX_MODE": "zz"}, nil, `--mode: unknown mode "zz" (want one of sandbox, rx, rwx) (from OMEGA_SANDBOX_MODE)`},
+		{map[string]string{"OMEGA_RUN_SECCOMP": "/no/such.json"}, nil, "(from OMEGA_RUN_SECCOMP)"},
+	}
+	for _, c := range cases {
+		for k, v := range c.env {
+			t.Setenv(k, v)
+		}
+		for _, sub := range [][]string{nil, {"explain"}} {
+			args := append(append(slices.Clone(sub), c.args...), "--", "true")
+			_, stderr, code := runCaptured(t, args...)
+			if code != 125 || !strings.Contains(stderr, c.want) {
+				t.Errorf("%v %q: exit %d, stderr %q; want 125 and %q", c.env, args, code, stderr, c.want)
+			}
+		}
+		for k := range c.env {
+			os.Unsetenv(k)
+		}
+	}
+}

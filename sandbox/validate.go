@@ -115,7 +115,7 @@ func checkSeccompFile(p profiles.Policy) error {
 		return nil
 	}
 	if _, err := seccomp.Resolve(p.Seccomp); err != nil {
-		return fmt.Errorf("seccomp: %w", err)
+		return fmt.Errorf("--seccomp %s: %w", p.Seccomp, err)
 	}
 	return nil
 }
