@@ -23,6 +23,8 @@ func TestBadInput(t *testing.T) {
 		{"missing allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, nil},
 		{"explain for another OS", []string{"explain", "--os", "plan9"}, nil},
 		{"unknown mode before a subcommand", []string{"--mode", "x", "explain"}, nil},
+		{"data dir is a file", []string{"--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname"}},
+		{"data dir below a file", []string{"--mode", "rx", "--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname/x"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/pelletier/go-toml/v2"
@@ -74,7 +75,9 @@ type File struct {
 // default location); an explicit --config must exist.
 func Load(path string, optional bool) (File, error) {
 	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && optional {
+	// ENOTDIR: the data dir is a file; the launch says so (it cannot
+	// create the data dir), and rwx does not need one.
+	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && optional {
 		return File{}, nil
 	}
 	if err != nil {

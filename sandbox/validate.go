@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"github.com/omega-run/omega-run/cgroups"
 	"github.com/omega-run/omega-run/profiles"
@@ -48,6 +49,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	}
 	if !cg.IsZero() && pol.Mode == ModeRWX {
 		return nil, errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)")
+	}
+	if err := checkDataDir(pol); err != nil {
+		return nil, err
 	}
 	if err := checkPaths(pol); err != nil {
 		return nil, err
@@ -96,6 +100,22 @@ func checkPaths(p profiles.Policy) error {
 		if st.Mode()&fs.ModeSocket == 0 {
 			return fmt.Errorf("--allow-socket %s: not a unix socket", s)
 		}
+	}
+	return nil
+}
+
+// checkDataDir refuses a data dir that is no directory, or is below a
+// file, before anything else trips over it.
+func checkDataDir(p profiles.Policy) error {
+	if p.Mode == ModeRWX {
+		return nil // rwx does not use it
+	}
+	st, err := os.Stat(p.DataDir)
+	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("data dir %s: a file is in its path", p.DataDir)
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("data dir %s is a file, not a directory", p.DataDir)
 	}
 	return nil
 }

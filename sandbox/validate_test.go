@@ -68,3 +68,23 @@ func TestAllowWriteCreatedDir(t *testing.T) {
 		t.Errorf("workspace not created: %v", err)
 	}
 }
+
+// TestDataDirNotADirectory: a file where the data dir should be is named
+// as such, by the launch and by explain.
+func TestDataDirNotADirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct{ dir, want string }{
+		{file, "data dir " + file + " is a file, not a directory"},
+		{filepath.Join(file, "sub"), "data dir " + filepath.Join(file, "sub") + ": a file is in its path"},
+	} {
+		for _, mode := range []Mode{ModeSandbox, ModeRX} {
+			o := Options{Mode: mode, Home: t.TempDir(), DataDir: c.dir}
+			_, err := o.prepare("true", nil)
+			_, explainErr := o.Explain("")
+			if err == nil || err.Error() != c.want || explainErr == nil || explainErr.Error() != c.want {
+				t.Errorf("%s %s: launch %v, explain %v; want %q", mode, c.dir, err, explainErr, c.want)
+			}
+		}
+	}
+}
