@@ -76,7 +76,10 @@ static char *getwd_go(void) {
 // ----------------------------------------------------------------- run
 
 static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
-	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s", path, omega_errstr(e));
+	char hint[512] = "";
+	if (e == ENOENT)
+		omega_exec_hint(path, hint, sizeof hint);
+	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s%s", path, omega_errstr(e), hint);
 }
 
 // ignore_signals gives the program, right before its execve, the signals

@@ -5,6 +5,8 @@
 // follow the parent's log format (warn_linux.go).
 
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +31,28 @@ const char *omega_errstr(int e) {
 		return go_errstr[e];
 	snprintf(buf, sizeof buf, "errno %d", e);
 	return buf;
+}
+
+// omega_exec_hint explains an ENOENT from execve of a file that exists
+// (Go's execHint): its #! interpreter, or the ELF loader it names, is
+// missing. out is "" otherwise.
+void omega_exec_hint(const char *path, char *out, size_t size) {
+	out[0] = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return;
+	char buf[256];
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n >= 2 && buf[0] == '#' && buf[1] == '!') {
+		buf[n] = 0;
+		char *interp = buf + 2 + strspn(buf + 2, " \t");
+		interp[strcspn(interp, " \t\r\n")] = 0;
+		if (*interp && access(interp, F_OK) < 0 && errno == ENOENT)
+			snprintf(out, size, " (the file exists: its interpreter %s does not)", interp);
+	} else if (n >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
+		snprintf(out, size, " (the file exists: the ELF loader it names does not)");
+	}
 }
 
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...) {

@@ -3,6 +3,7 @@ package nsexec
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime"
 	"slices"
@@ -176,7 +177,37 @@ func execFailure(path string, err error) error {
 	if errors.Is(err, unix.ENOENT) {
 		code = 127
 	}
-	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w", path, err)}
+	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w%s", path, err, execHint(path, err))}
+}
+
+// execHint explains an ENOENT from execve of a file that exists: its #!
+// interpreter, or the ELF loader it names, is missing (the C stage's
+// omega_exec_hint).
+func execHint(path string, err error) string {
+	if !errors.Is(err, unix.ENOENT) {
+		return ""
+	}
+	f, ferr := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0) // a FIFO must not block
+	if ferr != nil {
+		return ""
+	}
+	buf := make([]byte, 256)
+	n, _ := f.Read(buf)
+	f.Close()
+	head := string(buf[:n])
+	if rest, ok := strings.CutPrefix(head, "#!"); ok {
+		fields := strings.Fields(strings.SplitN(rest, "\n", 2)[0])
+		if len(fields) > 0 {
+			if _, serr := os.Stat(fields[0]); errors.Is(serr, fs.ErrNotExist) {
+				return " (the file exists: its interpreter " + fields[0] + " does not)"
+			}
+		}
+		return ""
+	}
+	if strings.HasPrefix(head, "\x7fELF") {
+		return " (the file exists: the ELF loader it names does not)"
+	}
+	return ""
 }
 
 // waitGoAhead blocks until the parent has placed this process in its

@@ -15,6 +15,9 @@ func TestExitCodes(t *testing.T) {
 	w := newWorld(t, nobody)
 	notExec := filepath.Join(w.home, "notexec")
 	writeFile(t, notExec, "#!/bin/sh\n")
+	noInterp := filepath.Join(w.home, "nointerp")
+	writeFile(t, noInterp, "#!/no/such/interp -x\n")
+	os.Chmod(noInterp, 0o755)
 	cases := []struct {
 		name    string
 		args    []string
@@ -27,6 +30,8 @@ func TestExitCodes(t *testing.T) {
 		{"not-found-path", []string{"--", "/no/such/program"}, 127, "no such file"},
 		{"not-executable", []string{"--", notExec}, 126, "permission denied"},
 		{"directory", []string{"--", "/usr"}, 126, "is a directory"},
+		// 127, as sh, bash and env give; the line says what is missing.
+		{"interpreter-missing", []string{"--", noInterp}, 127, "(the file exists: its interpreter /no/such/interp does not)"},
 		{"bad-mode", []string{"--mode", "bogus", "--", "true"}, 125, "unknown mode"},
 		{"bad-net", []string{"--net", "bogus", "--", "true"}, 125, "unknown network"},
 		{"bad-flag", []string{"--bogus", "--", "true"}, 125, "flag provided but not defined"},
