@@ -90,12 +90,22 @@ func describeCond(b *strings.Builder, pl *plan) {
 			first = false
 		}
 		fmt.Fprintf(b, "  %s\n", sp.name)
+		always := false
 		for _, r := range rules {
 			note := ""
 			if r.note != "" {
 				note = "  (" + r.note + ")"
 			}
-			fmt.Fprintf(b, "    %s if %s%s\n", describeRet(r.act), describeArgs(r.argsOn(native)), note)
+			args := r.argsOn(native)
+			if always = len(args) == 0; always {
+				// A guard without arguments (openat2): nothing after it runs.
+				fmt.Fprintf(b, "    %s always%s\n", describeRet(r.act), note)
+				break
+			}
+			fmt.Fprintf(b, "    %s if %s%s\n", describeRet(r.act), describeArgs(args), note)
+		}
+		if always {
+			continue
 		}
 		fallback := pl.def
 		if sp.uncond != nil {

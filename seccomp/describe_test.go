@@ -16,6 +16,8 @@ func TestDescribe(t *testing.T) {
 			"fail with ENOSYS (3 syscalls):\n  io_uring_enter io_uring_register io_uring_setup",
 			"  ioctl\n    fail with EPERM if arg1 & 0xffffffff == 0x5412  (TIOCSTI, added to every profile)",
 			"    allow if arg0 == 0xffffffff\n    otherwise fail with EPERM",
+			// A guard without arguments decides alone: no "if", no "otherwise".
+			"  openat2\n    fail with ENOSYS always  (openat2's mode",
 		},
 		"strict": {
 			"fail with ENOSYS (4 syscalls):\n  clone3",
