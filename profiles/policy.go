@@ -86,6 +86,9 @@ func New(in Policy) (Policy, error) {
 		if err != nil {
 			return Policy{}, err
 		}
+		if len(cleaned) > 1 {
+			cleaned = dedupe(cleaned) // a path given twice warns and mounts once
+		}
 		*l.list = cleaned
 	}
 	if err := p.Validate(); err != nil {

@@ -56,3 +56,15 @@ func TestParseMode(t *testing.T) {
 		t.Error("modes are case-sensitive")
 	}
 }
+
+// TestNewDedupes: a path given twice (or as /x and /x/) is kept once, so
+// that it warns and mounts once.
+func TestNewDedupes(t *testing.T) {
+	p, err := New(Policy{Mode: ModeSandbox, Home: "/h", Hide: []string{"/a", "/a/", "/b", "/a"}, ReadOnly: []string{"/h/.omega/x", "/h/.omega/x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p.Hide, []string{"/a", "/b"}) || !reflect.DeepEqual(p.ReadOnly, []string{"/h/.omega/x"}) {
+		t.Errorf("hide %v, read-only %v", p.Hide, p.ReadOnly)
+	}
+}

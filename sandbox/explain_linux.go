@@ -30,9 +30,13 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
-			if plan, _, _, err := mountPlan(pol, nil); err != nil {
+			if w := privateTmpWarning(pol); w != "" {
+				e.Warnings = append(e.Warnings, w)
+			}
+			if plan, _, mwarn, err := mountPlan(pol, nil); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {
+				e.Warnings = append(e.Warnings, mwarn...)
 				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
 				e.ReadOnly = plan.ReadOnly
 			}

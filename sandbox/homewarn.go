@@ -35,6 +35,19 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 	return ""
 }
 
+// privateTmpWarning is said when --allow-write names /tmp in sandbox mode
+// with its mounts: the sandbox's /tmp is its own and writable already, so
+// the grant would otherwise do nothing, silently.
+func privateTmpWarning(pol profiles.Policy) string {
+	for _, w := range pol.AllowWrite {
+		if filepath.Clean(w) == "/tmp" {
+			return "--allow-write /tmp: in sandbox mode /tmp is the sandbox's own (kept in " + pol.PrivateTmp() +
+				") and writable already; the host's /tmp stays out of reach (allow a directory in it, --allow-write /tmp/DIR, or use --mode rx)"
+		}
+	}
+	return ""
+}
+
 // realPath resolves symlinks in p, or returns p when it cannot.
 func realPath(p string) string {
 	if r, err := filepath.EvalSymlinks(p); err == nil {

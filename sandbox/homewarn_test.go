@@ -40,3 +40,15 @@ func TestHomeWritableWarning(t *testing.T) {
 		}
 	}
 }
+
+func TestPrivateTmpWarning(t *testing.T) {
+	for _, c := range []struct {
+		allow []string
+		warn  bool
+	}{{nil, false}, {[]string{"/tmp/share"}, false}, {[]string{"/srv", "/tmp"}, true}} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
+		if got := privateTmpWarning(pol); (got != "") != c.warn || (c.warn && !strings.Contains(got, "/h/.omega/tmp")) {
+			t.Errorf("%v: %q", c.allow, got)
+		}
+	}
+}

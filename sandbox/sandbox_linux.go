@@ -96,6 +96,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		if cause != "" {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
+			if w := privateTmpWarning(p.policy); w != "" {
+				logrus.Warn(w) // a no-op grant, not a gap: not a --fail-closed error
+			}
 			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)
 			spec.Broker = broker

@@ -69,3 +69,18 @@ func TestHomeWritableWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestAllowWriteTmp: --allow-write /tmp in sandbox mode gives the host's
+// /tmp nothing (the sandbox's /tmp is its own); the launch says so instead
+// of doing nothing silently. In rx the host's /tmp is writable anyway.
+func TestAllowWriteTmp(t *testing.T) {
+	w := newWorld(t, nobody)
+	r := w.run("--allow-write", "/tmp", "--", "/bin/true")
+	if r.code != 0 || !strings.Contains(r.stderr, "--allow-write /tmp: in sandbox mode /tmp is the sandbox's own") {
+		t.Errorf("sandbox: %+v; want a run and the warning", r)
+	}
+	r = w.run("--mode", "rx", "--allow-write", "/tmp", "--", "/bin/true")
+	if r.code != 0 || r.stderr != "" {
+		t.Errorf("rx: %+v; want a quiet run", r)
+	}
+}
