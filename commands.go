@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/sandbox"
@@ -142,7 +143,11 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))
 	}
 	fmt.Fprintf(w, "data dir:    %s\n", e.DataDir)
-	fmt.Fprintf(w, "writable:    %s\n", strings.Join(e.Writable, "\n             "))
+	writable := slices.Clone(e.Writable)
+	if i := slices.Index(writable, "/tmp"); i >= 0 && e.PrivateTmp != "" {
+		writable[i] += "  (the sandbox's own, kept in " + e.PrivateTmp + ")"
+	}
+	fmt.Fprintf(w, "writable:    %s\n", strings.Join(writable, "\n             "))
 	fmt.Fprintf(w, "network:     %s\n", e.Network)
 	fmt.Fprintf(w, "namespaces:  %s\n", orNone(strings.Join(e.Namespaces, ", ")))
 	if e.Mode != sandbox.ModeRWX {

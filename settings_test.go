@@ -125,6 +125,9 @@ func TestExplainMasks(t *testing.T) {
 	if !slices.Contains(e.Hidden, filepath.Join(home, ".ssh")) {
 		t.Errorf("hidden %q: want ~/.ssh", e.Hidden)
 	}
+	if want := filepath.Join(home, ".omega", "tmp"); e.PrivateTmp != want {
+		t.Errorf("private_tmp %q, want %s", e.PrivateTmp, want)
+	}
 	for _, want := range []string{filepath.Join(home, ".omega", "config.toml"), filepath.Join(home, ".omega", "workspace", "p", ".git", "hooks")} {
 		if !slices.Contains(e.ReadOnly, want) {
 			t.Errorf("read_only %q: want %s", e.ReadOnly, want)

@@ -8,9 +8,11 @@ type Explanation struct {
 	OS      string `json:"os"`
 	DataDir string `json:"data_dir"`
 	// Program is the resolved program, when one was given.
-	Program    string   `json:"program,omitempty"`
-	Args       []string `json:"args,omitempty"`
-	Writable   []string `json:"writable"`
+	Program  string   `json:"program,omitempty"`
+	Args     []string `json:"args,omitempty"`
+	Writable []string `json:"writable"`
+	// PrivateTmp is where the sandbox's own /tmp is kept, when it has one.
+	PrivateTmp string   `json:"private_tmp,omitempty"`
 	Network    Network  `json:"network"`
 	Namespaces []string `json:"namespaces"`
 	Landlock   struct {

@@ -41,6 +41,7 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 				e.ReadOnly = plan.ReadOnly
 			}
 			mounts = true
+			e.PrivateTmp = pol.PrivateTmp()
 			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
 			if pol.Net == profiles.NetNone {
 				e.Namespaces = append(e.Namespaces, "net")
