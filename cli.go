@@ -82,7 +82,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
 		configFlag(),
 		&cli.IntFlag{Name: "preserve-fds", EnvVars: []string{"OMEGA_RUN_PRESERVE_FDS"},
-			Usage: "pass file descriptors 3…3+`N`-1 on to the program (all others above 2 are closed; systemd's socket-activated fds are passed without it)"},
+			Usage: "pass file descriptors 3…3+`N`-1 on to the program (sandbox and rx close all others above 2, rwx passes every fd; systemd's socket-activated fds are passed without it)"},
 	}
 }
 
