@@ -125,8 +125,38 @@ func newApp() *cli.App {
 // usageError makes a command-line mistake one line and exit 125.
 func usageError(help string) cli.OnUsageErrorFunc {
 	return func(_ *cli.Context, err error, _ bool) error {
-		return cli.Exit("omega-run: "+err.Error()+" (see "+help+")", sandbox.ExitLauncher)
+		return cli.Exit("omega-run: "+usageMessage(err.Error())+" (see "+help+")", sandbox.ExitLauncher)
 	}
+}
+
+// usageMessage rewords urfave/cli's and the flag package's messages that
+// read oddly to a user: one dash for an unknown --flag, Go's parser names.
+func usageMessage(msg string) string {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimLeft(name, "-")
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, flag, ok := strings.Cut(rest, " for flag -"); ok {
+			name, why, _ := strings.Cut(flag, ": ")
+			if why == "parse error" {
+				why = "not a number"
+			}
+			return "--" + strings.TrimLeft(name, "-") + " " + value + ": " + why
+		}
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid boolean value "); ok {
+		if value, flag, ok := strings.Cut(rest, " for -"); ok {
+			name, _, _ := strings.Cut(flag, ":")
+			return "--" + strings.TrimLeft(name, "-") + "=" + strings.Trim(value, `"`) + ": want true or false"
+		}
+	}
+	if head, _, ok := strings.Cut(msg, ": strconv.ParseBool"); ok {
+		return head + ": want true or false"
+	}
+	if head, _, ok := strings.Cut(msg, ": strconv."); ok {
+		return head + ": not a number"
+	}
+	return msg
 }
 
 // noArgs refuses arguments to a command that takes none, rather than
@@ -143,7 +173,7 @@ func noArgs(c *cli.Context) error {
 func configLogrus(c *cli.Context) error {
 	level, err := logrus.ParseLevel(c.String("log-level"))
 	if err != nil {
-		return cli.Exit("omega-run: --log-level: "+err.Error(), sandbox.ExitLauncher)
+		return cli.Exit(fmt.Sprintf("omega-run: --log-level %q: want debug, info, warning or error", c.String("log-level")), sandbox.ExitLauncher)
 	}
 	logrus.SetLevel(level)
 	switch c.String("log-format") {

@@ -36,15 +36,19 @@ func TestSubcommandUsage(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--bogus", "--", "true"}, "flag provided but not defined: -bogus"},
-		{[]string{"check", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"--bogus", "--", "true"}, "unknown flag --bogus"},
+		{[]string{"check", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"check", "extra"}, `check takes no arguments, got "extra"`},
-		{[]string{"prompt", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"prompt", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"prompt", "extra"}, `prompt takes no arguments, got "extra"`},
-		{[]string{"explain", "--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"completion", "--bogus"}, "flag provided but not defined: -bogus"},
-		{[]string{"manpage", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"explain", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"completion", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"manpage", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"manpage", "extra"}, `manpage takes no arguments, got "extra"`},
+		{[]string{"-bogus", "--", "true"}, "unknown flag --bogus"},
+		{[]string{"--preserve-fds", "x", "--", "true"}, `--preserve-fds "x": not a number`},
+		{[]string{"--fail-closed=maybe", "--", "true"}, "--fail-closed=maybe: want true or false"},
+		{[]string{"--log-level", "loud", "--", "true"}, `--log-level "loud": want debug, info, warning or error`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -34,7 +34,7 @@ func TestExitCodes(t *testing.T) {
 		{"interpreter-missing", []string{"--", noInterp}, 127, "(the file exists: its interpreter /no/such/interp does not)"},
 		{"bad-mode", []string{"--mode", "bogus", "--", "true"}, 125, "unknown mode"},
 		{"bad-net", []string{"--net", "bogus", "--", "true"}, 125, "unknown network"},
-		{"bad-flag", []string{"--bogus", "--", "true"}, 125, "flag provided but not defined"},
+		{"bad-flag", []string{"--bogus", "--", "true"}, 125, "unknown flag --bogus"},
 		{"no-program", []string{}, 125, "no program given"},
 		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "/no/such/dir"},
 		{"uncreatable-data-dir", []string{"--data-dir", "/proc/omega", "--", "true"}, 125, "cannot create"},

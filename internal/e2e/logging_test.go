@@ -50,8 +50,8 @@ func TestJSONErrors(t *testing.T) {
 		{"not found", nil, []string{"--", "no-such-program-xyz"}, 127, "no-such-program-xyz: command not found"},
 		{"not found, env", []string{"OMEGA_RUN_LOG_FORMAT=json"}, []string{"--", "no-such-program-xyz"}, 127, "command not found"},
 		{"not executable", nil, []string{"--", notExec}, 126, "permission denied"},
-		{"bad flag", nil, []string{"--bogus", "--", "true"}, 125, "flag provided but not defined"},
-		{"bad subcommand flag", nil, []string{"check", "--bogus"}, 125, "flag provided but not defined"},
+		{"bad flag", nil, []string{"--bogus", "--", "true"}, 125, "unknown flag --bogus"},
+		{"bad subcommand flag", nil, []string{"check", "--bogus"}, 125, "unknown flag --bogus"},
 		{"refused", nil, []string{"--mode", "rwx", "--net", "none", "--", "true"}, 125, "--net none"},
 		// PID 1 cannot start the program in a cgroup that holds only it.
 		{"init stage", nil, []string{"--pids", "1", "--", "true"}, 126, "init: "},
