@@ -142,7 +142,7 @@ func positioned(name string, err error) error {
 func want(msg string) string {
 	for goType, tomlType := range map[string]string{
 		"of type bool": "want true or false", "of type []string": `want a list of strings, like ["/a", "/b"]`,
-		"of type string": "want a string in double quotes",
+		"of type string":         "want a string in double quotes",
 		"of type config.Sandbox": "want a table: a [sandbox] line, then key = value lines",
 	} {
 		if strings.Contains(msg, goType) {
