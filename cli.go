@@ -35,7 +35,7 @@ MODES:
             host's /tmp and /dev/shm are writable, and chmod/utimes are not
             stopped (as root: on any root-owned file; omega-run warns)
    rwx      plain exec, no restrictions; refuses flags that would restrict (--net none,
-            --seccomp but none, --fail-closed, --hide, --read-only, --hostname, cgroup
+            --seccomp other than none, --fail-closed, --hide, --read-only, --hostname, cgroup
             limits), and does not apply the config file's other settings
 
 EXIT STATUS:
@@ -45,15 +45,15 @@ EXIT STATUS:
 func runFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "mode", Value: string(profiles.ModeSandbox), EnvVars: []string{"OMEGA_SANDBOX_MODE"},
-			Usage: "confinement: sandbox, rx or rwx"},
+			Usage: "confinement `MODE`: sandbox, rx or rwx"},
 		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"OMEGA_DATA_DIR"}, DefaultText: "~/.omega",
-			Usage: "writable data dir (created 0700 with workspace/ inside)"},
+			Usage: "writable data `DIR` (created 0700 with workspace/ inside)"},
 		&cli.StringSliceFlag{Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
 			Usage: "also allow writes below `PATH` (repeatable; an existing directory)"},
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
-			Usage: "the program's working directory"},
+			Usage: "the program's working `DIR`"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
-			Usage: "network: host, or none (no network: TCP bind and connect denied, on loopback too)"},
+			Usage: "`NETWORK`: host, or none (no network: TCP bind and connect denied, on loopback too)"},
 		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
 			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
@@ -94,19 +94,21 @@ func configFlag() cli.Flag {
 func logFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "log-level", Value: "warning", EnvVars: []string{"OMEGA_RUN_LOG_LEVEL"},
-			Usage: "debug, info, warning or error"},
+			Usage: "log `LEVEL`: debug, info, warning or error"},
 		&cli.StringFlag{Name: "log-format", Value: "text", EnvVars: []string{"OMEGA_RUN_LOG_FORMAT"},
-			Usage: "text or json (every line omega-run writes, on stderr)"},
+			Usage: "log `FORMAT`: text or json (every line omega-run writes, on stderr)"},
 	}
 }
 
 func newApp() *cli.App {
 	app := &cli.App{
-		Name:                   "omega-run",
-		Usage:                  "run a program that may read and execute, but write only where allowed",
-		UsageText:              usageText,
-		Version:                versionText(),
-		Flags:                  withNamesOnce(append(runFlags(), logFlags()...)),
+		Name:      "omega-run",
+		Usage:     "run a program that may read and execute, but write only where allowed",
+		UsageText: usageText,
+		Version:   versionText(),
+		// --help is listed here: urfave/cli adds it only when no command
+		// is called help, and helpCommand is.
+		Flags:                  append(withNamesOnce(append(runFlags(), logFlags()...)), cli.HelpFlag),
 		Before:                 configLogrus,
 		Action:                 runAction,
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), helpCommand(), completionCommand(), manCommand()},

@@ -62,7 +62,7 @@ func checkCommand() *cli.Command {
 func printReport(w io.Writer, r sandbox.Report) {
 	fmt.Fprintf(w, "os:              %s\n", r.OS)
 	fmt.Fprintf(w, "landlock:        ABI %d\n", r.LandlockABI)
-	fmt.Fprintf(w, "  enforces:      %s\n", strings.Join(r.LandlockRights, ", "))
+	fmt.Fprintf(w, "  supports:      %s\n", strings.Join(r.LandlockRights, ", ")) // rights, scopes and flags
 	for _, m := range r.LandlockMissing {
 		fmt.Fprintf(w, "  missing:       %s\n", m)
 	}
@@ -73,7 +73,7 @@ func printReport(w io.Writer, r sandbox.Report) {
 	}
 	fmt.Fprintf(w, "no_new_privs:    %s\n", yesNo(r.NoNewPrivs, ""))
 	if r.HostSockets != "" {
-		fmt.Fprintf(w, "late sockets:    %s\n", r.HostSockets)
+		fmt.Fprintf(w, "host sockets:    %s\n", r.HostSockets)
 	}
 	fmt.Fprintf(w, "sandbox mode:    %s\n", yesNo(r.Full, "partly enforced (see above)"))
 }

@@ -60,3 +60,25 @@ func TestSubcommandUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestHelp: --help, -h and help print the help on stdout and exit 0, for
+// the launcher and for a command.
+func TestHelpFlag(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--help"}, "GLOBAL OPTIONS"},
+		{[]string{"-h"}, "GLOBAL OPTIONS"},
+		{[]string{"help"}, "GLOBAL OPTIONS"},
+		{[]string{"--mode", "rx", "--help"}, "GLOBAL OPTIONS"},
+		{[]string{"check", "--help"}, "omega-run check - report"},
+		{[]string{"help", "explain"}, "omega-run explain - print"},
+	} {
+		stdout, stderr, code := runCaptured(t, c.args...)
+		if code != 0 || !strings.Contains(stdout, c.want) || stderr != "" {
+			t.Errorf("%q: exit %d, stdout %.80q, stderr %q; want 0 and %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}
