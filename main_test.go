@@ -23,6 +23,9 @@ func TestBadInput(t *testing.T) {
 		{"missing allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, nil},
 		{"explain for another OS", []string{"explain", "--os", "plan9"}, nil},
 		{"unknown mode before a subcommand", []string{"--mode", "x", "explain"}, nil},
+		{"empty data dir", []string{"--data-dir", "", "--", "true"}, nil},
+		{"empty seccomp", []string{"--seccomp=", "--", "true"}, nil},
+		{"empty workdir to explain", []string{"explain", "--workdir", ""}, nil},
 		{"data dir is a file", []string{"--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname"}},
 		{"data dir below a file", []string{"--mode", "rx", "--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname/x"}},
 	}
@@ -35,6 +38,17 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("exit %d, want 125", got)
 			}
 		})
+	}
+}
+
+// TestEmptyEnvIsUnset: an empty variable means its default, as usual
+// for the environment (an empty flag is refused: TestBadInput).
+func TestEmptyEnvIsUnset(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("OMEGA_DATA_DIR", "")
+	t.Setenv("OMEGA_RUN_SECCOMP", "")
+	if got := run([]string{"omega-run", "explain", "--json"}); got != 0 {
+		t.Errorf("explain with empty variables: exit %d, want 0", got)
 	}
 }
 

@@ -68,16 +68,21 @@ func derefBool(p *bool) (any, bool) {
 // <data-dir>/config.toml unless --config names one.
 func resolveSettings(c *cli.Context) (settings, error) {
 	s := settings{sources: map[string]string{}}
+	args, _ := c.App.Metadata["args"].([]string)
+	fv := flagView{c}
+	for _, f := range runFlags() {
+		name, envs := flagIdentity(f)
+		s.sources[name] = sourceOf(args, name, envs)
+		// --data-dir "$UNSET" would otherwise quietly mean the default.
+		if _, isString := f.(*cli.StringFlag); isString && s.sources[name] == "flag" && fv.String(name) == "" {
+			return s, fmt.Errorf("--%s: empty value (leave the flag out for its default)", name)
+		}
+	}
 	file, err := loadConfig(c)
 	if err != nil {
 		return s, err
 	}
 	values := map[string]any{}
-	args, _ := c.App.Metadata["args"].([]string)
-	for _, f := range runFlags() {
-		name, envs := flagIdentity(f)
-		s.sources[name] = sourceOf(args, name, envs)
-	}
 	// An rwx asked for on the command line or in the environment steps
 	// outside the file's confinement settings instead of being refused
 	// for them: a file's lists cannot be unset from the command line.
