@@ -56,7 +56,7 @@ func promptMode(c *cli.Context) (string, error) {
 		return "", err
 	}
 	args, _ := c.App.Metadata["args"].([]string)
-	if file.Sandbox.Mode != nil && sourceOf(args, "mode", []string{"OMEGA_SANDBOX_MODE"}) == "default" {
+	if file.Sandbox.Mode != nil && sourceOf(flagsGiven(args, c.App), "mode", []string{"OMEGA_SANDBOX_MODE"}) == "default" {
 		return string(file.Sandbox.Mode.Value), nil
 	}
 	return flagView{c}.String("mode"), nil

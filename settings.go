@@ -69,10 +69,10 @@ func derefBool(p *bool) (any, bool) {
 func resolveSettings(c *cli.Context) (settings, error) {
 	s := settings{sources: map[string]string{}}
 	args, _ := c.App.Metadata["args"].([]string)
-	fv := flagView{c}
+	given, fv := flagsGiven(args, c.App), flagView{c}
 	for _, f := range runFlags() {
 		name, envs := flagIdentity(f)
-		s.sources[name] = sourceOf(args, name, envs)
+		s.sources[name] = sourceOf(given, name, envs)
 		// --data-dir "$UNSET" would otherwise quietly mean the default.
 		if _, isString := f.(*cli.StringFlag); isString && s.sources[name] == "flag" && fv.String(name) == "" {
 			return s, fmt.Errorf("--%s: empty value (leave the flag out for its default)", name)
@@ -170,16 +170,12 @@ func setEnvVar(flag string) string {
 }
 
 // sourceOf says where a flag's value comes from: "flag", "env" or
-// "default". It reads the literals and the arguments instead of asking
-// urfave/cli, whose IsSet walks every flag's names through a regexp.
-func sourceOf(args []string, name string, envs []string) string {
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") || a == "-"+name || strings.HasPrefix(a, "-"+name+"=") {
-			return "flag"
-		}
+// "default". given is flagsGiven's answer: the literals and the arguments
+// instead of urfave/cli's IsSet, which walks every flag's names through a
+// regexp.
+func sourceOf(given map[string]bool, name string, envs []string) string {
+	if given[name] {
+		return "flag"
 	}
 	for _, e := range envs {
 		if _, ok := os.LookupEnv(e); ok {
@@ -187,6 +183,33 @@ func sourceOf(args []string, name string, envs []string) string {
 		}
 	}
 	return "default"
+}
+
+// flagsGiven names the flags on the command line, the command's included
+// (omega-run explain --mode rx): before "--" and before the program, whose
+// own arguments may look like omega-run's (curl --user a:b, sh -c … --net=host).
+func flagsGiven(args []string, app *cli.App) map[string]bool {
+	given := map[string]bool{}
+	flags, inCommand := app.Flags, false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if cmd := app.Command(a); cmd != nil && !inCommand {
+				flags, inCommand = cmd.Flags, true
+				continue
+			}
+			break // the program, or a command's argument
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		given[name] = true
+		if !hasValue && takesValue(name, flags) {
+			i++ // its value
+		}
+	}
+	return given
 }
 
 // flagIdentity returns a flag literal's name and environment variables.

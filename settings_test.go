@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -167,5 +168,43 @@ func TestErrorNamesSource(t *testing.T) {
 		for k := range c.env {
 			os.Unsetenv(k)
 		}
+	}
+}
+
+func TestFlagsGiven(t *testing.T) {
+	app := newApp()
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"omega-run", "--mode", "rx", "--", "sh", "--net=host"}, []string{"mode"}},
+		{[]string{"omega-run", "--mode=rx", "curl", "--user", "a:b"}, []string{"mode"}},
+		{[]string{"omega-run", "--fail-closed", "sh", "-c", "x", "--seccomp=none"}, []string{"fail-closed"}},
+		{[]string{"omega-run", "--data-dir", "curl", "--net", "none", "x"}, []string{"data-dir", "net"}},
+		{[]string{"omega-run", "--net", "none", "explain", "--os", "darwin", "--mode", "rx", "prog", "--hide=x"}, []string{"net", "os", "mode"}},
+		{[]string{"omega-run", "explain", "--json", "--seccomp", "strict"}, []string{"json", "seccomp"}},
+	}
+	for _, c := range cases {
+		got := flagsGiven(c.args, app)
+		want := map[string]bool{}
+		for _, n := range c.want {
+			want[n] = true
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %v, want %v", c.args, got, want)
+		}
+	}
+}
+
+// TestConfigKeptAgainstProgramArguments: a program's own argument named
+// like a run flag does not displace the config file's setting.
+func TestConfigKeptAgainstProgramArguments(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	config := filepath.Join(home, "c.toml")
+	os.WriteFile(config, []byte("[sandbox]\nnet = \"none\"\nseccomp = \"strict\"\n"), 0o644)
+	e, code := explainJSON(t, "--config", config, "/bin/sh", "-c", "x", "--net=host", "--seccomp", "none")
+	if code != 0 || e.Network != sandbox.NetNone || e.Seccomp != "strict" {
+		t.Errorf("exit %d, network %q, seccomp %q; want none and strict from the config", code, e.Network, e.Seccomp)
 	}
 }

@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"net"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -50,5 +51,33 @@ func TestNetNoneEnvironment(t *testing.T) {
 	r := w.run("--net", "none", "--", "/bin/sh", "-c", `echo "$OMEGA_SANDBOX/$OMEGA_SANDBOX_NETWORK_DISABLED"; `+probe+" udp-loopback")
 	if !strings.Contains(r.stdout, "sandbox/1") || !strings.Contains(r.stdout, "ok") {
 		t.Errorf("stdout %q (stderr %s), want sandbox/1 and a working loopback", r.stdout, r.stderr)
+	}
+}
+
+// TestConfigNetNoneKeptAgainstProgramArguments: a program given without
+// "--" keeps its own arguments; one that looks like omega-run's --net
+// (sh -c … --net=host) took the config file's net = "none" away, and the
+// program connected.
+func TestConfigNetNoneKeptAgainstProgramArguments(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			writeFile(t, filepath.Join(w.dataDir, "config.toml"), "[sandbox]\nnet = \"none\"\n")
+			ln, err := net.Listen("tcp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			r := w.run("--mode", mode, "/bin/sh", "-c", `echo "disabled=$OMEGA_SANDBOX_NETWORK_DISABLED"; exec "$1" connect tcp4 "$2"`,
+				"--net=host", probe, ln.Addr().String())
+			ln.(*net.TCPListener).SetDeadline(time.Now().Add(200 * time.Millisecond))
+			if conn, err := ln.Accept(); err == nil {
+				conn.Close()
+				t.Errorf("the program connected: the config's net = \"none\" was dropped (stdout %q, stderr %q)", r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "disabled=1") {
+				t.Errorf("stdout %q, stderr %q; want disabled=1", r.stdout, r.stderr)
+			}
+		})
 	}
 }
