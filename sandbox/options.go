@@ -82,6 +82,9 @@ type plan struct {
 	// gitScan is sandbox mode's look at the repositories below the
 	// writable set, compared after the run (runslater_linux.go).
 	gitScan *gitScan
+	// nsNotes are warnings true only once the namespaces exist, said
+	// when they do.
+	nsNotes []string
 }
 
 // CommandContext returns an unstarted command running program under o.

@@ -42,6 +42,9 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range p.nsNotes {
+		logrus.Warn(n)
+	}
 	cmd, err := nsexec.Command(ctx, spec, ns)
 	if err != nil {
 		return nil, err
@@ -97,7 +100,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
 			if w := privateTmpWarning(p.policy); w != "" {
-				logrus.Warn(w) // a no-op grant, not a gap: not a --fail-closed error
+				// Said once the namespaces exist: without them (the
+				// fallback) /tmp is the host's and the grant holds.
+				p.nsNotes = append(p.nsNotes, w)
 			}
 			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)

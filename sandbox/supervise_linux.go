@@ -57,6 +57,9 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		}
 		return fallback(p, spec, syncs, l.startErr)
 	}
+	for _, n := range p.nsNotes {
+		logrus.Warn(n)
+	}
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	status, err := l.run(spec, sigs)
 	relay.close()
