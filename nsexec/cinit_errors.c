@@ -48,8 +48,12 @@ void omega_exec_hint(const char *path, char *out, size_t size) {
 		buf[n] = 0;
 		char *interp = buf + 2 + strspn(buf + 2, " \t");
 		interp[strcspn(interp, " \t\r\n")] = 0;
-		if (*interp && access(interp, F_OK) < 0 && errno == ENOENT)
-			snprintf(out, size, " (the file exists: its interpreter %s does not)", interp);
+		if (!*interp || access(interp, F_OK) == 0 || errno != ENOENT)
+			return;
+		for (char *c = interp; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?'; // the file's bytes go to the user's terminal
+		snprintf(out, size, " (the file exists: its interpreter %s does not)", interp);
 	} else if (n >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
 		snprintf(out, size, " (the file exists: the ELF loader it names does not)");
 	}

@@ -199,7 +199,14 @@ func execHint(path string, err error) string {
 		fields := strings.Fields(strings.SplitN(rest, "\n", 2)[0])
 		if len(fields) > 0 {
 			if _, serr := os.Stat(fields[0]); errors.Is(serr, fs.ErrNotExist) {
-				return " (the file exists: its interpreter " + fields[0] + " does not)"
+				// The file's bytes go to the user's terminal: no controls.
+				shown := strings.Map(func(r rune) rune {
+					if r < 0x20 || r == 0x7f {
+						return '?'
+					}
+					return r
+				}, fields[0])
+				return " (the file exists: its interpreter " + shown + " does not)"
 			}
 		}
 		return ""

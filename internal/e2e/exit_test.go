@@ -66,3 +66,38 @@ func TestExitCodes(t *testing.T) {
 	}
 	_ = os.Remove
 }
+
+// TestExecHints: a program whose ELF loader is missing is explained like
+// one whose #! interpreter is, and what the file names reaches the
+// terminal without its control characters.
+func TestExecHints(t *testing.T) {
+	w := newWorld(t, nobody)
+	elf, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loader := []byte("/lib64/ld-linux-")
+	i := strings.Index(string(elf), string(loader))
+	if i < 0 {
+		t.Skip("/bin/true names no /lib64/ld-linux-* loader here")
+	}
+	copy(elf[i:], "/no/such/loader/")
+	noLoader := filepath.Join(w.home, "noloader")
+	escapes := filepath.Join(w.home, "escapes")
+	if err := os.WriteFile(noLoader, elf, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(escapes, []byte("#!/no/\x1b[2J\x1b]0;TITLE\a\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range confinedModes {
+		r := w.run("--mode", mode, "--", noLoader)
+		if r.code != 127 || !strings.Contains(r.stderr, "(the file exists: the ELF loader it names does not)") {
+			t.Errorf("%s, missing loader: exit %d, stderr %q", mode, r.code, r.stderr)
+		}
+		r = w.run("--mode", mode, "--", escapes)
+		if r.code != 127 || strings.ContainsAny(r.stderr, "\x1b\a") || !strings.Contains(r.stderr, "its interpreter /no/?[2J?]0;TITLE? does not") {
+			t.Errorf("%s, escapes in #!: exit %d, stderr %q", mode, r.code, r.stderr)
+		}
+	}
+}
