@@ -14,6 +14,7 @@ const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run check [--json]
    omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
    omega-run prompt [--mode MODE] [--config FILE] [--workspace DIR]
+   omega-run help [COMMAND]
 
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)
@@ -152,10 +153,16 @@ func usageMessage(msg string) string {
 			return "--" + strings.TrimLeft(name, "-") + "=" + strings.Trim(value, `"`) + ": want true or false"
 		}
 	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "--" + strings.TrimLeft(name, "-") + " needs a value"
+	}
 	if head, _, ok := strings.Cut(msg, ": strconv.ParseBool"); ok {
 		return head + ": want true or false"
 	}
-	if head, _, ok := strings.Cut(msg, ": strconv."); ok {
+	if head, why, ok := strings.Cut(msg, ": strconv."); ok {
+		if strings.HasSuffix(why, "value out of range") {
+			return head + ": out of range"
+		}
 		return head + ": not a number"
 	}
 	return msg
@@ -175,7 +182,7 @@ func noArgs(c *cli.Context) error {
 func configLogrus(c *cli.Context) error {
 	level, err := logrus.ParseLevel(c.String("log-level"))
 	if err != nil {
-		return cli.Exit(fmt.Sprintf("omega-run: --log-level %q: want debug, info, warning or error", c.String("log-level")), sandbox.ExitLauncher)
+		return cli.Exit(fmt.Sprintf("omega-run: --log-level %q: want debug, info, warning or error%s", c.String("log-level"), envSource(c, "log-level", "OMEGA_RUN_LOG_LEVEL")), sandbox.ExitLauncher)
 	}
 	logrus.SetLevel(level)
 	switch c.String("log-format") {
@@ -184,9 +191,18 @@ func configLogrus(c *cli.Context) error {
 	case "json":
 		logrus.SetFormatter(&logrus.JSONFormatter{})
 	default:
-		return cli.Exit(fmt.Sprintf("omega-run: --log-format %q: want text or json", c.String("log-format")), sandbox.ExitLauncher)
+		return cli.Exit(fmt.Sprintf("omega-run: --log-format %q: want text or json%s", c.String("log-format"), envSource(c, "log-format", "OMEGA_RUN_LOG_FORMAT")), sandbox.ExitLauncher)
 	}
 	return nil
+}
+
+// envSource is " (from VAR)" when the flag's value came from VAR.
+func envSource(c *cli.Context, flag, env string) string {
+	args, _ := c.App.Metadata["args"].([]string)
+	if sourceOf(flagsGiven(args, c.App), flag, []string{env}) == "env" {
+		return " (from " + env + ")"
+	}
+	return ""
 }
 
 // lineFormatter prints "omega-run: warning: msg", like the init stage.
@@ -323,6 +339,9 @@ func dashesFirst(args []string, appFlags []cli.Flag) bool {
 			return false
 		}
 		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if flag == "help" || flag == "h" {
+			return false // --help -- check: the check command's help
+		}
 		if !hasValue && takesValue(flag, appFlags) {
 			i++ // its value
 		}

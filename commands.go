@@ -18,7 +18,6 @@ import (
 func helpCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "help",
-		Aliases:   []string{"h"},
 		Usage:     "show the help, or a command's help",
 		ArgsUsage: "[COMMAND]",
 		Action: func(c *cli.Context) error {

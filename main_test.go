@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -8,6 +10,8 @@ import (
 // that succeed would exec over the test binary; internal/e2e covers them.)
 func TestBadInput(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
+	file := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(file, nil, 0o644)
 	cases := []struct {
 		name string
 		args []string
@@ -26,8 +30,8 @@ func TestBadInput(t *testing.T) {
 		{"empty data dir", []string{"--data-dir", "", "--", "true"}, nil},
 		{"empty seccomp", []string{"--seccomp=", "--", "true"}, nil},
 		{"empty workdir to explain", []string{"explain", "--workdir", ""}, nil},
-		{"data dir is a file", []string{"--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname"}},
-		{"data dir below a file", []string{"--mode", "rx", "--", "true"}, map[string]string{"OMEGA_DATA_DIR": "/etc/hostname/x"}},
+		{"data dir is a file", []string{"--", "true"}, map[string]string{"OMEGA_DATA_DIR": file}},
+		{"data dir below a file", []string{"--mode", "rx", "--", "true"}, map[string]string{"OMEGA_DATA_DIR": file + "/x"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -108,6 +112,7 @@ func TestDashesBeforeCommandName(t *testing.T) {
 		{[]string{"--mode", "rx", "--", "check", "--json"}, 127},
 		{[]string{"--data-dir", t.TempDir(), "--", "explain"}, 127},
 		{[]string{"--", "help"}, 127},
+		{[]string{"h"}, 127}, // no alias: a program called h
 		{[]string{"help"}, 0},
 		{[]string{"help", "check"}, 0},
 		{[]string{"explain", "--mode", "rx", "--json", "--", "check"}, 0},

@@ -49,6 +49,9 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"--preserve-fds", "x", "--", "true"}, `--preserve-fds "x": not a number`},
 		{[]string{"--fail-closed=maybe", "--", "true"}, "--fail-closed=maybe: want true or false"},
 		{[]string{"--log-level", "loud", "--", "true"}, `--log-level "loud": want debug, info, warning or error`},
+		{[]string{"--mode"}, "--mode needs a value"},
+		{[]string{"help", "nope"}, `help: no command "nope"`},
+		{[]string{"help", "check", "explain"}, "help takes at most one command"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -75,6 +78,7 @@ func TestHelpFlag(t *testing.T) {
 		{[]string{"--mode", "rx", "--help"}, "GLOBAL OPTIONS"},
 		{[]string{"check", "--help"}, "omega-run check - report"},
 		{[]string{"help", "explain"}, "omega-run explain - print"},
+		{[]string{"--help", "--", "check"}, "omega-run check - report"},
 	} {
 		stdout, stderr, code := runCaptured(t, c.args...)
 		if code != 0 || !strings.Contains(stdout, c.want) || stderr != "" {

@@ -31,6 +31,7 @@ fail_closed = true
 		{"syntax", "[sandbox\nmode = 1\n", "c.toml:1:"},
 		{"bad mode", "[sandbox]\n\nmode = \"bogus\"\n", `c.toml:3:8: sandbox.mode: unknown mode "bogus"`},
 		{"bad net", "[sandbox]\nnet = \"wifi\"\n", `c.toml:2:7: sandbox.net: unknown network "wifi"`},
+		{"sandbox not a table", "sandbox = 3\n", "c.toml:1:11: sandbox: want a table: a [sandbox] line, then key = value lines"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -68,6 +69,11 @@ func TestLoad(t *testing.T) {
 		t.Error("missing explicit --config must be an error")
 	}
 	p := filepath.Join(dir, "c.toml")
+	// The data dir is a file: no config there (the launch says what is wrong).
+	os.WriteFile(p, nil, 0o644)
+	if f, err := Load(filepath.Join(p, "config.toml"), true); err != nil || f.Path != "" {
+		t.Errorf("optional file below a file: %+v, %v", f, err)
+	}
 	os.WriteFile(p, []byte("[sandbox]\nnet = \"none\"\n"), 0o644)
 	if f, err := Load(p, false); err != nil || f.Sandbox.Net.Value != "none" || f.Path != p {
 		t.Errorf("Load: %+v, %v", f, err)

@@ -18,7 +18,7 @@
 
 #include "cinit_internal.h"
 
-static const char *const subcommands[] = {"check", "explain", "prompt", "completion", "manpage", "help", "h", NULL};
+static const char *const subcommands[] = {"check", "explain", "prompt", "completion", "manpage", "help", NULL};
 
 // flag_value is the value of flag NAME in argv[i] (-NAME, --NAME,
 // -NAME=V, --NAME=V), or NULL when argv[i] is another flag.

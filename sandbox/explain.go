@@ -52,8 +52,10 @@ type Explanation struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// Explain describes what running program under o would enforce, without
-// running or creating anything. program may be empty.
+// Explain describes what running program under o would enforce, and
+// refuses what a launch would refuse, without running the program or
+// creating anything (in sandbox mode it starts the init stage once, as
+// Check does, to see whether user namespaces work). program may be empty.
 func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	pol, err := o.Policy()
 	if err != nil {

@@ -88,3 +88,22 @@ func TestDataDirNotADirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownUser: --user and --group name what is unknown, once.
+func TestUnknownUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("--user needs root") // CI runs as root
+	}
+	for _, c := range []struct {
+		p    Process
+		want string
+	}{
+		{Process{User: "no-such-user-xyz"}, "--user no-such-user-xyz: no such user"},
+		{Process{User: "0", Group: "no-such-group-xyz"}, "--group no-such-group-xyz: no such group"},
+	} {
+		o := Options{Home: t.TempDir(), Process: c.p}
+		if _, err := o.prepare("true", nil); err == nil || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %q", c.p, err, c.want)
+		}
+	}
+}
