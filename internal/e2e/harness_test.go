@@ -246,7 +246,13 @@ func (w *world) runWith(env []string, extra []*os.File, prog string, args ...str
 	c.ExtraFiles = extra
 	var out, errb bytes.Buffer
 	c.Stdout, c.Stderr = &out, &errb
+	// After the deadline's kill, descendants that hold the pipes (rwx has
+	// no pid namespace to end them) must not stall the package.
+	c.WaitDelay = 5 * time.Second
 	err := c.Run()
+	if ctx.Err() != nil {
+		w.t.Fatalf("%s %q: still running after %v (killed); stdout %.300q, stderr %.300q", prog, args, w.timeout, out.String(), errb.String())
+	}
 	if err != nil {
 		if _, ok := err.(*exec.ExitError); !ok {
 			w.t.Fatalf("running omega-run: %v", err)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,15 +16,33 @@ import (
 // refused fork. Bounded either way.
 const forkBomb = `i=0; while [ $i -lt 300 ]; do (sleep 3) & i=$((i+1)); done; echo all-started`
 
-// leftoverCgroups lists omega-run cgroups still present on the host.
-func leftoverCgroups(t *testing.T) []string {
-	t.Helper()
+// omegaCgroups lists the omega-run cgroups present on the host.
+func omegaCgroups() []string {
 	var out []string
 	for _, pattern := range []string{"/sys/fs/cgroup/*/omega-run-*", "/sys/fs/cgroup/*/*/omega-run-*", "/sys/fs/cgroup/omega-run-*"} {
 		m, _ := filepath.Glob(pattern)
 		out = append(out, m...)
 	}
 	return out
+}
+
+// leftoverCgroups lists the omega-run cgroups that were not there before
+// and are still there after a moment: under go test ./..., the cgroups
+// package's own tests make and remove groups of that name meanwhile.
+func leftoverCgroups(before []string) []string {
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		var left []string
+		for _, g := range omegaCgroups() {
+			if !slices.Contains(before, g) {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			return left
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // TestForkBombContained: --pids (root, a cgroup) and --rlimit nproc
@@ -42,6 +61,7 @@ func TestForkBombContained(t *testing.T) {
 		for _, mode := range confinedModes {
 			t.Run(c.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, c.u)
+				before := omegaCgroups()
 				start := time.Now()
 				r := w.run(append(append([]string{"--mode", mode}, c.args...), "--", "/bin/sh", "-c", forkBomb)...)
 				if strings.Contains(r.stdout, "all-started") || r.code == 0 {
@@ -53,7 +73,7 @@ func TestForkBombContained(t *testing.T) {
 				if err := exec.Command("true").Run(); err != nil {
 					t.Errorf("host cannot fork after the bomb: %v", err)
 				}
-				if left := leftoverCgroups(t); len(left) > 0 {
+				if left := leftoverCgroups(before); len(left) > 0 {
 					t.Errorf("cgroups left behind: %v", left)
 				}
 				t.Logf("contained in %v", time.Since(start).Round(time.Millisecond))
@@ -68,6 +88,7 @@ func TestMemoryLimit(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(mode, func(t *testing.T) {
 			w := newWorld(t, rootUser)
+			before := omegaCgroups()
 			r := w.run("--mode", mode, "--memory", "64M", "--", "/usr/bin/python3", "-c", "a = bytearray(300 << 20); print('survived')")
 			if r.code != 137 || strings.Contains(r.stdout, "survived") {
 				t.Errorf("exit %d stdout %q, want 137 and no survivor", r.code, r.stdout)
@@ -75,7 +96,7 @@ func TestMemoryLimit(t *testing.T) {
 			if !strings.Contains(r.stderr, "OOM killer") {
 				t.Errorf("no log line about the OOM kill: %q", r.stderr)
 			}
-			if left := leftoverCgroups(t); len(left) > 0 {
+			if left := leftoverCgroups(before); len(left) > 0 {
 				t.Errorf("cgroups left behind: %v", left)
 			}
 			r = w.run("--mode", mode, "--memory", "64M", "--", "/usr/bin/python3", "-c", "a = bytearray(8 << 20); print('fine')")
