@@ -121,6 +121,9 @@ func newApp() *cli.App {
 	// on a bad flag.
 	for _, cmd := range app.Commands {
 		cmd.OnUsageError = usageError("omega-run " + cmd.Name + " --help")
+		// No help subcommand: explain -- help explains a program called
+		// help (--help shows the command's help).
+		cmd.HideHelpCommand = true
 	}
 	return app
 }

@@ -79,6 +79,7 @@ func TestHelpFlag(t *testing.T) {
 		{[]string{"check", "--help"}, "omega-run check - report"},
 		{[]string{"help", "explain"}, "omega-run explain - print"},
 		{[]string{"--help", "--", "check"}, "omega-run check - report"},
+		{[]string{"explain", "--", "help"}, "program:     help"}, // a program called help, not explain's help
 	} {
 		stdout, stderr, code := runCaptured(t, c.args...)
 		if code != 0 || !strings.Contains(stdout, c.want) || stderr != "" {
