@@ -7,6 +7,7 @@ import (
 
 	"github.com/omega-run/omega-run/darwin"
 	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/seccomp"
 )
 
 // Check reports what this OS can enforce: on macOS whether sandbox-exec
@@ -25,7 +26,7 @@ func Check() Report {
 	return r
 }
 
-func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation, error) {
+func explainPlatform(o Options, pol profiles.Policy, _ *seccomp.Profile, e Explanation) (Explanation, error) {
 	e.OS = runtime.GOOS
 	if runtime.GOOS != "darwin" {
 		e.Warnings = append(e.Warnings, "no sandbox on "+runtime.GOOS+": the program would run without any confinement")

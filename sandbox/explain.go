@@ -62,7 +62,8 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		return Explanation{}, launcherErr(err)
 	}
 	// What a launch would refuse, explain refuses too.
-	if _, err := o.validate(pol); err != nil {
+	checked, err := o.validate(pol)
+	if err != nil {
 		return Explanation{}, launcherErr(err)
 	}
 	e := Explanation{
@@ -92,7 +93,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 			e.RefusedState = append(e.RefusedState, w)
 		}
 	}
-	return explainPlatform(o, pol, e)
+	return explainPlatform(o, pol, checked.seccompProfile, e)
 }
 
 // programEnv is what omega-run adds to the program's environment.

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"slices"
@@ -11,7 +12,7 @@ import (
 	"github.com/omega-run/omega-run/seccomp"
 )
 
-func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation, error) {
+func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Explanation) (Explanation, error) {
 	e.OS = runtime.GOOS
 	rules := landlock.FromPolicy(pol)
 	abi := landlock.ABI()
@@ -55,13 +56,20 @@ func explainPlatform(o Options, pol profiles.Policy, e Explanation) (Explanation
 	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process)); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
-	prog, warnings, err := compileSeccomp(pol, o.Seccomp != "")
+	// Read once: a profile given as a pipe (<(…)) cannot be read again.
+	if prof == nil && pol.Seccomp != profiles.SeccompNone {
+		var err error
+		if prof, err = seccomp.Resolve(pol.Seccomp); err != nil {
+			return Explanation{}, launcherErr(fmt.Errorf("seccomp: %w", err))
+		}
+	}
+	prog, warnings, err := compileSeccomp(pol, o.Seccomp != "", prof)
 	if err != nil {
 		return Explanation{}, launcherErr(err)
 	}
 	e.Warnings = append(e.Warnings, warnings...)
 	e.UnixSockets = explainSockets(pol, prog, e.Namespaces != nil, &e.Warnings)
-	if prof, err := seccomp.Resolve(pol.Seccomp); err == nil && prof != nil {
+	if prof != nil {
 		e.SeccompRules = seccomp.Describe(prof)
 	}
 	return e, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/omega-run/omega-run/cgroups"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/rlimits"
+	"github.com/omega-run/omega-run/seccomp"
 )
 
 // Options is everything the CLI can set. The zero value is the default
@@ -67,12 +68,14 @@ type plan struct {
 	// explicitSeccomp is set when the caller named a profile, which then
 	// must be enforced.
 	explicitSeccomp bool
-	preserveFDs     int
-	process         Process
-	ids             *ids
-	limits          []rlimits.Limit
-	cgroup          cgroups.Limits
-	exitAfterRun    bool
+	// seccompProfile is the profile file validate read (nil: none read).
+	seccompProfile *seccomp.Profile
+	preserveFDs    int
+	process        Process
+	ids            *ids
+	limits         []rlimits.Limit
+	cgroup         cgroups.Limits
+	exitAfterRun   bool
 	// ignoredSignals (Linux: an nsexec.SignalSet) are the signals this
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.

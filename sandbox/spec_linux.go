@@ -26,7 +26,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 	rules := landlock.FromPolicy(ruled)
 	rules.Streams = landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...)
 	warnings := landlock.Warnings(landlock.ABI(), rules)
-	prog, swarn, err := compileSeccomp(pol, explicitSeccomp)
+	prog, swarn, err := compileSeccomp(pol, explicitSeccomp, p.seccompProfile)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,7 +52,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 	}, warnings, nil
 }
 
-func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []string, error) {
+func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
 			gap := ""
@@ -63,9 +63,11 @@ func compileSeccomp(pol profiles.Policy, explicit bool) (*seccomp.Program, []str
 		}
 		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI) — use sandbox mode or a seccomp profile"}, nil
 	}
-	prof, err := seccomp.Resolve(pol.Seccomp)
-	if err != nil {
-		return nil, nil, fmt.Errorf("seccomp: %w", err)
+	if prof == nil { // not read by validate (a built-in, or a pipe that can be read once)
+		var err error
+		if prof, err = seccomp.Resolve(pol.Seccomp); err != nil {
+			return nil, nil, fmt.Errorf("seccomp: %w", err)
+		}
 	}
 	prog, warnings, err := seccomp.Compile(prof)
 	if errors.Is(err, seccomp.ErrNotEnabled) && !explicit {

@@ -56,11 +56,12 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if err := checkPaths(pol); err != nil {
 		return nil, err
 	}
-	if err := checkSeccompFile(pol); err != nil {
+	prof, err := readSeccompFile(pol)
+	if err != nil {
 		return nil, err
 	}
 	return &plan{
-		policy: pol, workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", preserveFDs: o.PreserveFDs,
+		policy: pol, workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs,
 		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
 	}, nil
 }
@@ -126,16 +127,21 @@ func createdDir(p profiles.Policy, dir string) bool {
 		(p.Mode == ModeSandbox && dir == p.PrivateTmp())
 }
 
-// checkSeccompFile reads and parses a profile named by its path (the
-// built-in ones cannot fail), so that a bad one is refused before the
-// launch creates anything; compileSeccomp reads it again to use it.
-func checkSeccompFile(p profiles.Policy) error {
+// readSeccompFile reads and parses a profile named by its path, so that
+// a bad one is refused before the launch creates anything; the spec uses
+// what it read. Built-ins cannot fail, and a pipe or FIFO (<(…)) is left
+// for the spec to read: it can be read only once, and it may block.
+func readSeccompFile(p profiles.Policy) (*seccomp.Profile, error) {
 	switch p.Seccomp {
 	case "", profiles.SeccompDefault, profiles.SeccompStrict, profiles.SeccompNone:
-		return nil
+		return nil, nil
 	}
-	if _, err := seccomp.Resolve(p.Seccomp); err != nil {
-		return fmt.Errorf("--seccomp %s: %w", p.Seccomp, err)
+	if st, err := os.Stat(p.Seccomp); err == nil && !st.Mode().IsRegular() {
+		return nil, nil
 	}
-	return nil
+	prof, err := seccomp.Resolve(p.Seccomp)
+	if err != nil {
+		return nil, fmt.Errorf("--seccomp %s: %w", p.Seccomp, err)
+	}
+	return prof, nil
 }
