@@ -80,10 +80,23 @@ func (r Rules) toLandlock() []ll.Rule {
 	if len(devs) > 0 {
 		rules = append(rules, ll.RWFiles(devs...).WithIoctlDev())
 	}
-	if len(r.Streams) > 0 {
-		rules = append(rules, ll.RWFiles(r.Streams...).IgnoreIfMissing())
+	if streams := regularFiles(r.Streams); len(streams) > 0 {
+		rules = append(rules, ll.RWFiles(streams...).IgnoreIfMissing())
 	}
 	return rules
+}
+
+// regularFiles keeps the streams that are files here: one the launcher
+// saw as a file may be a pipe in the init stage (a library caller's
+// cmd.Stdout), and Landlock takes no rule for a pipe.
+func regularFiles(streams []string) []string {
+	var out []string
+	for _, s := range streams {
+		if st, err := os.Stat(s); err == nil && st.Mode().IsRegular() {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // Ruleset is a built, not yet enforced ruleset. Building opens every path,

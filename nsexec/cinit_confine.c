@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -121,6 +122,14 @@ static int landlock_prepare(const struct spec *s) {
 			if (r->missing == MISSING_IGNORED || (r->missing == MISSING_SKIPPED && errno == ENOENT))
 				continue;
 			omega_dief(errno, "landlock: populating ruleset for \"%s\": open", r->path);
+		}
+		struct stat st;
+		if (r->missing == MISSING_IGNORED && fstat(pfd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
+		    !S_ISBLK(st.st_mode)) {
+			// A stream the launcher saw as a file is a pipe here (a library
+			// caller's cmd.Stdout): no rule, nothing to reopen by name.
+			close(pfd);
+			continue;
 		}
 		struct omega_path_beneath pb = {r->access, pfd};
 		if (syscall(SYS_landlock_add_rule, fd, OMEGA_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
