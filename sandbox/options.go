@@ -91,7 +91,13 @@ type plan struct {
 }
 
 // CommandContext returns an unstarted command running program under o.
+// Start it with Start (Linux, sandbox mode: signals sent at once are not
+// lost). Cgroup limits (Process.Memory, Pids, CPUs) need Run, which
+// outlives the program to remove the cgroup: they are refused here.
 func (o Options) CommandContext(ctx context.Context, program string, args ...string) (*exec.Cmd, error) {
+	if o.Process.Memory != "" || o.Process.Pids != "" || o.Process.CPUs != "" {
+		return nil, launcherErr(errors.New("cgroup limits (Memory, Pids, CPUs) need Options.Run, which outlives the program to remove the cgroup; CommandContext cannot apply them"))
+	}
 	p, err := o.prepare(program, args)
 	if err != nil {
 		return nil, err

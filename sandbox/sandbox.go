@@ -76,12 +76,14 @@ func launcherErr(err error) error {
 }
 
 // Command returns an unstarted command that runs program confined by mode,
-// with dataDir writable ("" means ~/.omega).
+// with dataDir writable ("" means ~/.omega). Start it with Start.
 func Command(program string, mode Mode, dataDir string, args ...string) (*exec.Cmd, error) {
 	return CommandContext(context.Background(), program, mode, dataDir, args...)
 }
 
-// CommandContext is Command with a context that kills the process when done.
+// CommandContext is Command with a context that kills the process when
+// done: the whole confined tree in sandbox mode (PID 1 of its pid
+// namespace), the program alone in rx and rwx.
 func CommandContext(ctx context.Context, program string, mode Mode, dataDir string, args ...string) (*exec.Cmd, error) {
 	return Options{Mode: mode, DataDir: dataDir}.CommandContext(ctx, program, args...)
 }

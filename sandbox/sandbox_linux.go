@@ -233,3 +233,13 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 	}
 	return nil
 }
+
+// Start starts cmd (from Command or CommandContext) with the signals that
+// PID 1 forwards held until it can take them. cmd.Start is enough in
+// rx mode; in sandbox mode a signal sent (cmd.Process.Signal) in the
+// first milliseconds, before PID 1 of the new pid namespace has its
+// handlers, is otherwise dropped by the kernel. Cancelling the context
+// kills the whole tree either way.
+func Start(cmd *exec.Cmd) error {
+	return nsexec.StartBlocked(cmd.Start)
+}

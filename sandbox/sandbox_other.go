@@ -46,3 +46,6 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	}
 	return 0, nil
 }
+
+// Start starts cmd; on Linux it also holds signals for PID 1 (see there).
+func Start(cmd *exec.Cmd) error { return cmd.Start() }

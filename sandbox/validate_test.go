@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -104,6 +105,18 @@ func TestUnknownUser(t *testing.T) {
 		o := Options{Home: t.TempDir(), Process: c.p}
 		if _, err := o.prepare("true", nil); err == nil || err.Error() != c.want {
 			t.Errorf("%+v: %v, want %q", c.p, err, c.want)
+		}
+	}
+}
+
+// TestCommandRefusesCgroupLimits: the library's command cannot remove a
+// cgroup after the program, so it refuses limits rather than drop them.
+func TestCommandRefusesCgroupLimits(t *testing.T) {
+	for _, p := range []Process{{Memory: "64M"}, {Pids: "8"}, {CPUs: "0.5"}} {
+		o := Options{Mode: ModeRX, Home: t.TempDir(), Process: p}
+		var e *Error
+		if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &e) || e.Code != ExitLauncher || !strings.Contains(err.Error(), "need Options.Run") {
+			t.Errorf("%+v: %v, want a refusal", p, err)
 		}
 	}
 }
