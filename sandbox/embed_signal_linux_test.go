@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/sandbox"
 )
 
@@ -17,6 +18,9 @@ import (
 func TestSignalRightAfterStart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real sandbox")
+	}
+	if !nsexec.CInit {
+		t.Skip("the Go init stage's runtime unblocks SIGINT/SIGTERM/SIGHUP/SIGQUIT at start, before it can catch them (README: Limitations)")
 	}
 	for i := 0; i < 10; i++ {
 		cmd, err := sandbox.Command("sh", sandbox.ModeSandbox, t.TempDir(), "-c", "trap 'exit 42' TERM; sleep 5 & wait")

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 
 	"github.com/sirupsen/logrus"
 
@@ -23,10 +24,18 @@ const InitArg = nsexec.InitArg
 // package on Linux. It returns at once unless this process is the init
 // stage, which never returns.
 func Init() {
+	initCalled.Store(true)
 	if len(os.Args) > 1 && os.Args[1] == InitArg {
 		nsexec.Init()
 	}
 }
+
+// initCalled: Init ran. A build whose init stage is the Go one re-runs
+// main to start it, so a command without Init would start main again —
+// over and over, in rx mode.
+var initCalled atomic.Bool
+
+var errNoInit = errors.New("sandbox.Init was not called as the first statement of main: this build (without cgo, or -tags omega_goinit) starts the init stage by running main again")
 
 // Release kills and reaps the init stage the omega-run CLI started before
 // the Go runtime when no launch took it (a failed command line, another
@@ -37,6 +46,9 @@ func Release() { nsexec.DropPrestarted() }
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
 		return plainCommand(ctx, p), nil
+	}
+	if !nsexec.CInit && !initCalled.Load() {
+		return nil, errNoInit
 	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {

@@ -1,0 +1,30 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/omega-run/omega-run/nsexec"
+)
+
+// TestCommandWithoutInit: where the init stage is the Go one (no cgo, or
+// -tags omega_goinit), a command before Init is an error; starting it
+// would run main again, and in rx mode again and again.
+func TestCommandWithoutInit(t *testing.T) {
+	saved := initCalled.Load()
+	initCalled.Store(false)
+	defer initCalled.Store(saved)
+	for _, mode := range []Mode{ModeRX, ModeSandbox} {
+		_, err := Options{Mode: mode, Home: t.TempDir()}.CommandContext(context.Background(), "true")
+		if nsexec.CInit && err != nil {
+			t.Errorf("%s, C init stage: %v", mode, err)
+		}
+		if !nsexec.CInit && !errors.Is(err, errNoInit) {
+			t.Errorf("%s, Go init stage: %v, want %v", mode, err, errNoInit)
+		}
+	}
+	if _, err := (Options{Mode: ModeRWX, Home: t.TempDir()}).CommandContext(context.Background(), "true"); err != nil {
+		t.Errorf("rwx needs no init stage: %v", err)
+	}
+}
