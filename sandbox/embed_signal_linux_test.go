@@ -2,7 +2,9 @@ package sandbox_test
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -37,5 +39,34 @@ func TestSignalRightAfterStart(t *testing.T) {
 		if !errors.As(err, &ee) || (ee.ExitCode() != 42 && ee.ExitCode() != 143) || time.Since(start) > 4*time.Second {
 			t.Fatalf("run %d: %v after %v; want exit 42 or 143 at once (the signal lost?)", i, err, time.Since(start))
 		}
+	}
+}
+
+// TestStartClosesSpec: each command's spec fd is closed by Start, not
+// left for the garbage collector (an embedder with a low fd limit ran out
+// after ~50 commands).
+func TestStartClosesSpec(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real sandbox")
+	}
+	debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(100)
+	count := func() int {
+		ents, _ := os.ReadDir("/proc/self/fd")
+		return len(ents)
+	}
+	before := count()
+	for i := 0; i < 20; i++ {
+		cmd, err := sandbox.Command("true", sandbox.ModeRX, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sandbox.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+	}
+	if after := count(); after > before+2 {
+		t.Errorf("%d fds open after 20 commands, %d before", after, before)
 	}
 }

@@ -247,11 +247,16 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 }
 
 // Start starts cmd (from Command or CommandContext) with the signals that
-// PID 1 forwards held until it can take them. cmd.Start is enough in
-// rx mode; in sandbox mode a signal sent (cmd.Process.Signal) in the
+// PID 1 forwards held until it can take them, and closes the spec's fd in
+// this process. In sandbox mode a signal sent (cmd.Process.Signal) in the
 // first milliseconds, before PID 1 of the new pid namespace has its
 // handlers, is otherwise dropped by the kernel. Cancelling the context
 // kills the whole tree either way.
 func Start(cmd *exec.Cmd) error {
+	if cmd.Path == "/proc/self/exe" && len(cmd.Args) > 1 && cmd.Args[1] == InitArg && len(cmd.ExtraFiles) > 0 {
+		// The spec (nsexec.Command's memfd) is the child's once started:
+		// closed now, not when the garbage collector gets to it.
+		defer cmd.ExtraFiles[0].Close()
+	}
 	return nsexec.StartBlocked(cmd.Start)
 }
