@@ -1,6 +1,10 @@
 package sandbox
 
-import "github.com/omega-run/omega-run/profiles"
+import (
+	"runtime"
+
+	"github.com/omega-run/omega-run/profiles"
+)
 
 // Explanation is the effective policy, as omega-run explain shows it.
 type Explanation struct {
@@ -82,6 +86,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Program, e.Args = path, args
 	}
 	if pol.Mode == profiles.ModeRWX {
+		e.OS = runtime.GOOS
 		e.Writable, e.Seccomp = []string{"/"}, profiles.SeccompNone
 		return e, nil
 	}

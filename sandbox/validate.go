@@ -22,6 +22,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if err := o.Process.checkEnv(); err != nil {
 		return nil, err
 	}
+	if o.PreserveFDs < 0 {
+		return nil, fmt.Errorf("--preserve-fds %d: want 0 or more", o.PreserveFDs)
+	}
 	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
 		return nil, err
 	}
