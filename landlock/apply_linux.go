@@ -6,10 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 
 	ll "github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"golang.org/x/sys/unix"
 )
 
 // ABI returns the Landlock ABI version the running kernel offers, 0 when
@@ -80,19 +83,27 @@ func (r Rules) toLandlock() []ll.Rule {
 	if len(devs) > 0 {
 		rules = append(rules, ll.RWFiles(devs...).WithIoctlDev())
 	}
-	if streams := regularFiles(r.Streams); len(streams) > 0 {
+	if streams := writtenFiles(r.Streams); len(streams) > 0 {
 		rules = append(rules, ll.RWFiles(streams...).IgnoreIfMissing())
 	}
 	return rules
 }
 
-// regularFiles keeps the streams that are files here: one the launcher
-// saw as a file may be a pipe in the init stage (a library caller's
-// cmd.Stdout), and Landlock takes no rule for a pipe.
-func regularFiles(streams []string) []string {
+// writtenFiles keeps the streams (/proc/self/fd/N) whose fd N is, in this
+// process, a regular file open for writing (MissingStream): the launcher
+// planned them from its own fds, and a library caller's command may have
+// others there (a pipe, a file opened read-only).
+func writtenFiles(streams []string) []string {
 	var out []string
 	for _, s := range streams {
-		if st, err := os.Stat(s); err == nil && st.Mode().IsRegular() {
+		fd, err := strconv.Atoi(strings.TrimPrefix(s, "/proc/self/fd/"))
+		if err != nil {
+			continue
+		}
+		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+		var st unix.Stat_t
+		if mode := fl & unix.O_ACCMODE; err == nil && (mode == unix.O_WRONLY || mode == unix.O_RDWR) &&
+			unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
 			out = append(out, s)
 		}
 	}

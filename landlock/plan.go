@@ -38,6 +38,11 @@ const (
 	// MissingIgnored skips a path that cannot be opened for any reason
 	// (the device files, which the Go init stage filters with os.Stat).
 	MissingIgnored
+	// MissingStream is a stream's /proc/self/fd/N: skipped unless fd N
+	// of the process applying the rules is a regular file open for
+	// writing. The launcher planned it from its own fd N, which a library
+	// caller's command may replace (a pipe, a file opened read-only).
+	MissingStream
 )
 
 // Enforces reports whether the plan restricts anything.
@@ -138,6 +143,6 @@ func Plan(r Rules, abi int) RulesetPlan {
 	add(r.ReadExec, read, MissingFails)
 	add(r.Writable, accessRW|llsys.AccessFSRefer|llsys.AccessFSIoctlDev|llsys.AccessFSResolveUnix, MissingSkipped)
 	add(r.Devices, accessFile|llsys.AccessFSIoctlDev, MissingIgnored)
-	add(r.Streams, accessFile, MissingIgnored) // RWFiles: `> /dev/stdout` truncates
+	add(r.Streams, accessFile, MissingStream) // RWFiles: `> /dev/stdout` truncates
 	return p
 }

@@ -90,10 +90,11 @@ func TestPlanWritesOnly(t *testing.T) {
 }
 
 // TestPlanStreams: an inherited fd's file gets RWFiles' rights, narrowed
-// to the write side in sandbox mode, and a missing one is ignored.
+// to the write side in sandbox mode; the init stage checks its own fd
+// (MissingStream).
 func TestPlanStreams(t *testing.T) {
 	r := Rules{Writable: []string{"/w"}, Streams: []string{"/proc/self/fd/1"}}
-	want := PathRule{Path: "/proc/self/fd/1", Access: 0x4007, Missing: MissingIgnored}
+	want := PathRule{Path: "/proc/self/fd/1", Access: 0x4007, Missing: MissingStream}
 	if p := Plan(r, 7); len(p.Rules) != 2 || p.Rules[1] != want {
 		t.Errorf("rules = %+v, want the stream as %+v", p.Rules, want)
 	}

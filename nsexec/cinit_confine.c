@@ -104,6 +104,20 @@ void omega_landlock_writes_only(struct spec *s) {
 		s->rules[i].access &= s->ll.handled_access_fs;
 }
 
+// written_file tells whether a stream rule's /proc/self/fd/N is, in this
+// process, a regular file open for writing (landlock.MissingStream): the
+// launcher planned it from its own fd N, and a library caller's command
+// may have another there (a pipe, a file opened read-only).
+static int written_file(const char *path) {
+	int fd, n = 0;
+	if (sscanf(path, "/proc/self/fd/%d%n", &fd, &n) != 1 || path[n] != 0)
+		return 0;
+	int fl = fcntl(fd, F_GETFL);
+	struct stat st;
+	return fl >= 0 && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR) && fstat(fd, &st) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
 // landlock_prepare builds the planned ruleset (after the mounts, so that
 // /dev/pts and /dev/shm are the new ones; before the user switch, so that
 // every path can still be opened). -1 when there is nothing to enforce.
@@ -117,19 +131,14 @@ static int landlock_prepare(const struct spec *s) {
 		const struct rule *r = &s->rules[i];
 		if (r->access == 0)
 			continue; // narrowed away (omega_landlock_writes_only)
+		if (r->missing == MISSING_STREAM && !written_file(r->path))
+			continue;
 		int pfd = open(r->path, O_PATH | O_CLOEXEC);
 		if (pfd < 0) {
-			if (r->missing == MISSING_IGNORED || (r->missing == MISSING_SKIPPED && errno == ENOENT))
+			if (r->missing == MISSING_IGNORED || r->missing == MISSING_STREAM ||
+			    (r->missing == MISSING_SKIPPED && errno == ENOENT))
 				continue;
 			omega_dief(errno, "landlock: populating ruleset for \"%s\": open", r->path);
-		}
-		struct stat st;
-		if (r->missing == MISSING_IGNORED && fstat(pfd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
-		    !S_ISBLK(st.st_mode)) {
-			// A stream the launcher saw as a file is a pipe here (a library
-			// caller's cmd.Stdout): no rule, nothing to reopen by name.
-			close(pfd);
-			continue;
 		}
 		struct omega_path_beneath pb = {r->access, pfd};
 		if (syscall(SYS_landlock_add_rule, fd, OMEGA_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)

@@ -114,7 +114,7 @@ enum {
 	F_WRITES_ONLY = 1 << 16, F_BROKER = 1 << 17, F_LISTEN_PID = 1 << 18,
 };
 
-enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED }; // landlock.Missing
+enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing
 
 void *omega_alloc(uint64_t n, size_t size);
 void omega_read_spec(int fd, struct spec *s);

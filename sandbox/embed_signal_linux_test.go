@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -68,5 +69,26 @@ func TestStartClosesSpec(t *testing.T) {
 	}
 	if after := count(); after > before+2 {
 		t.Errorf("%d fds open after 20 commands, %d before", after, before)
+	}
+}
+
+// TestStartRWXSignalMask: rwx's program starts with no signal blocked
+// (Start holds signals only for PID 1, which unblocks them for its
+// program); it read SigBlk 0x...8024a07 from /proc/self/status.
+func TestStartRWXSignalMask(t *testing.T) {
+	for _, mode := range []sandbox.Mode{sandbox.ModeRWX, sandbox.ModeRX, sandbox.ModeSandbox} {
+		cmd, err := sandbox.Command("grep", mode, t.TempDir(), "^SigBlk", "/proc/self/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		cmd.Stdout = &out
+		if err := sandbox.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		if got := strings.Fields(out.String()); len(got) != 2 || strings.Trim(got[1], "0") != "" {
+			t.Errorf("%s: %q, want no signal blocked", mode, out.String())
+		}
 	}
 }

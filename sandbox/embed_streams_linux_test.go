@@ -46,3 +46,50 @@ func TestOutputWithFileStdout(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamRuleNeedsWritableFD: the launcher plans a stream rule from its
+// own fd 0 (a file open for writing); the command's stdin is another file,
+// opened read-only, outside the writable set. The program must not be able
+// to write it through /proc/self/fd/0.
+func TestStreamRuleNeedsWritableFD(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real sandbox")
+	}
+	outside, err := os.MkdirTemp("/var/tmp", "omega-stream-") // not below /tmp: rx may write there
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(outside)
+	rw, err := os.OpenFile(filepath.Join(outside, "rw"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rw.Close()
+	target := filepath.Join(outside, "target")
+	os.WriteFile(target, []byte("original\n"), 0o644)
+	saved, err := unix.Dup(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(saved)
+	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
+		if err := unix.Dup2(int(rw.Fd()), 0); err != nil {
+			t.Fatal(err)
+		}
+		cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", "echo changed > /proc/self/fd/0")
+		unix.Dup2(saved, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := os.Open(target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdin = in
+		cmd.Run()
+		in.Close()
+		if b, _ := os.ReadFile(target); string(b) != "original\n" {
+			t.Errorf("%s: the read-only stdin's file was written: %q", mode, b)
+		}
+	}
+}

@@ -253,10 +253,11 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // handlers, is otherwise dropped by the kernel. Cancelling the context
 // kills the whole tree either way.
 func Start(cmd *exec.Cmd) error {
-	if cmd.Path == "/proc/self/exe" && len(cmd.Args) > 1 && cmd.Args[1] == InitArg && len(cmd.ExtraFiles) > 0 {
-		// The spec (nsexec.Command's memfd) is the child's once started:
-		// closed now, not when the garbage collector gets to it.
-		defer cmd.ExtraFiles[0].Close()
+	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg || len(cmd.ExtraFiles) == 0 {
+		return cmd.Start() // rwx's plain command: its program must not start with signals blocked
 	}
+	// The spec (nsexec.Command's memfd) is the child's once started:
+	// closed now, not when the garbage collector gets to it.
+	defer cmd.ExtraFiles[0].Close()
 	return nsexec.StartBlocked(cmd.Start)
 }

@@ -253,3 +253,19 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestNewPtyInside: a program can make its own pseudo-terminal (script,
+// tmux, expect, an agent's shell tool): /dev/ptmx and the sandbox's own
+// /dev/pts get their Landlock device rules.
+func TestNewPtyInside(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			w := newWorld(t, u)
+			r := w.run("--mode", mode, "--", "/usr/bin/python3", "-c",
+				`import os; m, s = os.openpty(); os.write(s, b"x"); print("pty", os.read(m, 1).decode())`)
+			if r.code != 0 || r.stdout != "pty x\n" {
+				t.Errorf("%s/%s: %+v", u.name, mode, r)
+			}
+		}
+	}
+}
