@@ -297,35 +297,49 @@ func (v flagView) at(name string) *cli.Context {
 		return v.c
 	}
 	args, _ := v.c.App.Metadata["args"].([]string)
-	if givenBefore(args, v.c.Command.Name, name, v.c.App.Flags) {
+	if givenBefore(args, name, v.c.App) {
 		return lineage[1]
 	}
 	return v.c
 }
 
 // givenBefore tells whether --name is on the command line before the
-// subcommand sub and not after it. urfave/cli cannot say: the
-// environment sets a flag in every context as if it had been given.
-func givenBefore(args []string, sub, name string, appFlags []cli.Flag) bool {
-	before, after, inSub := false, false, false
+// command (omega-run --mode rx explain) and not in the command's own flags.
+// urfave/cli cannot say: the environment sets a flag in every context as
+// if it had been given.
+func givenBefore(args []string, name string, app *cli.App) bool {
+	before, after := false, false
+	walkFlags(args, app, func(flag string, inCommand bool) {
+		if flag == name {
+			before, after = before || !inCommand, after || inCommand
+		}
+	})
+	return before && !after
+}
+
+// walkFlags calls fn for each flag on the command line, the command's
+// included: before "--" and before the program, whose own arguments may
+// look like omega-run's (curl --user a:b, sh -c … --net=host).
+func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)) {
+	flags, inCommand := app.Flags, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			break
+			return
 		}
-		if !strings.HasPrefix(a, "-") {
-			inSub = inSub || a == sub
-			continue
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if cmd := app.Command(a); cmd != nil && !inCommand {
+				flags, inCommand = cmd.Flags, true
+				continue
+			}
+			return // the program, or a command's argument
 		}
 		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if flag == name {
-			before, after = before || !inSub, after || inSub
-		}
-		if !hasValue && !inSub && takesValue(flag, appFlags) {
+		fn(flag, inCommand)
+		if !hasValue && takesValue(flag, flags) {
 			i++ // its value
 		}
 	}
-	return before && !after
 }
 
 // dashesFirst tells whether "--" comes before any word that is neither a

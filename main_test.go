@@ -77,7 +77,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestGivenBefore(t *testing.T) {
-	flags := newApp().Flags // as the CLI has them: wrapped (flagnames.go)
+	app := newApp() // its flags as the CLI has them: wrapped (flagnames.go)
 	cases := []struct {
 		args []string
 		want bool
@@ -91,9 +91,11 @@ func TestGivenBefore(t *testing.T) {
 		{[]string{"omega-run", "explain"}, false},
 		{[]string{"omega-run", "--fail-closed", "explain", "--mode", "rx"}, false}, // a bool takes no value
 		{[]string{"omega-run", "--fail-closed", "--mode", "rx", "explain"}, true},
+		{[]string{"omega-run", "--mode", "rx", "explain", "sh", "--mode=rwx"}, true}, // the program's own argument
+		{[]string{"omega-run", "--mode", "rx", "explain", "--os", "darwin", "--mode", "rwx"}, false},
 	}
 	for _, c := range cases {
-		if got := givenBefore(c.args, "explain", "mode", flags); got != c.want {
+		if got := givenBefore(c.args, "mode", app); got != c.want {
 			t.Errorf("%q: %v, want %v", c.args, got, c.want)
 		}
 	}

@@ -185,30 +185,10 @@ func sourceOf(given map[string]bool, name string, envs []string) string {
 	return "default"
 }
 
-// flagsGiven names the flags on the command line, the command's included
-// (omega-run explain --mode rx): before "--" and before the program, whose
-// own arguments may look like omega-run's (curl --user a:b, sh -c … --net=host).
+// flagsGiven names the flags on the command line (walkFlags).
 func flagsGiven(args []string, app *cli.App) map[string]bool {
 	given := map[string]bool{}
-	flags, inCommand := app.Flags, false
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			break
-		}
-		if a == "-" || !strings.HasPrefix(a, "-") {
-			if cmd := app.Command(a); cmd != nil && !inCommand {
-				flags, inCommand = cmd.Flags, true
-				continue
-			}
-			break // the program, or a command's argument
-		}
-		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		given[name] = true
-		if !hasValue && takesValue(name, flags) {
-			i++ // its value
-		}
-	}
+	walkFlags(args, app, func(flag string, _ bool) { given[flag] = true })
 	return given
 }
 
