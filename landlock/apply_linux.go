@@ -12,7 +12,6 @@ import (
 
 	ll "github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
-	"golang.org/x/sys/unix"
 )
 
 // ABI returns the Landlock ABI version the running kernel offers, 0 when
@@ -89,25 +88,18 @@ func (r Rules) toLandlock() []ll.Rule {
 	return rules
 }
 
-// writtenFiles keeps the streams (/proc/self/fd/N) whose fd N is, in this
-// process, a regular file open for writing (MissingStream): the launcher
-// planned them from its own fds, and a library caller's command may have
-// others there (a pipe, a file opened read-only).
+// writtenFiles keeps the streams (/proc/self/fd/N) that are, in this
+// process, what WrittenStreams takes (MissingStream): the launcher planned
+// them from its own fds, and a library caller's command may have others
+// there (a pipe, a memfd, a file opened read-only).
 func writtenFiles(streams []string) []string {
-	var out []string
+	var fds []int
 	for _, s := range streams {
-		fd, err := strconv.Atoi(strings.TrimPrefix(s, "/proc/self/fd/"))
-		if err != nil {
-			continue
-		}
-		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-		var st unix.Stat_t
-		if mode := fl & unix.O_ACCMODE; err == nil && (mode == unix.O_WRONLY || mode == unix.O_RDWR) &&
-			unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
-			out = append(out, s)
+		if fd, err := strconv.Atoi(strings.TrimPrefix(s, "/proc/self/fd/")); err == nil {
+			fds = append(fds, fd)
 		}
 	}
-	return out
+	return WrittenStreams(fds...)
 }
 
 // Ruleset is a built, not yet enforced ruleset. Building opens every path,

@@ -141,8 +141,13 @@ static int landlock_prepare(const struct spec *s) {
 			omega_dief(errno, "landlock: populating ruleset for \"%s\": open", r->path);
 		}
 		struct omega_path_beneath pb = {r->access, pfd};
-		if (syscall(SYS_landlock_add_rule, fd, OMEGA_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0)
+		if (syscall(SYS_landlock_add_rule, fd, OMEGA_LANDLOCK_RULE_PATH_BENEATH, &pb, 0) < 0) {
+			if (r->missing == MISSING_STREAM) { // a memfd: no rule, as WrittenStreams would have left it out
+				close(pfd);
+				continue;
+			}
 			omega_dief(errno, "landlock: populating ruleset for \"%s\": landlock_add_rule", r->path);
+		}
 		close(pfd);
 	}
 	return fd;

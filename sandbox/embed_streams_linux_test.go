@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,6 +91,46 @@ func TestStreamRuleNeedsWritableFD(t *testing.T) {
 		in.Close()
 		if b, _ := os.ReadFile(target); string(b) != "original\n" {
 			t.Errorf("%s: the read-only stdin's file was written: %q", mode, b)
+		}
+	}
+}
+
+// TestOutputToMemfd: a memfd as the command's stdout, where the launcher's
+// own stdout is a file: Landlock takes no rule for a memfd, so the stream
+// rule is left out instead of failing the command (125).
+func TestOutputToMemfd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a real sandbox")
+	}
+	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	saved, err := unix.Dup(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(saved)
+	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
+		fd, err := unix.MemfdCreate("out", unix.MFD_CLOEXEC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := os.NewFile(uintptr(fd), "memfd")
+		unix.Dup2(int(log.Fd()), 1)
+		cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", "echo to-memfd")
+		unix.Dup2(saved, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = out, &stderr
+		err = cmd.Run()
+		b, _ := os.ReadFile("/proc/self/fd/" + strconv.Itoa(fd))
+		out.Close()
+		if err != nil || string(b) != "to-memfd\n" {
+			t.Errorf("%s: %v, output %q, stderr %q", mode, err, b, stderr.String())
 		}
 	}
 }

@@ -24,6 +24,11 @@ func TestCommandWithoutInit(t *testing.T) {
 			t.Errorf("%s, Go init stage: %v, want %v", mode, err, errNoInit)
 		}
 	}
+	if !nsexec.CInit { // with the C stage, Run would start a real sandbox
+		if _, err := (Options{Mode: ModeSandbox, Home: t.TempDir()}).Run("true"); !errors.Is(err, errNoInit) {
+			t.Errorf("Run, Go init stage: %v, want %v", err, errNoInit)
+		}
+	}
 	if _, err := (Options{Mode: ModeRWX, Home: t.TempDir()}).CommandContext(context.Background(), "true"); err != nil {
 		t.Errorf("rwx needs no init stage: %v", err)
 	}

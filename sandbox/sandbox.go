@@ -10,11 +10,15 @@
 //		cmd, err := sandbox.Command("make", sandbox.ModeSandbox, "")
 //		...
 //		cmd.Stdout = os.Stdout
-//		err = cmd.Run()
+//		if err := sandbox.Start(cmd); err != nil { … }
+//		err = cmd.Wait()
 //	}
 //
 // The returned *exec.Cmd is not started; set Stdin, Stdout, Stderr, Env and
-// Dir as for any other command.
+// Dir as for any other command. Start it with Start: cmd.Run, Start and
+// Output work too, but in sandbox mode a signal sent in the first
+// milliseconds may be lost, and the command's spec fd stays open in this
+// process until a garbage collection.
 package sandbox
 
 import (

@@ -146,6 +146,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if p.policy.Mode != ModeRWX && !nsexec.CInit && !initCalled.Load() {
+		return 0, launcherErr(errNoInit)
+	}
 	p.ignoredSignals = uint64(nsexec.IgnoredAtStart())
 	if p.workdir != "" {
 		if err := os.Chdir(p.workdir); err != nil {
