@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -10,6 +11,39 @@ import (
 	"github.com/omega-run/omega-run/sandbox"
 	"golang.org/x/sys/unix"
 )
+
+// commandWith makes a command while this process has f at fd (the
+// launcher plans stream rules from its own fds 0-2), then puts fd back.
+func commandWith(t *testing.T, fd int, f *os.File, mode sandbox.Mode, script string) *exec.Cmd {
+	t.Helper()
+	saved, err := unix.Dup(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(saved)
+	if err := unix.Dup2(int(f.Fd()), fd); err != nil {
+		t.Fatal(err)
+	}
+	cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", script)
+	unix.Dup2(saved, fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// createIn creates a file named name in dir, for writing.
+func createIn(t *testing.T, dir, name string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+var streamModes = []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX}
 
 // TestOutputWithFileStdout: an embedder whose own stdout is a file (a
 // service logging to one, nohup) captures a command's output through a
@@ -20,25 +54,9 @@ func TestOutputWithFileStdout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real sandbox")
 	}
-	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	saved, err := unix.Dup(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(saved)
-	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
-		if err := unix.Dup2(int(log.Fd()), 1); err != nil {
-			t.Fatal(err)
-		}
-		cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", "echo captured")
-		unix.Dup2(saved, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+	log := createIn(t, t.TempDir(), "log")
+	for _, mode := range streamModes {
+		cmd := commandWith(t, 1, log, mode, "echo captured")
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -61,27 +79,11 @@ func TestStreamRuleNeedsWritableFD(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(outside)
-	rw, err := os.OpenFile(filepath.Join(outside, "rw"), os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rw.Close()
+	rw := createIn(t, outside, "rw")
 	target := filepath.Join(outside, "target")
 	os.WriteFile(target, []byte("original\n"), 0o644)
-	saved, err := unix.Dup(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(saved)
-	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
-		if err := unix.Dup2(int(rw.Fd()), 0); err != nil {
-			t.Fatal(err)
-		}
-		cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", "echo changed > /proc/self/fd/0")
-		unix.Dup2(saved, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, mode := range streamModes {
+		cmd := commandWith(t, 0, rw, mode, "echo changed > /proc/self/fd/0")
 		in, err := os.Open(target)
 		if err != nil {
 			t.Fatal(err)
@@ -102,28 +104,14 @@ func TestOutputToMemfd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a real sandbox")
 	}
-	log, err := os.Create(filepath.Join(t.TempDir(), "log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	saved, err := unix.Dup(1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(saved)
-	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
+	log := createIn(t, t.TempDir(), "log")
+	for _, mode := range streamModes {
 		fd, err := unix.MemfdCreate("out", unix.MFD_CLOEXEC)
 		if err != nil {
 			t.Fatal(err)
 		}
 		out := os.NewFile(uintptr(fd), "memfd")
-		unix.Dup2(int(log.Fd()), 1)
-		cmd, err := sandbox.Command("sh", mode, t.TempDir(), "-c", "echo to-memfd")
-		unix.Dup2(saved, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cmd := commandWith(t, 1, log, mode, "echo to-memfd")
 		var stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = out, &stderr
 		err = cmd.Run()
