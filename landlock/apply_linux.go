@@ -82,7 +82,11 @@ func (r Rules) toLandlock() []ll.Rule {
 	if len(devs) > 0 {
 		rules = append(rules, ll.RWFiles(devs...).WithIoctlDev())
 	}
-	if streams := writtenFiles(r.Streams); len(streams) > 0 {
+	streams := r.Streams
+	if !r.StreamsChecked {
+		streams = writtenFiles(streams)
+	}
+	if len(streams) > 0 {
 		rules = append(rules, ll.RWFiles(streams...).IgnoreIfMissing())
 	}
 	return rules

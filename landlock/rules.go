@@ -25,6 +25,10 @@ type Rules struct {
 	// /proc/self/fd/N (WrittenStreams): they may be opened again for
 	// reading and writing, as /dev/stdout does.
 	Streams []string
+	// StreamsChecked says that Streams were found (WrittenStreams) in the
+	// process that applies the rules, so they need no second look. Not on
+	// the wire: an init stage always checks its own fds (MissingStream).
+	StreamsChecked bool
 	// DenyTCP handles TCP bind and connect with no port allowed.
 	DenyTCP bool
 	// UnixSockets allows connecting to pathname unix sockets anywhere

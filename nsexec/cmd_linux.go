@@ -154,6 +154,8 @@ func ExecInPlace(s *Spec) error {
 	DropPrestarted()
 	runtime.LockOSThread()
 	s.Landlock.WritesOnly = false // in place: no mounts, no read-only root
+	// The launcher found the streams among these very fds (buildSpec).
+	s.Landlock.StreamsChecked = true
 	w := warner{json: s.LogJSON}
 	if err := confine(s, w); err != nil {
 		return err
