@@ -319,20 +319,21 @@ func givenBefore(args []string, name string, app *cli.App) bool {
 
 // walkFlags calls fn for each flag on the command line, the command's
 // included: before "--" and before the program, whose own arguments may
-// look like omega-run's (curl --user a:b, sh -c … --net=host).
-func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)) {
+// look like omega-run's (curl --user a:b, sh -c … --net=host). It reports
+// whether it stopped at a "--" that no word came before.
+func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)) bool {
 	flags, inCommand := app.Flags, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return
+			return !inCommand
 		}
 		if a == "-" || !strings.HasPrefix(a, "-") {
 			if cmd := app.Command(a); cmd != nil && !inCommand {
 				flags, inCommand = cmd.Flags, true
 				continue
 			}
-			return // the program, or a command's argument
+			return false // the program, or a command's argument
 		}
 		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		fn(flag, inCommand)
@@ -340,30 +341,17 @@ func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)
 			i++ // its value
 		}
 	}
+	return false
 }
 
 // dashesFirst tells whether "--" comes before any word that is neither a
 // flag nor a flag's value: `omega-run [flags] -- check` runs a program
 // named check. urfave/cli would hand the first word after "--" to the
-// check command.
-func dashesFirst(args []string, appFlags []cli.Flag) bool {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			return true
-		}
-		if a == "-" || !strings.HasPrefix(a, "-") {
-			return false
-		}
-		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if flag == "help" || flag == "h" {
-			return false // --help -- check: the check command's help
-		}
-		if !hasValue && takesValue(flag, appFlags) {
-			i++ // its value
-		}
-	}
-	return false
+// check command. With --help, it shows that command's help.
+func dashesFirst(args []string, app *cli.App) bool {
+	help := false
+	dashes := walkFlags(args, app, func(flag string, _ bool) { help = help || flag == "help" || flag == "h" })
+	return dashes && !help
 }
 
 // takesValue tells whether the flag called name is one that takes a value

@@ -27,7 +27,7 @@ func main() {
 // run executes the CLI and returns the process exit status.
 func run(args []string) int {
 	app := newApp()
-	if dashesFirst(args, app.Flags) {
+	if dashesFirst(args, app) {
 		// A program named like a command: omega-run -- check, -- help.
 		app.Commands = nil
 	}

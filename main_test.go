@@ -127,7 +127,7 @@ func TestDashesBeforeCommandName(t *testing.T) {
 }
 
 func TestDashesFirst(t *testing.T) {
-	flags := newApp().Flags
+	app := newApp()
 	cases := []struct {
 		args []string
 		want bool
@@ -139,10 +139,12 @@ func TestDashesFirst(t *testing.T) {
 		{[]string{"omega-run", "check", "--", "x"}, false},
 		{[]string{"omega-run", "explain", "--mode", "rx", "--", "check"}, false},
 		{[]string{"omega-run", "claude"}, false},
+		{[]string{"omega-run", "--help", "--", "check"}, false}, // check's help
+		{[]string{"omega-run", "--mode", "rx", "explain", "--", "check"}, false},
 		{[]string{"omega-run"}, false},
 	}
 	for _, c := range cases {
-		if got := dashesFirst(c.args, flags); got != c.want {
+		if got := dashesFirst(c.args, app); got != c.want {
 			t.Errorf("%q: %v, want %v", c.args, got, c.want)
 		}
 	}
