@@ -293,6 +293,11 @@ static int rebind(struct held *h, int n) {
 	return 0;
 }
 
+// PROC_FLAGS mount the fresh /proc read-only: Landlock already refuses
+// the program every write there, but where Landlock is missing a root-run
+// sandbox would otherwise reach the host's sysctls (core_pattern).
+#define PROC_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
+
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the
 // root; paths to keep are held by fd before anything covers them, the
 // root goes read-only before /proc and /dev are mounted on it, and masks
@@ -306,7 +311,7 @@ int omega_setup_mounts(const struct spec *s) {
 	if (n < 0)
 		return -1;
 	if (read_only_root(s) == 0 && fresh_run(s) == 0 && rebind(kept, n) == 0 &&
-	    omega_mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0 &&
+	    omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0 &&
 	    omega_setup_dev() == 0 && omega_hide(s) == 0 && omega_read_only_binds(s) == 0)
 		rc = 0;
 	release(kept, n);

@@ -10,6 +10,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// procFlags mount the fresh /proc read-only: Landlock already refuses the
+// program every write there, but where Landlock is missing a root-run
+// sandbox would otherwise reach the host's sysctls (core_pattern).
+const procFlags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC
+
 // setupMounts runs inside the new mount namespace. The host root stays the
 // root (no pivot_root); the order matters: paths to keep are held by fd
 // before anything covers them, the root goes read-only before /proc and
@@ -28,7 +33,7 @@ func setupMounts(p *MountPlan) error {
 		func() error { return readOnlyRoot(p) },
 		func() error { return freshRun(p) },
 		func() error { return rebind(kept) },
-		func() error { return mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") },
+		func() error { return mount("proc", "/proc", "proc", procFlags, "") },
 		setupDev,
 		func() error { return hide(p.HideDirs, p.HideFiles) },
 		func() error { return readOnlyBinds(p.Pin, p.ReadOnly) },

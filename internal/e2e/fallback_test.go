@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -38,6 +39,34 @@ func TestFallbackNoLandlock(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFallbackNoLandlockHostSysctl: without Landlock, a sandbox run as
+// root (uid 0 in its user namespace is the host's root) must still not
+// write the host's sysctls: its /proc is mounted read-only. The test flips
+// kernel.core_uses_pid from inside and reads it from outside.
+func TestFallbackNoLandlockHostSysctl(t *testing.T) {
+	const sysctl = "/proc/sys/kernel/core_uses_pid"
+	w := newWorld(t, rootUser)
+	before := readTrimmed(t, sysctl)
+	t.Cleanup(func() { os.WriteFile(sysctl, []byte(before), 0) })
+	noLandlock := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=38"}
+	r := w.under(noLandlock, "--", "/bin/sh", "-c", `v=$(cat "$0"); echo $((1 - v)) > "$0" && echo flipped`, sysctl)
+	if !strings.Contains(r.stderr, "Landlock is unavailable") {
+		t.Fatalf("Landlock was not simulated away; stderr %q", r.stderr)
+	}
+	if after := readTrimmed(t, sysctl); after != before || strings.Contains(r.stdout, "flipped") {
+		t.Errorf("the host's %s went from %s to %s (stdout %q, stderr %q)", sysctl, before, after, r.stdout, r.stderr)
+	}
+}
+
+func readTrimmed(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // TestFallbackMountRefused simulates Ubuntu's AppArmor userns restriction:
