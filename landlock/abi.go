@@ -14,7 +14,7 @@ type feature struct {
 // is ABI order; a test checks it.
 var features = []feature{
 	{abi: 1, what: "write confinement (Landlock is unavailable: nothing outside the writable set is protected from writes)"},
-	{abi: 2, what: "rename and link between directories (REFER)"},
+	{abi: 2, what: "REFER: every rename or link into another directory fails (EXDEV), in the writable set too; mv copies instead"},
 	{abi: 3, what: "truncation outside the writable set (TRUNCATE)"},
 	{abi: 4, what: "TCP bind/connect denial for --net none", net: true},
 	{abi: 5, what: "ioctl on device files outside the allowed devices (IOCTL_DEV)"},

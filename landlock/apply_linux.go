@@ -62,10 +62,16 @@ func config(r Rules) ll.Config {
 	return c.BestEffort()
 }
 
-func (r Rules) toLandlock() []ll.Rule {
-	rules := []ll.Rule{
-		ll.RWDirs(r.Writable...).WithRefer().WithIoctlDev().WithResolveUnix().IgnoreIfMissing(),
+// toLandlock is the rules for a kernel of Landlock ABI abi. Below ABI 2 the
+// writable roots go without REFER: go-landlock's best effort gives up on
+// the whole ruleset for a rule asking for a right the kernel lacks, and
+// ABI 1 refuses every cross-directory rename or link anyway (EXDEV).
+func (r Rules) toLandlock(abi int) []ll.Rule {
+	writable := ll.RWDirs(r.Writable...)
+	if abi >= 2 {
+		writable = writable.WithRefer()
 	}
+	rules := []ll.Rule{writable.WithIoctlDev().WithResolveUnix().IgnoreIfMissing()}
 	if !r.WritesOnly {
 		read := ll.RODirs(r.ReadExec...)
 		if r.UnixSockets {
@@ -117,7 +123,7 @@ type Ruleset struct {
 // Prepare builds the ruleset for r. Enforced reports false when Landlock
 // is unavailable (the ruleset then does nothing).
 func Prepare(r Rules) (*Ruleset, error) {
-	fd, flags, err := config(r).NewRulesetFD(r.toLandlock()...)
+	fd, flags, err := config(r).NewRulesetFD(r.toLandlock(EffectiveABI())...)
 	if err != nil {
 		return nil, fmt.Errorf("landlock: %w", err)
 	}

@@ -102,9 +102,11 @@ func supportFor(abi int) abiSupport {
 // Plan computes what the Go init stage's config(r) and toLandlock() enforce
 // through go-landlock on a kernel with Landlock ABI abi (EffectiveABI):
 // V9's rights trimmed to the rules (no TCP rights without DenyTCP),
-// logging for subprocesses when asked for, best effort. Like go-landlock it enforces
-// nothing at all when a rule asks for REFER and the ABI lacks it (ABI 1),
-// and leaves out rules whose rights all fall away. It is pure.
+// logging for subprocesses when asked for, best effort, leaving out rules
+// whose rights all fall away. On ABI 1 the writable roots do not ask for
+// REFER (toLandlock): the kernel then refuses every rename or link into
+// another directory (EXDEV), which confines writes, where go-landlock
+// would enforce nothing at all. It is pure.
 func Plan(r Rules, abi int) RulesetPlan {
 	sup := supportFor(abi)
 	want := supportFor(9) // ll.V9
@@ -121,11 +123,6 @@ func Plan(r Rules, abi int) RulesetPlan {
 	}
 	if r.LogDenials {
 		p.RestrictFlags = llsys.FlagRestrictSelfLogNewExecOn & sup.flags
-	}
-	if p.HandledFS&llsys.AccessFSRefer == 0 {
-		// The writable rule asks for REFER: go-landlock's downgrade
-		// gives up on the whole ruleset.
-		return RulesetPlan{}
 	}
 	read := uint64(accessRead)
 	if r.UnixSockets {

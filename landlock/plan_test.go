@@ -30,7 +30,7 @@ func TestPlan(t *testing.T) {
 		want  RulesetPlan
 	}{
 		{"no landlock", 0, rules, RulesetPlan{}},
-		{"ABI 1 cannot grant REFER: nothing", 1, rules, RulesetPlan{}},
+		{"ABI 1 without REFER", 1, rules, plan(0x1fff, 0, 0, 0, 0xd, 0x1fff, 0x7)},
 		{"ABI 2", 2, rules, plan(0x3fff, 0, 0, 0, 0xd, 0x3fff, 0x7)},
 		{"ABI 3 truncate", 3, rules, plan(0x7fff, 0, 0, 0, 0xd, 0x7fff, 0x4007)},
 		{"ABI 4 without --net none", 4, rules, plan(0x7fff, 0, 0, 0, 0xd, 0x7fff, 0x4007)},
@@ -50,7 +50,7 @@ func TestPlan(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("Plan(ABI %d) =\n%+v\nwant\n%+v", c.abi, got, c.want)
 			}
-			if got.Enforces() != (c.abi >= 2) {
+			if got.Enforces() != (c.abi >= 1) {
 				t.Errorf("Enforces = %v at ABI %d", got.Enforces(), c.abi)
 			}
 		})

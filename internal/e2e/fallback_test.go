@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,6 +68,30 @@ func readTrimmed(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(b))
+}
+
+// TestFallbackLandlockABI1 simulates a kernel of Landlock ABI 1 (5.13 to
+// 5.18; Ubuntu 22.04's): it has no REFER right, and the ruleset must still
+// confine writes. Cross-directory renames then fail with EXDEV, which mv
+// answers by copying.
+func TestFallbackLandlockABI1(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			abi1 := []string{probe, "landlock-abi", "1"}
+			r := w.under(abi1, "--mode", mode, "--", "/bin/sh", "-c", `echo pwned > "$0"; mkdir "$1/a" "$1/b" && echo moved > "$1/a/f" && mv "$1/a/f" "$1/b/f" && cat "$1/b/f"`,
+				w.outside+"/sentinel", filepath.Join(w.dataDir, "workspace"))
+			if !strings.Contains(r.stderr, "Landlock ABI 1 lacks") {
+				t.Fatalf("ABI 1 was not simulated; stderr %q", r.stderr)
+			}
+			if got := w.sentinel(); got != "original" {
+				t.Errorf("the write outside the writable set went through at ABI 1: sentinel %q", got)
+			}
+			if !strings.Contains(r.stdout, "moved") {
+				t.Errorf("mv between directories of the writable set failed: stdout %q, stderr %q", r.stdout, r.stderr)
+			}
+		})
+	}
 }
 
 // TestFallbackMountRefused simulates Ubuntu's AppArmor userns restriction:

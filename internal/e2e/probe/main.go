@@ -61,6 +61,8 @@ func run(action string, args []string) error {
 				return nil
 			}
 		}
+	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
+		return fakeABI(args)
 	case "seccomp-exec":
 		return seccompExec(args)
 	case "with-signals": // IGNORED BLOCKED PROGRAM ARGS...: exec with that signal state

@@ -1,0 +1,102 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// seccompNotif and seccompNotifResp are the kernel's struct seccomp_notif
+// and struct seccomp_notif_resp.
+type seccompNotif struct {
+	id    uint64
+	pid   uint32
+	flags uint32
+	nr    int32
+	arch  uint32
+	ip    uint64
+	args  [6]uint64
+}
+
+type seccompNotifResp struct {
+	id    uint64
+	val   int64
+	error int32
+	flags uint32
+}
+
+// landlockCreateRulesetVersion and ...Errata are the flags of the two
+// queries landlock_create_ruleset answers without a ruleset.
+const (
+	landlockCreateRulesetVersion = 1
+	landlockCreateRulesetErrata  = 2
+)
+
+// fakeABI simulates an older kernel's Landlock: "landlock-abi N PROGRAM
+// ARGS..." runs PROGRAM, and every landlock_create_ruleset of it and its
+// descendants goes to a seccomp user-notification supervisor here, which
+// answers the version query with N (no errata) and lets every other call
+// through to the real kernel. A ruleset built for ABI N then gets ABI N's
+// semantics: rights it does not handle are not checked, and without REFER
+// handled the kernel refuses cross-directory renames and links, as ABI 1.
+func fakeABI(args []string) error {
+	abi, err := strconv.Atoi(args[0])
+	if err != nil || abi < 1 {
+		return fmt.Errorf("bad ABI %q", args[0])
+	}
+	filter := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // seccomp_data.nr
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_CREATE_RULESET, Jt: 0, Jf: 1},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_USER_NOTIF},
+		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
+	}
+	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
+	// The filter goes on this thread only; the child forked from it
+	// inherits it, the supervisor's threads do not need it.
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
+		unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
+	if errno != 0 {
+		return fmt.Errorf("seccomp: %w", errno)
+	}
+	cmd := exec.Command(args[1], args[2:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go answerVersion(int(fd), int64(abi))
+	cmd.Wait()
+	os.Exit(cmd.ProcessState.ExitCode())
+	return nil
+}
+
+// answerVersion is the supervisor's loop; it ends with the process.
+func answerVersion(fd int, abi int64) {
+	for {
+		var n seccompNotif
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
+		if errno != 0 {
+			continue // EINTR, or ENOENT: the caller died meanwhile
+		}
+		resp := seccompNotifResp{id: n.id}
+		switch {
+		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetVersion:
+			resp.val = abi
+		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetErrata:
+			resp.val = 0
+		default:
+			resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
+		}
+		unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
+	}
+}
