@@ -34,21 +34,26 @@ type Rules struct {
 	// UnixSockets allows connecting to pathname unix sockets anywhere
 	// (ABI 9 handles that right; rx keeps host sockets reachable).
 	UnixSockets bool
-	// WritesOnly handles only the rights that change the filesystem. Read
-	// and execute are allowed everywhere anyway, and in sandbox mode the
-	// read-only mounts stop truncation outside the writable set; without
-	// the read, TRUNCATE and IOCTL_DEV rights the kernel skips its path
-	// walk on every open that does not write (bench/PROFILE.md). Only for
-	// a mount namespace whose root is read-only.
+	// WritesOnly handles only the rights that change the filesystem (and
+	// device ioctls). Read and execute are allowed everywhere anyway, and
+	// in sandbox mode the read-only mounts stop truncation outside the
+	// writable set; without the read and TRUNCATE rights the kernel skips
+	// its path walk on every open that does not write (bench/PROFILE.md).
+	// Only for a mount namespace whose root is read-only, and only where
+	// the program's fds and working directory are not on a host mount
+	// that is writable (the init stage checks).
 	WritesOnly bool
 	// LogDenials has the kernel log denials after execve (the program's),
 	// LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON, where the ABI has it (7).
 	LogDenials bool
 }
 
-// ReadSide are the rights WritesOnly leaves unhandled.
+// ReadSide are the rights WritesOnly leaves unhandled. IOCTL_DEV stays
+// handled: the read-only root does not stop ioctls on a device node
+// outside /dev (a chroot's, a container image's), and the kernel looks it
+// up only when a device file is opened.
 const ReadSide = llsys.AccessFSExecute | llsys.AccessFSReadFile | llsys.AccessFSReadDir |
-	llsys.AccessFSTruncate | llsys.AccessFSIoctlDev
+	llsys.AccessFSTruncate
 
 // DeviceFiles are the nodes every program writes to. Missing ones are
 // skipped.

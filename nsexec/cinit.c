@@ -286,10 +286,8 @@ static void await_go_ahead(const struct spec *s, int early) {
 // host's tree with a warning unless the spec says fail closed.
 static void enter_mounts(struct spec *s) {
 	char *wd = getwd_go(), msg[2048];
-	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (omega_setup_mounts(s) >= 0) {
-		omega_landlock_writes_only(s);
-	} else {
+	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), mounted = omega_setup_mounts(s) >= 0;
+	if (!mounted) {
 		if (omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
 		// Ubuntu's AppArmor userns restriction: clone worked but the
@@ -319,6 +317,8 @@ static void enter_mounts(struct spec *s) {
 		         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
 		omega_warn(msg);
 	}
+	if (mounted)
+		omega_landlock_writes_only(s, e != 0);
 	if (oldwd >= 0)
 		close(oldwd);
 }

@@ -15,6 +15,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/capability.h>
@@ -92,13 +94,39 @@ static int enforces_landlock(const struct spec *s) {
 	return s->ll.handled_access_fs || s->ll.handled_access_net || s->ll.scoped;
 }
 
+// on_writable_mount tells whether fd (AT_FDCWD: the working directory) is
+// a directory, or a regular file not open for writing, on a mount that is
+// not read-only: one the program reaches without the read-only root.
+static int on_writable_mount(int fd) {
+	struct stat st;
+	struct statfs fs;
+	if (fd == AT_FDCWD ? stat(".", &st) < 0 : fstat(fd, &st) < 0)
+		return 0;
+	int fl = fd == AT_FDCWD ? O_RDONLY : fcntl(fd, F_GETFL);
+	int written = fl >= 0 && !(fl & O_PATH) && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR);
+	if (!S_ISDIR(st.st_mode) && (!S_ISREG(st.st_mode) || written))
+		return 0; // truncate(2) takes regular files; a written one is the program's anyway
+	if (fd == AT_FDCWD ? statfs(".", &fs) < 0 : fstatfs(fd, &fs) < 0)
+		return 1;
+	return !(fs.f_flags & ST_RDONLY);
+}
+
 // omega_landlock_writes_only narrows the plan once the read-only root is
 // in place (wire flag WritesOnly): read and execute are allowed everywhere
 // anyway and the mounts stop truncation, so without the read-side rights
-// the kernel skips its path walk on every open that does not write.
-void omega_landlock_writes_only(struct spec *s) {
+// the kernel skips its path walk on every open that does not write. Not
+// where the program still reaches a host mount that is not read-only: an
+// inherited fd (stdin from a file, --preserve-fds) or the old working
+// directory (old_cwd) lead to it through /proc/self/fd or relative paths,
+// and there only Landlock's TRUNCATE stops truncate(2) and O_TRUNC.
+void omega_landlock_writes_only(struct spec *s, int old_cwd) {
 	if (!(s->flags & F_WRITES_ONLY) || !s->ll.handled_access_fs)
 		return;
+	if (old_cwd && on_writable_mount(AT_FDCWD))
+		return;
+	for (int fd = 0; fd < 3 + (int)s->keep_fds; fd++)
+		if (on_writable_mount(fd))
+			return;
 	s->ll.handled_access_fs &= ~(uint64_t)OMEGA_LL_READ_SIDE;
 	for (uint32_t i = 0; i < s->nrules; i++)
 		s->rules[i].access &= s->ll.handled_access_fs;

@@ -117,8 +117,12 @@ func enterMounts(s *Spec, w *warner) error {
 	// look the same path up again so it lands on the new mounts — if
 	// it is the same directory there: under the private /tmp the path
 	// names another one (an empty one an earlier run left, say).
-	if err := chdirSame(wd, oldwd); err != nil {
-		w.warn("working directory " + wd + " is not visible in the sandbox (" + err.Error() + "); staying in it read-only")
+	cwdErr := chdirSame(wd, oldwd)
+	if cwdErr != nil {
+		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); staying in it read-only")
+	}
+	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
+		s.Landlock.WritesOnly = false
 	}
 	if s.Broker != nil && s.PID1 {
 		w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)

@@ -273,3 +273,51 @@ func mount(source, target, fstype string, flags uintptr, data string) error {
 	}
 	return nil
 }
+
+// reachesWritableMount is the C stage's on_writable_mount test over the
+// program's fds (0-2 and the keep preserved ones) and, when oldCwd, the
+// working directory it stayed in: whether the program reaches a host
+// mount that is not read-only, where only Landlock's TRUNCATE stops
+// truncate(2) and O_TRUNC (through /proc/self/fd or relative paths), so
+// the ruleset must not be narrowed to WritesOnly.
+func reachesWritableMount(keep int, oldCwd bool) bool {
+	if oldCwd && onWritableMount(unix.AT_FDCWD) {
+		return true
+	}
+	for fd := 0; fd < 3+keep; fd++ {
+		if onWritableMount(fd) {
+			return true
+		}
+	}
+	return false
+}
+
+// onWritableMount: fd (AT_FDCWD: the working directory) is a directory, or
+// a regular file not open for writing, on a mount that is not read-only.
+func onWritableMount(fd int) bool {
+	var st unix.Stat_t
+	var fs unix.Statfs_t
+	fl := unix.O_RDONLY
+	if fd == unix.AT_FDCWD {
+		if unix.Stat(".", &st) != nil {
+			return false
+		}
+	} else {
+		if unix.Fstat(fd, &st) != nil {
+			return false
+		}
+		fl, _ = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	}
+	written := fl >= 0 && fl&unix.O_PATH == 0 && (fl&unix.O_ACCMODE == unix.O_WRONLY || fl&unix.O_ACCMODE == unix.O_RDWR)
+	mode := st.Mode & unix.S_IFMT
+	if mode != unix.S_IFDIR && (mode != unix.S_IFREG || written) {
+		return false // truncate(2) takes regular files; a written one is the program's anyway
+	}
+	var err error
+	if fd == unix.AT_FDCWD {
+		err = unix.Statfs(".", &fs)
+	} else {
+		err = unix.Fstatfs(fd, &fs)
+	}
+	return err != nil || fs.Flags&unix.ST_RDONLY == 0
+}

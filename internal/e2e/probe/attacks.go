@@ -65,6 +65,21 @@ func attack(action string, args []string) (bool, error) {
 		return true, err
 	case "truncate": // truncate(2) on PATH, no open for writing first
 		return true, unix.Truncate(args[0], 0)
+	case "open-trunc": // open(2) PATH O_RDONLY|O_TRUNC: Linux truncates where write is allowed
+		fd, err := unix.Open(args[0], unix.O_RDONLY|unix.O_TRUNC|unix.O_CLOEXEC, 0)
+		if err == nil {
+			unix.Close(fd)
+		}
+		return true, err
+	case "loop-add": // CONTROL N: LOOP_CTL_ADD through the loop-control node CONTROL, opened read-only
+		fd, err := unix.Open(args[0], unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return true, err
+		}
+		defer unix.Close(fd)
+		n, _ := strconv.Atoi(args[1])
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.LOOP_CTL_ADD, uintptr(n))
+		return true, errnoErr(errno)
 	case "chmod": // PATH MODE(octal)
 		m, _ := strconv.ParseUint(args[1], 8, 32)
 		return true, unix.Chmod(args[0], uint32(m))

@@ -1,0 +1,106 @@
+//go:build linux
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestTruncateThroughHostMounts: what the program inherits from the host
+// (stdin from a file, a --preserve-fds directory, a working directory the
+// sandbox does not show) leads onto the host's writable mounts, around
+// sandbox mode's read-only root. Truncating a file outside the writable
+// set through them must still fail; the sentinel is checked from outside,
+// and rwx is the control.
+func TestTruncateThroughHostMounts(t *testing.T) {
+	cases := []struct {
+		name   string
+		keep   string // --preserve-fds
+		script string // run by sh outside: S is the sentinel, O its directory
+	}{
+		{"stdin truncate(2)", "0", `exec "$@" truncate /proc/self/fd/0 < "$S"`},
+		{"stdin O_TRUNC", "0", `exec "$@" open-trunc /dev/stdin < "$S"`},
+		{"directory fd", "1", `exec 3< "$O"; exec "$@" truncate /proc/self/fd/3/sentinel`},
+	}
+	for _, mode := range append([]string{"rwx"}, confinedModes...) {
+		for _, c := range cases {
+			t.Run(mode+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, nobody)
+				env := fmt.Sprintf("S=%q O=%q; ", filepath.Join(w.outside, "sentinel"), w.outside)
+				args := []string{"-c", env + c.script, "sh", bin, "--mode", mode, "--preserve-fds", c.keep, "--", probe}
+				r := w.runProg("/bin/sh", args...)
+				if !strings.Contains(r.stdout+r.stderr, "ok") && !strings.Contains(r.stdout, "refused") {
+					t.Fatalf("the probe did not run: stdout %q, stderr %q", r.stdout, r.stderr)
+				}
+				// rwx is the control: the same attempt truncates.
+				if kept := w.sentinel() == "original"; kept != (mode != "rwx") {
+					t.Errorf("sentinel kept = %v in %s; stdout %q, stderr %q", kept, mode, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// TestTruncateFromDetachedWorkdir: a working directory on a mount that is
+// no longer in the host's tree (unmounted lazily while a shell sits in
+// it) is not in the sandbox's either; the program stays in it, on a
+// writable mount, and truncating a file there must still fail.
+func TestTruncateFromDetachedWorkdir(t *testing.T) {
+	for _, mode := range append([]string{"rwx"}, confinedModes...) {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			d := filepath.Join(w.outside, "detached")
+			mustMkdir(t, d)
+			script := `mount -t tmpfs tmpfs "$0" && cd "$0" && umount -l "$0" && printf original > sentinel || exit 99
+"$@" truncate sentinel; echo "after=$(cat sentinel)."`
+			r := w.runProg("/bin/sh", "-c", script, d, bin, "--mode", mode, "--", probe)
+			if r.code == 99 || !strings.Contains(r.stdout, "after=") {
+				t.Fatalf("setting up: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			}
+			if kept := strings.Contains(r.stdout, "after=original."); kept != (mode != "rwx") {
+				t.Errorf("sentinel kept = %v in %s; stdout %q, stderr %q", kept, mode, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestDeviceIoctlOutsideDev: a device node outside /dev (a chroot's, a
+// container image's) must not take ioctls in the confined modes, although
+// it can be opened for reading. The node here is the loop driver's control
+// device; the test checks from outside that no loop device was added.
+func TestDeviceIoctlOutsideDev(t *testing.T) {
+	if _, err := os.Stat("/dev/loop-control"); err != nil {
+		t.Skip("no loop driver:", err)
+	}
+	const n = 3917 // a loop device nobody uses
+	for _, mode := range append([]string{"rwx"}, confinedModes...) {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			node := filepath.Join(w.outside, "loop-control")
+			if err := unix.Mknod(node, syscall.S_IFCHR|0o600, int(unix.Mkdev(10, 237))); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { removeLoop(n) })
+			r := w.run("--mode", mode, "--", probe, "loop-add", node, fmt.Sprint(n))
+			_, err := os.Stat(fmt.Sprintf("/sys/block/loop%d", n))
+			if added := err == nil; added != (mode == "rwx") {
+				t.Errorf("loop%d added = %v in %s; stdout %q, stderr %q", n, added, mode, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func removeLoop(n int) {
+	if fd, err := unix.Open("/dev/loop-control", unix.O_RDWR|unix.O_CLOEXEC, 0); err == nil {
+		unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.LOOP_CTL_REMOVE, uintptr(n))
+		unix.Close(fd)
+	}
+}
+
