@@ -103,4 +103,3 @@ func removeLoop(n int) {
 		unix.Close(fd)
 	}
 }
-
