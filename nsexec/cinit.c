@@ -313,7 +313,8 @@ static void enter_mounts(struct spec *s) {
 	if (e) {
 		if (oldwd >= 0 && fchdir(oldwd) < 0)
 			omega_dief(errno, "fchdir back to %s", wd);
-		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only", wd,
+		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only",
+		         *wd ? wd : "(no longer in the host's tree either)",
 		         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
 		omega_warn(msg);
 	}

@@ -119,6 +119,9 @@ func enterMounts(s *Spec, w *warner) error {
 	// names another one (an empty one an earlier run left, say).
 	cwdErr := chdirSame(wd, oldwd)
 	if cwdErr != nil {
+		if wd == "" {
+			wd = "(no longer in the host's tree either)"
+		}
 		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); staying in it read-only")
 	}
 	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {

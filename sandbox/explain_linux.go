@@ -31,9 +31,7 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 			e.Warnings = append(e.Warnings, usernsWarning(cause))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
-			if w := privateTmpWarning(pol); w != "" {
-				e.Warnings = append(e.Warnings, w)
-			}
+			e.Warnings = append(e.Warnings, ownDirWarnings(pol)...)
 			if plan, _, mwarn, err := mountPlan(pol, nil); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {

@@ -35,17 +35,34 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 	return ""
 }
 
-// privateTmpWarning is said when --allow-write names /tmp in sandbox mode
-// with its mounts: the sandbox's /tmp is its own and writable already, so
-// the grant would otherwise do nothing, silently.
-func privateTmpWarning(pol profiles.Policy) string {
+// ownDirWarnings are said when --allow-write names a directory that
+// sandbox mode (with its mounts) replaces with its own, where the grant
+// would otherwise do nothing, silently: /tmp, the sandbox's own and
+// writable already, and anything in /run, an empty tmpfs there.
+func ownDirWarnings(pol profiles.Policy) []string {
+	var out []string
 	for _, w := range pol.AllowWrite {
-		if filepath.Clean(w) == "/tmp" {
-			return "--allow-write /tmp: in sandbox mode /tmp is the sandbox's own (kept in " + pol.PrivateTmp() +
-				") and writable already; the host's /tmp stays out of reach (allow a directory in it, --allow-write /tmp/DIR, or use --mode rx)"
+		switch c := filepath.Clean(w); {
+		case c == "/tmp":
+			out = append(out, "--allow-write /tmp: in sandbox mode /tmp is the sandbox's own (kept in "+pol.PrivateTmp()+
+				") and writable already; the host's /tmp stays out of reach (allow a directory in it, --allow-write /tmp/DIR, or use --mode rx)")
+		case underRun(realPath(c)):
+			out = append(out, "--allow-write "+w+": in sandbox mode /run is an empty tmpfs of the sandbox's own, so the grant "+
+				"reaches nothing (allow a directory outside /run, or use --mode rx)")
 		}
 	}
-	return ""
+	return out
+}
+
+// underRun tells whether p is /run or below it (where /var/run, usually a
+// symlink to it, is a directory, below that too): sandbox mode covers both.
+func underRun(p string) bool {
+	for _, run := range []string{"/run", "/var/run"} {
+		if p == run || strings.HasPrefix(p, run+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // realPath resolves symlinks in p, or returns p when it cannot.

@@ -41,14 +41,26 @@ func TestHomeWritableWarning(t *testing.T) {
 	}
 }
 
-func TestPrivateTmpWarning(t *testing.T) {
+func TestOwnDirWarnings(t *testing.T) {
 	for _, c := range []struct {
 		allow []string
-		warn  bool
-	}{{nil, false}, {[]string{"/tmp/share"}, false}, {[]string{"/srv", "/tmp"}, true}} {
+		want  []string // substrings, one per warning
+	}{
+		{nil, nil},
+		{[]string{"/tmp/share"}, nil},
+		{[]string{"/srv", "/tmp"}, []string{"/h/.omega/tmp"}},
+		{[]string{"/run/app", "/running"}, []string{"--allow-write /run/app: in sandbox mode /run is an empty tmpfs"}},
+	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
-		if got := privateTmpWarning(pol); (got != "") != c.warn || (c.warn && !strings.Contains(got, "/h/.omega/tmp")) {
+		got := ownDirWarnings(pol)
+		if len(got) != len(c.want) {
 			t.Errorf("%v: %q", c.allow, got)
+			continue
+		}
+		for i := range got {
+			if !strings.Contains(got[i], c.want[i]) {
+				t.Errorf("%v: %q, want %q in it", c.allow, got[i], c.want[i])
+			}
 		}
 	}
 }

@@ -111,11 +111,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		if cause != "" {
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
-			if w := privateTmpWarning(p.policy); w != "" {
-				// Said once the namespaces exist: without them (the
-				// fallback) /tmp is the host's and the grant holds.
-				p.nsNotes = append(p.nsNotes, w)
-			}
+			// Said once the namespaces exist: without them (the
+			// fallback) /tmp and /run are the host's and the grant holds.
+			p.nsNotes = append(p.nsNotes, ownDirWarnings(p.policy)...)
 			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)
 			spec.Broker = broker
