@@ -216,8 +216,8 @@ func usernsWarning(cause string) string {
 		"without namespaces, masks or a private /proc"
 	if outer := os.Getenv("OMEGA_SANDBOX"); (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
 		// Nested: no sysctl helps. The outer sandbox keeps programs from
-		// making namespaces (its seccomp profile, and Landlock keeps
-		// /proc/<pid>/uid_map read-only), on purpose. The variable alone
+		// making namespaces (its seccomp profile, Landlock, and its
+		// read-only /proc keep /proc/<pid>/uid_map unwritable), on purpose. The variable alone
 		// could be inherited; no_new_privs, which every confined program
 		// has, backs it.
 		return head + "; this omega-run appears to run confined by another (OMEGA_SANDBOX=" + outer + ", no_new_privs set), " +

@@ -181,14 +181,15 @@ func (l *launch) status() (int, error) {
 }
 
 // cloneFailure tells whether the start failed because user namespaces
-// are refused (disabled, exhausted, or an LSM said no), and why.
+// are refused (disabled, exhausted, or an LSM said no; EROFS: the uid map
+// is on another sandbox's read-only /proc), and why.
 func cloneFailure(err error) string {
 	var errno syscall.Errno
 	if !errors.As(err, &errno) {
 		return ""
 	}
 	switch errno {
-	case unix.EPERM, unix.EACCES, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
+	case unix.EPERM, unix.EACCES, unix.EROFS, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
 		return "creating them failed: " + errno.Error()
 	}
 	return ""
