@@ -219,6 +219,9 @@ void omega_confine(const struct spec *s) {
 		ruleset = landlock_prepare(s);
 	}
 	if (s->flags & F_USER) {
+		int pdeath = 0;
+		if (prctl(PR_GET_PDEATHSIG, &pdeath, 0, 0, 0) < 0)
+			omega_dief(errno, "--user: prctl(PR_GET_PDEATHSIG)");
 		if (setgroups(s->ngroups, s->groups) < 0)
 			omega_dief(errno, "--user: setgroups");
 		if (setresgid(s->gid, s->gid, s->gid) < 0)
@@ -230,6 +233,10 @@ void omega_confine(const struct spec *s) {
 		// its connect broker). omega_run_init said 0 before; again.
 		if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 			omega_dief(errno, "--user: prctl(PR_SET_DUMPABLE)");
+		// It clears the parent-death signal too: a SIGKILL of omega-run
+		// would leave the sandbox running.
+		if (pdeath && prctl(PR_SET_PDEATHSIG, pdeath, 0, 0, 0) < 0)
+			omega_dief(errno, "--user: prctl(PR_SET_PDEATHSIG)");
 	}
 	if (s->flags & F_PLAIN)
 		return;

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/omega-run/omega-run/landlock"
 	"golang.org/x/sys/unix"
@@ -35,6 +36,10 @@ func confine(s *Spec, w warner) error {
 		}
 	}
 	if s.User != nil {
+		var pdeath int32
+		if err := unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&pdeath)), 0, 0, 0); err != nil {
+			return &os.SyscallError{Syscall: "prctl(PR_GET_PDEATHSIG)", Err: err}
+		}
 		if err := switchUser(s.User); err != nil {
 			return fmt.Errorf("--user: %w", err)
 		}
@@ -43,6 +48,13 @@ func confine(s *Spec, w warner) error {
 		// runInit said 0 before; again.
 		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 			return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+		}
+		// It clears the parent-death signal too: a SIGKILL of omega-run
+		// would leave the sandbox running.
+		if pdeath != 0 {
+			if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(pdeath), 0, 0, 0); err != nil {
+				return &os.SyscallError{Syscall: "prctl(PR_SET_PDEATHSIG)", Err: err}
+			}
 		}
 	}
 	if s.Plain {

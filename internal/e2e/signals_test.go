@@ -204,20 +204,35 @@ func TestZombiesReaped(t *testing.T) {
 	}
 }
 
-// TestParentDeathKillsTree: SIGKILL to omega-run ends everything inside.
+// TestParentDeathKillsTree: SIGKILL to omega-run ends everything inside,
+// also where the init stage switched to another user (which clears the
+// parent-death signal).
 func TestParentDeathKillsTree(t *testing.T) {
-	w := newWorld(t, nobody)
-	marker := filepath.Join(w.dataDir, "workspace", "marker")
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	script := fmt.Sprintf(`(sleep 1; echo alive > %q) & echo ready; wait`, marker)
-	c := w.cmd(ctx, "--", "/bin/sh", "-c", script)
-	startAndWaitReady(t, c)
-	c.Process.Kill()
-	c.Wait()
-	time.Sleep(1500 * time.Millisecond)
-	if w.exists(marker) {
-		t.Error("a process inside the sandbox outlived omega-run")
+	for _, c := range []struct {
+		name string
+		u    user
+		args []string
+	}{
+		{"nobody", nobody, nil},
+		{"root with --user nobody", rootUser, []string{"--user", "nobody"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, c.u)
+			ws := filepath.Join(w.dataDir, "workspace")
+			os.Chmod(ws, 0o777)
+			marker := filepath.Join(ws, "marker")
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			script := fmt.Sprintf(`(sleep 1; echo alive > %q) & echo ready; wait`, marker)
+			cmd := w.cmd(ctx, append(c.args, "--", "/bin/sh", "-c", script)...)
+			startAndWaitReady(t, cmd)
+			cmd.Process.Kill()
+			cmd.Wait()
+			time.Sleep(1500 * time.Millisecond)
+			if w.exists(marker) {
+				t.Error("a process inside the sandbox outlived omega-run")
+			}
+		})
 	}
 }
 
