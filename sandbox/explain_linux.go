@@ -54,6 +54,9 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process)); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
+	if w := netNoneWarning(pol, mounts); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	// Read once: a profile given as a pipe (<(…)) cannot be read again.
 	if prof == nil && pol.Seccomp != profiles.SeccompNone {
 		var err error

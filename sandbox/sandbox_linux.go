@@ -126,6 +126,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := rootMetadataWarning(p.policy, mounts, p.programUID()); w != "" {
 		warnings = append(warnings, w)
 	}
+	if w := netNoneWarning(p.policy, mounts); w != "" {
+		warnings = append(warnings, w)
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}

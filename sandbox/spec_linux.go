@@ -182,6 +182,17 @@ func readTrim(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// netNoneWarning is the gap of --net none without a network namespace
+// (rx, or sandbox without namespaces): Landlock, up to the ABI omega-run
+// asks for, denies TCP bind and connect only.
+func netNoneWarning(pol profiles.Policy, netns bool) string {
+	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX {
+		return ""
+	}
+	return "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): Landlock denies " +
+		"TCP bind and connect only; UDP (DNS too), raw and other sockets stay open; use sandbox mode for no network"
+}
+
 // rootMetadataWarning is the gap of a program that runs as root where
 // only Landlock confines it (rx, or sandbox without namespaces): Landlock
 // has no rights for chmod, utimes or xattrs, and root owns most of the

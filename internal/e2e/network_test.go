@@ -45,6 +45,32 @@ func TestNetNone(t *testing.T) {
 	}
 }
 
+// TestNetNoneRXSaysUDPStaysOpen: rx has no network namespace, and
+// Landlock denies TCP only; a UDP datagram gets out (the listener here
+// receives it), so the launch says so, and --fail-closed refuses it.
+func TestNetNoneRXSaysUDPStaysOpen(t *testing.T) {
+	w := newWorld(t, nobody)
+	pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	script := `python3 -c 'import socket,sys; s=socket.socket(2,2); s.sendto(b"out", ("127.0.0.1", int(sys.argv[1])))' "$0"`
+	port := strings.Split(pc.LocalAddr().String(), ":")[1]
+	r := w.run("--mode", "rx", "--net", "none", "--", "/bin/sh", "-c", script, port)
+	pc.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, _, err := pc.ReadFrom(make([]byte, 16)); err != nil {
+		t.Fatalf("no datagram arrived (%v): the premise changed; stderr %q", err, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "UDP (DNS too), raw and other sockets stay open") {
+		t.Errorf("no warning that UDP stays open; stderr %q", r.stderr)
+	}
+	r = w.run("--mode", "rx", "--net", "none", "--fail-closed", "--", "/bin/echo", "ran")
+	if r.code != 125 || strings.Contains(r.stdout, "ran") {
+		t.Errorf("--fail-closed: exit %d, stdout %q, stderr %q; want 125 and nothing run", r.code, r.stdout, r.stderr)
+	}
+}
+
 // TestNetNoneEnvironment: the program is told, and loopback is up.
 func TestNetNoneEnvironment(t *testing.T) {
 	w := newWorld(t, nobody)
