@@ -38,9 +38,18 @@ func (e serviceEnv) apply(o *sandbox.Options) []string {
 	}
 	// An inherited NOTIFY_SOCKET (a shell inside some service, an
 	// agent's tool) is not ours to pass on.
-	if sock := e.getenv("NOTIFY_SOCKET"); sock != "" && e.getenv("SYSTEMD_EXEC_PID") == strconv.Itoa(e.pid) {
+	sock := e.getenv("NOTIFY_SOCKET")
+	if sock != "" && e.getenv("SYSTEMD_EXEC_PID") == "" {
+		warnings = append(warnings, "NOTIFY_SOCKET is set without SYSTEMD_EXEC_PID (systemd before 248, or another service manager), "+
+			"so omega-run cannot tell that it is meant for it and relays nothing: where it supervises the program, sd_notify(3) "+
+			"reaches no service manager (start it as sh -c 'SYSTEMD_EXEC_PID=$$ exec omega-run …' to relay)")
+	}
+	if sock != "" && e.getenv("SYSTEMD_EXEC_PID") == strconv.Itoa(e.pid) {
 		if strings.HasPrefix(sock, "/") || strings.HasPrefix(sock, "@") {
 			o.Process.NotifySocket = sock
+			// WatchdogSec=: the pings go through the relay, from a
+			// program that must know the watchdog is its own.
+			o.Process.WatchdogPID = e.getenv("WATCHDOG_PID") == strconv.Itoa(e.pid)
 		} else {
 			warnings = append(warnings, fmt.Sprintf("NOTIFY_SOCKET %q: omega-run relays socket paths and @abstract names only; where it supervises the program, sd_notify(3) reaches no service manager", sock))
 		}

@@ -18,6 +18,7 @@ func TestServiceEnv(t *testing.T) {
 		wantFDs   int
 		listenPID bool
 		notify    string
+		watchdog  bool
 		warn      string
 	}{
 		{name: "nothing"},
@@ -32,7 +33,10 @@ func TestServiceEnv(t *testing.T) {
 		{name: "notify socket", env: map[string]string{"SYSTEMD_EXEC_PID": "42", "NOTIFY_SOCKET": sock}, notify: sock},
 		{name: "abstract notify socket", env: map[string]string{"SYSTEMD_EXEC_PID": "42", "NOTIFY_SOCKET": "@sd"}, notify: "@sd"},
 		{name: "inherited notify socket", env: map[string]string{"SYSTEMD_EXEC_PID": "7", "NOTIFY_SOCKET": sock}},
-		{name: "no SYSTEMD_EXEC_PID", env: map[string]string{"NOTIFY_SOCKET": sock}},
+		{name: "no SYSTEMD_EXEC_PID", env: map[string]string{"NOTIFY_SOCKET": sock}, warn: "systemd before 248"},
+		{name: "watchdog", env: map[string]string{"SYSTEMD_EXEC_PID": "42", "NOTIFY_SOCKET": sock, "WATCHDOG_PID": "42", "WATCHDOG_USEC": "1000000"}, notify: sock, watchdog: true},
+		{name: "another process's watchdog", env: map[string]string{"SYSTEMD_EXEC_PID": "42", "NOTIFY_SOCKET": sock, "WATCHDOG_PID": "7"}, notify: sock},
+		{name: "watchdog without a notify socket", env: map[string]string{"WATCHDOG_PID": "42"}},
 		{name: "vsock", env: map[string]string{"SYSTEMD_EXEC_PID": "42", "NOTIFY_SOCKET": "vsock:2:1234"}, warn: "relays socket paths"},
 	}
 	for _, c := range cases {
@@ -46,6 +50,9 @@ func TestServiceEnv(t *testing.T) {
 			warnings := e.apply(&o)
 			if o.PreserveFDs != max(c.wantFDs, c.preserve) || o.Process.ListenPID != c.listenPID {
 				t.Errorf("PreserveFDs %d, ListenPID %v; want %d, %v", o.PreserveFDs, o.Process.ListenPID, max(c.wantFDs, c.preserve), c.listenPID)
+			}
+			if o.Process.WatchdogPID != c.watchdog {
+				t.Errorf("WatchdogPID %v, want %v", o.Process.WatchdogPID, c.watchdog)
 			}
 			if o.Process.NotifySocket != c.notify {
 				t.Errorf("NotifySocket %q, want %q", o.Process.NotifySocket, c.notify)

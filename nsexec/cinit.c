@@ -116,14 +116,18 @@ static int next_signal(int sfd, struct broker **b) {
 	}
 }
 
-// set_listen_pid points an existing LISTEN_PID at this process, the
-// program's (Spec.ListenPID); it adds none.
-static void set_listen_pid(char **env) {
-	static char kv[32];
+// set_service_pids points an existing LISTEN_PID (Spec.ListenPID) and
+// WATCHDOG_PID (Spec.WatchdogPID) at this process, the program's; it adds
+// neither.
+static void set_service_pids(const struct spec *s, char **env) {
+	static char listen[32], watchdog[32];
 	for (; *env; env++)
-		if (strncmp(*env, "LISTEN_PID=", 11) == 0) {
-			snprintf(kv, sizeof kv, "LISTEN_PID=%d", (int)getpid());
-			*env = kv;
+		if ((s->flags & F_LISTEN_PID) && strncmp(*env, "LISTEN_PID=", 11) == 0) {
+			snprintf(listen, sizeof listen, "LISTEN_PID=%d", (int)getpid());
+			*env = listen;
+		} else if ((s->flags & F_WATCHDOG_PID) && strncmp(*env, "WATCHDOG_PID=", 13) == 0) {
+			snprintf(watchdog, sizeof watchdog, "WATCHDOG_PID=%d", (int)getpid());
+			*env = watchdog;
 		}
 }
 
@@ -146,8 +150,7 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 		if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
 			omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 	}
-	if (s->flags & F_LISTEN_PID)
-		set_listen_pid(env);
+	set_service_pids(s, env);
 	// Limits go last, in the program's process only: set in PID 1
 	// they would bind it too (its connect broker's fds and time, a
 	// low nproc its fork), and a low one must not stop the setup.
@@ -380,8 +383,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
 	set_cloexec_from(3 + s.keep_fds);
-	if (s.flags & F_LISTEN_PID) // an exec in place: this is the program's pid
-		set_listen_pid(env);
+	set_service_pids(&s, env); // an exec in place: this is the program's pid
 	ignore_signals(&s);
 	sigprocmask(SIG_SETMASK, &orig, NULL);
 	execve(s.path, (char **)s.argv.v, env);

@@ -84,14 +84,20 @@ func runInit(w *warner) error {
 			return err
 		}
 		if s.ListenPID { // an exec in place: this is the program's pid
-			setListenPID(env, os.Getpid())
+			setPIDVar(env, "LISTEN_PID", os.Getpid())
+		}
+		if s.WatchdogPID {
+			setPIDVar(env, "WATCHDOG_PID", os.Getpid())
 		}
 		ignoreSignals(s.IgnoredSignals)
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
-	if s.ListenPID && setListenPID(slices.Clone(env), 0) {
+	if s.ListenPID && setPIDVar(slices.Clone(env), "LISTEN_PID", 0) {
 		// os.StartProcess runs no code in the child before its execve.
 		w.warn("socket activation: LISTEN_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_listen_fds(3) in the program ignores the fds; use --mode rx without cgroup limits")
+	}
+	if s.WatchdogPID && setPIDVar(slices.Clone(env), "WATCHDOG_PID", 0) {
+		w.warn("watchdog: WATCHDOG_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_watchdog_enabled(3) in the program says no watchdog; use --mode rx without cgroup limits")
 	}
 	return supervise(s, env)
 }
@@ -302,13 +308,14 @@ func chdirSame(path string, old *os.File) error {
 	return err
 }
 
-// setListenPID points an existing LISTEN_PID in env at pid
-// (Spec.ListenPID) and reports whether there was one; it adds none.
-func setListenPID(env []string, pid int) bool {
+// setPIDVar points an existing variable name (LISTEN_PID: Spec.ListenPID,
+// WATCHDOG_PID: Spec.WatchdogPID) in env at pid and reports whether there
+// was one; it adds none.
+func setPIDVar(env []string, name string, pid int) bool {
 	found := false
 	for i, kv := range env {
-		if strings.HasPrefix(kv, "LISTEN_PID=") {
-			env[i], found = "LISTEN_PID="+strconv.Itoa(pid), true
+		if strings.HasPrefix(kv, name+"=") {
+			env[i], found = name+"="+strconv.Itoa(pid), true
 		}
 	}
 	return found

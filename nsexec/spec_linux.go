@@ -79,6 +79,10 @@ type Spec struct {
 	// socket activation names omega-run's pid, and sd_listen_fds(3)
 	// ignores fds meant for another process.
 	ListenPID bool
+	// WatchdogPID does the same for WATCHDOG_PID: sd_watchdog_enabled(3)
+	// ignores a watchdog meant for another process, and the service
+	// would be killed for the pings it never sends.
+	WatchdogPID bool
 }
 
 // BrokerGap is what stays open where sandbox mode runs without the broker

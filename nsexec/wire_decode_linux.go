@@ -108,7 +108,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 		PID1: has(flagPID1), Loopback: has(flagLoopback), NewSession: has(flagNewSession),
 		FailClosed: has(flagFailClosed), Plain: has(flagPlain), ClearEnv: has(flagClearEnv),
 		GoAhead: has(flagGoAhead), CgroupNS: has(flagCgroupNS), Probe: has(flagProbe), LogJSON: has(flagLogJSON),
-		ListenPID: has(flagListenPID),
+		ListenPID: has(flagListenPID), WatchdogPID: has(flagWatchdogPID),
 	}
 	s.KeepFDs = int(r.u32())
 	s.Path = r.str()

@@ -66,6 +66,8 @@ const (
 	flagBroker
 	// flagListenPID: Spec.ListenPID.
 	flagListenPID
+	// flagWatchdogPID: Spec.WatchdogPID.
+	flagWatchdogPID
 )
 
 type wireWriter struct {
@@ -161,6 +163,7 @@ func specFlags(s *Spec) uint32 {
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
+		{flagWatchdogPID, s.WatchdogPID},
 	} {
 		if f.on {
 			flags |= f.bit

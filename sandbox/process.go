@@ -36,6 +36,11 @@ type Process struct {
 	// (sandbox mode, cgroup limits); an exec in place keeps the pid. The
 	// fds themselves: Options.PreserveFDs.
 	ListenPID bool
+	// WatchdogPID does the same for WATCHDOG_PID (systemd's WatchdogSec=):
+	// sd_watchdog_enabled(3) ignores a watchdog meant for another process,
+	// and the service is killed for the pings it never sends. Set it with
+	// NotifySocket, which carries the pings.
+	WatchdogPID bool
 	// NotifySocket is the service manager's NOTIFY_SOCKET (a path or an
 	// @abstract name), given when it started the launcher as a service.
 	// Where the launcher supervises the program, the program gets a
@@ -156,6 +161,9 @@ func (p Process) service() []string {
 	}
 	if p.NotifySocket != "" {
 		out = append(out, "readiness: where omega-run supervises the program, it relays READY, STATUS, watchdog… (no MAINPID, no fds) to "+p.NotifySocket)
+	}
+	if p.WatchdogPID {
+		out = append(out, "watchdog: WATCHDOG_PID names the program where omega-run supervises it")
 	}
 	return out
 }

@@ -231,6 +231,7 @@ func plainSpec(p *plan) *nsexec.Spec {
 		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), ListenPID: p.process.ListenPID,
+		WatchdogPID: p.process.WatchdogPID,
 	}
 }
 

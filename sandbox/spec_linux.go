@@ -49,6 +49,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.
 		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
 		ListenPID:      p.process.ListenPID,
+		WatchdogPID:    p.process.WatchdogPID,
 	}, warnings, nil
 }
 

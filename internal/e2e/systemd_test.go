@@ -234,6 +234,33 @@ func TestNotifySocket(t *testing.T) {
 	}
 }
 
+// TestWatchdogPID: under WatchdogSec=, systemd names the main process in
+// WATCHDOG_PID; where omega-run supervises the program, the program must
+// find its own pid there (sd_watchdog_enabled(3) says no watchdog
+// otherwise, and systemd kills the unit for the pings it never sends).
+func TestWatchdogPID(t *testing.T) {
+	for _, mode := range []string{"sandbox", "rx"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			_, path := notifySocket(t, w)
+			script := `test "$WATCHDOG_PID" = "$$" && echo mine || echo "not mine: $WATCHDOG_PID, program $$"`
+			c := w.cmdOf(context.Background(), "/bin/sh", "-c", `export SYSTEMD_EXEC_PID=$$ WATCHDOG_PID=$$; exec "$@"`,
+				"sh", bin, "--mode", mode, "--", "/bin/sh", "-c", script)
+			c.Env = append(c.Env, "NOTIFY_SOCKET="+path, "WATCHDOG_USEC=30000000")
+			out, err := c.CombinedOutput()
+			if mode == "sandbox" && goInitStage() {
+				if !strings.Contains(string(out), "WATCHDOG_PID keeps naming omega-run's pid") {
+					t.Errorf("Go init stage: no warning: %s", out)
+				}
+				return
+			}
+			if err != nil || !strings.Contains(string(out), "mine\n") || strings.Contains(string(out), "not mine") {
+				t.Errorf("%v: %s", err, out)
+			}
+		})
+	}
+}
+
 // TestNotifyRelayUmask: a unit's tight UMask= does not lock the program
 // (without capabilities, or a --user) out of the relay.
 func TestNotifyRelayUmask(t *testing.T) {
