@@ -293,6 +293,24 @@ static int rebind(struct held *h, int n) {
 	return 0;
 }
 
+// writable_run clears the read-only flag that the writable roots below
+// /run took over from the root when rebind brought them back (RunWritable).
+static int writable_run(const struct spec *s) {
+	for (uint32_t i = 0; i < s->writable.n; i++) {
+		const char *w = s->writable.v[i];
+		if (strncmp(w, "/run/", 5) != 0 && strncmp(w, "/var/run/", 9) != 0)
+			continue;
+		int fd = omega_open_nofollow(w);
+		if (fd < 0)
+			return omega_nofollow_fail(errno, "writable root", w);
+		int r = omega_set_attr_fd(fd, w, 0, 0, OMEGA_MOUNT_ATTR_RDONLY, "rw");
+		close(fd);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 // PROC_FLAGS mount the fresh /proc read-only: Landlock already refuses
 // the program every write there, but where Landlock is missing a root-run
 // sandbox would otherwise reach the host's sysctls (core_pattern).
@@ -310,7 +328,7 @@ int omega_setup_mounts(const struct spec *s) {
 	int n = hold(&s->keep, kept), rc = -1;
 	if (n < 0)
 		return -1;
-	if (read_only_root(s) == 0 && fresh_run(s) == 0 && rebind(kept, n) == 0 &&
+	if (read_only_root(s) == 0 && fresh_run(s) == 0 && rebind(kept, n) == 0 && writable_run(s) == 0 &&
 	    omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0 &&
 	    omega_setup_dev() == 0 && omega_hide(s) == 0 && omega_read_only_binds(s) == 0)
 		rc = 0;

@@ -33,6 +33,7 @@ func setupMounts(p *MountPlan) error {
 		func() error { return readOnlyRoot(p) },
 		func() error { return freshRun(p) },
 		func() error { return rebind(kept) },
+		func() error { return writableRun(p.Writable) },
 		func() error { return mount("proc", "/proc", "proc", procFlags, "") },
 		setupDev,
 		func() error { return hide(p.HideDirs, p.HideFiles) },
@@ -217,6 +218,19 @@ func rebind(held []heldPath) error {
 		unix.Close(at)
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// writableRun clears the read-only flag that the writable roots below /run
+// took over from the root when rebind brought them back.
+func writableRun(writable []string) error {
+	for _, w := range writable {
+		if RunWritable(w) {
+			if err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

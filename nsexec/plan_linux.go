@@ -1,5 +1,7 @@
 package nsexec
 
+import "strings"
+
 // MountPlan is what the init stage mounts in sandbox mode, worked out by
 // the parent (which paths exist, which are files) so that the init stage
 // only mounts.
@@ -14,7 +16,8 @@ type MountPlan struct {
 	// (docker, dbus, ssh-agent, systemd) live there.
 	FreshRun bool
 	// Keep are host paths under /run or /tmp that stay visible in the new
-	// ones: name resolution files and each --allow-socket.
+	// ones: name resolution files, each --allow-socket, and writable roots
+	// below /run (RunWritable), which are made writable again there.
 	Keep []string
 	// HideDirs become empty read-only directories, HideFiles empty
 	// read-only files (credential stores, --hide).
@@ -27,4 +30,12 @@ type MountPlan struct {
 	// shallowest first, each bound onto itself: a mount point cannot be
 	// renamed, so the read-only path cannot be moved aside and replaced.
 	Pin []string
+}
+
+// RunWritable tells whether a writable root lies strictly below /run (or
+// a /var/run that is a directory): the empty /run covers it, so it is
+// kept (bound back into the new /run) and made writable there. /run
+// itself is not: that would bring back every host service socket.
+func RunWritable(p string) bool {
+	return strings.HasPrefix(p, "/run/") || strings.HasPrefix(p, "/var/run/")
 }

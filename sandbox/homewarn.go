@@ -37,32 +37,26 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 
 // ownDirWarnings are said when --allow-write names a directory that
 // sandbox mode (with its mounts) replaces with its own, where the grant
-// would otherwise do nothing, silently: /tmp, the sandbox's own and
-// writable already, and anything in /run, an empty tmpfs there.
+// would otherwise not do what it says, silently: /tmp, the sandbox's own
+// and writable already; /run itself, an empty tmpfs there (a directory
+// below /run is brought back, writable); and anything in /dev/shm, the
+// sandbox's own.
 func ownDirWarnings(pol profiles.Policy) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
-		switch c := filepath.Clean(w); {
-		case c == "/tmp":
+		switch c := realPath(filepath.Clean(w)); {
+		case filepath.Clean(w) == "/tmp":
 			out = append(out, "--allow-write /tmp: in sandbox mode /tmp is the sandbox's own (kept in "+pol.PrivateTmp()+
 				") and writable already; the host's /tmp stays out of reach (allow a directory in it, --allow-write /tmp/DIR, or use --mode rx)")
-		case underRun(realPath(c)):
-			out = append(out, "--allow-write "+w+": in sandbox mode /run is an empty tmpfs of the sandbox's own, so the grant "+
-				"reaches nothing (allow a directory outside /run, or use --mode rx)")
+		case c == "/run" || c == "/var/run":
+			out = append(out, "--allow-write "+w+": in sandbox mode /run is an empty tmpfs of the sandbox's own, and the grant "+
+				"makes that writable, not the host's /run (allow a directory in it, --allow-write /run/DIR, or use --mode rx)")
+		case strings.HasPrefix(c, "/dev/shm/"):
+			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own and writable already, so the "+
+				"grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
 		}
 	}
 	return out
-}
-
-// underRun tells whether p is /run or below it (where /var/run, usually a
-// symlink to it, is a directory, below that too): sandbox mode covers both.
-func underRun(p string) bool {
-	for _, run := range []string{"/run", "/var/run"} {
-		if p == run || strings.HasPrefix(p, run+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 // realPath resolves symlinks in p, or returns p when it cannot.

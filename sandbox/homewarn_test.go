@@ -49,7 +49,9 @@ func TestOwnDirWarnings(t *testing.T) {
 		{nil, nil},
 		{[]string{"/tmp/share"}, nil},
 		{[]string{"/srv", "/tmp"}, []string{"/h/.omega/tmp"}},
-		{[]string{"/run/app", "/running"}, []string{"--allow-write /run/app: in sandbox mode /run is an empty tmpfs"}},
+		{[]string{"/run/app", "/running"}, nil}, // brought back into the sandbox's /run
+		{[]string{"/run"}, []string{"--allow-write /run: in sandbox mode /run is an empty tmpfs"}},
+		{[]string{"/dev/shm/x"}, []string{"/dev/shm is the sandbox's own"}},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
 		got := ownDirWarnings(pol)

@@ -68,6 +68,13 @@ func keepHostFiles(pol profiles.Policy, plan *nsexec.MountPlan) {
 	for _, s := range pol.AllowSocket {
 		keep(s)
 	}
+	// A writable root below /run (a unit's RuntimeDirectory=) comes back
+	// too; the init stage then makes it writable (nsexec.RunWritable).
+	for _, w := range plan.Writable {
+		if nsexec.RunWritable(w) && !slices.Contains(plan.Keep, w) {
+			plan.Keep = append(plan.Keep, w)
+		}
+	}
 }
 
 // protected lists what must stay read-only although it may lie in the

@@ -114,9 +114,6 @@ func checkDataDir(p profiles.Policy) error {
 	if p.Mode == ModeRWX {
 		return nil // rwx does not use it
 	}
-	if p.Mode == ModeSandbox && underRun(realPath(p.DataDir)) {
-		return fmt.Errorf("data dir %s: sandbox mode covers /run with an empty tmpfs of its own; choose a data dir outside /run", p.DataDir)
-	}
 	st, err := os.Stat(p.DataDir)
 	switch {
 	case errors.Is(err, syscall.ENOTDIR):

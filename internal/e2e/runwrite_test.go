@@ -1,0 +1,46 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAllowWriteBelowRun: a unit's RuntimeDirectory= (/run/svc) granted
+// with --allow-write is there in sandbox mode, with the host's files, and
+// writable, although the sandbox's /run is otherwise an empty tmpfs of
+// its own: the write is checked from outside, and a sibling directory of
+// the host's /run stays out of sight.
+func TestAllowWriteBelowRun(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			dir, err := os.MkdirTemp("/run", "omega-e2e-rundir-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			sibling, err := os.MkdirTemp("/run", "omega-e2e-sibling-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(sibling) })
+			writeFile(t, filepath.Join(dir, "host"), "from the host")
+			chownTree(t, dir, w.u)
+			r := w.run("--mode", mode, "--allow-write", dir, "--", "/bin/sh", "-c",
+				`cat "$0/host" && echo written > "$0/pid" && echo ok; test -e "$1" && echo sibling visible`, dir, sibling)
+			if got, _ := os.ReadFile(filepath.Join(dir, "pid")); string(got) != "written\n" || !strings.Contains(r.stdout, "from the host") {
+				t.Errorf("file written from inside: %q; stdout %q, stderr %q", got, r.stdout, r.stderr)
+			}
+			if visible := strings.Contains(r.stdout, "sibling visible"); visible != (mode == "rx") {
+				t.Errorf("the host's %s visible = %v in %s", sibling, visible, mode)
+			}
+			if strings.Contains(r.stderr, "--allow-write") {
+				t.Errorf("unexpected warning: %s", r.stderr)
+			}
+		})
+	}
+}
