@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -31,8 +33,9 @@ const maxProtected = 4096
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
+	roWarnings := dropReadOnlyMounts(plan)
 	keepHostFiles(pol, plan)
-	warnings := masks(pol, canon, plan)
+	warnings := append(roWarnings, masks(pol, canon, plan)...)
 	readOnly, scan, warns, err := protected(pol, canon, plan)
 	if err != nil {
 		return nil, nil, nil, err
@@ -49,6 +52,29 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
 	return plan, scan, warnings, nil
+}
+
+// dropReadOnlyMounts takes out of plan.Writable the roots whose host mount
+// is read-only (a read-only root image, ProtectHome=read-only): in a user
+// namespace the kernel keeps such a mount's read-only flag locked, and
+// the init stage's attempt to clear it would cost the whole mount
+// namespace. They stay read-only, as on the host.
+func dropReadOnlyMounts(plan *nsexec.MountPlan) []string {
+	var kept, warnings []string
+	for _, w := range plan.Writable {
+		src := w
+		if w == "/tmp" && plan.TmpFrom != "" {
+			src = plan.TmpFrom
+		}
+		var st unix.Statfs_t
+		if unix.Statfs(src, &st) == nil && st.Flags&unix.ST_RDONLY != 0 {
+			warnings = append(warnings, "writable root "+w+" is on a read-only mount: it stays read-only in the sandbox")
+			continue
+		}
+		kept = append(kept, w)
+	}
+	plan.Writable = kept
+	return warnings
 }
 
 // keepHostFiles lists the resolver files and allowed sockets that live

@@ -9,6 +9,9 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"syscall"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/omega-run/omega-run/cgroups"
 	"github.com/omega-run/omega-run/profiles"
@@ -234,14 +237,24 @@ func resolveProgram(program, workdir string) (string, error) {
 }
 
 // ensureDirs creates the data dir (0700, with workspace/), ~/.claude and
-// sandbox mode's private /tmp when missing.
+// sandbox mode's private /tmp when missing. A ~/.claude that cannot be
+// made (a service's read-only or missing home) is left out with a
+// warning: only Claude Code needs it.
 func ensureDirs(p profiles.Policy) error {
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			if fi, lerr := os.Lstat(d); lerr == nil && !fi.IsDir() {
 				return fmt.Errorf("cannot create %s: a %s is in its place (a program may have left it): remove it, and omega-run makes the directory", d, kindOf(fi))
 			}
-			return fmt.Errorf("cannot create %s: %w", d, err)
+			if d == p.ClaudeDir() && (errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrNotExist)) {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				logrus.Warnf("cannot create %s (%v): it is left out of the writable set (Claude Code's state cannot be kept)", d, err)
+				continue
+			}
+			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", d, err)
 		}
 	}
 	if p.Mode == ModeSandbox {

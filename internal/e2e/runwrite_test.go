@@ -44,3 +44,34 @@ func TestAllowWriteBelowRun(t *testing.T) {
 		})
 	}
 }
+
+// TestReadOnlyHome: a service whose home is read-only (ProtectHome=
+// read-only, a read-only root image) and whose data dir is elsewhere: a
+// ~/.claude that exists stays read-only without costing the sandbox its
+// mount namespace, and one that cannot be created is left out with a
+// warning instead of failing the launch. The write into the data dir is
+// checked from outside.
+func TestReadOnlyHome(t *testing.T) {
+	for _, claude := range []bool{true, false} {
+		t.Run(map[bool]string{true: "claude dir exists", false: "no claude dir"}[claude], func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			if claude {
+				mustMkdir(t, filepath.Join(w.home, ".claude"))
+			}
+			data := filepath.Join(w.extra, "omega")
+			script := `mount --bind -o ro "$HOME" "$HOME" && exec "$@"`
+			r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+				bin, "--data-dir", data, "--", "/bin/sh", "-c", `echo ok > "$0/workspace/out"`, data)
+			if r.code != 0 || strings.Contains(r.stderr, "mount namespace unusable") {
+				t.Errorf("exit %d, stderr %q; want a sandbox with its mounts", r.code, r.stderr)
+			}
+			want := map[bool]string{true: "is on a read-only mount: it stays read-only", false: "it is left out of the writable set"}[claude]
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr %q, want %q", r.stderr, want)
+			}
+			if got, _ := os.ReadFile(filepath.Join(data, "workspace", "out")); string(got) != "ok\n" {
+				t.Errorf("the data dir was not written: %q", got)
+			}
+		})
+	}
+}
