@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -208,11 +211,20 @@ func envSource(c *cli.Context, flag, env string) string {
 	return ""
 }
 
-// lineFormatter prints "omega-run: warning: msg", like the init stage.
+// lineFormatter prints "omega-run: warning: msg", like the init stage,
+// and an entry's fields after it as key=value, sorted.
 type lineFormatter struct{}
 
 func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
-	return []byte("omega-run: " + e.Level.String() + ": " + e.Message + "\n"), nil
+	line := "omega-run: " + e.Level.String() + ": " + e.Message
+	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
+		v := fmt.Sprint(e.Data[k])
+		if v == "" || strings.ContainsAny(v, " \t\"=") {
+			v = strconv.Quote(v)
+		}
+		line += " " + k + "=" + v
+	}
+	return []byte(line + "\n"), nil
 }
 
 // options builds the sandbox options from the run flags; file holds the

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sirupsen/logrus"
 )
 
 // TestBadInput: every bad input exits 125 before anything runs. (Runs
@@ -147,5 +149,21 @@ func TestDashesFirst(t *testing.T) {
 		if got := dashesFirst(c.args, app); got != c.want {
 			t.Errorf("%q: %v, want %v", c.args, got, c.want)
 		}
+	}
+}
+
+// TestLineFormatter: one line, the fields after the message, sorted, and
+// quoted where a value has a space or is empty.
+func TestLineFormatter(t *testing.T) {
+	e := &logrus.Entry{Level: logrus.InfoLevel, Message: "launching",
+		Data: logrus.Fields{"uid": 0, "mode": "rx", "program": "/x y", "limits": ""}}
+	got, _ := lineFormatter{}.Format(e)
+	want := "omega-run: info: launching limits=\"\" mode=rx program=\"/x y\" uid=0\n"
+	if string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	e = &logrus.Entry{Level: logrus.WarnLevel, Message: "plain"}
+	if got, _ := (lineFormatter{}).Format(e); string(got) != "omega-run: warning: plain\n" {
+		t.Errorf("got %q", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/sirupsen/logrus"
@@ -132,7 +133,18 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}
+	logLaunch(p, ns.Enabled)
 	return spec, ns, nil
+}
+
+// logLaunch is the launch's one line at --log-level info: what an
+// operator checks in a service's log.
+func logLaunch(p *plan, namespaces bool) {
+	logrus.WithFields(logrus.Fields{
+		"mode": string(p.policy.Mode), "program": p.path, "pid": os.Getpid(), "uid": p.programUID(),
+		"writable": strings.Join(p.policy.Writable, ":"), "net": string(p.policy.Net), "seccomp": p.policy.Seccomp,
+		"namespaces": namespaces, "limits": p.cgroup.String(),
+	}).Info("launching")
 }
 
 func sandboxNamespaces(p *plan) nsexec.Namespaces {
@@ -158,6 +170,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		p.workdir, p.changedDir = "", true
 	}
 	if p.policy.Mode == ModeRWX {
+		logLaunch(p, false)
 		return 0, inPlace(plainSpec(p))
 	}
 	cause := ""
