@@ -60,19 +60,6 @@ static void close_from(unsigned first, int keep) {
 		omega_dief(errno, "close_range");
 }
 
-// getwd is Go's os.Getwd: $PWD when it names the current directory.
-static char *getwd_go(void) {
-	static char buf[4096];
-	const char *pwd = getenv("PWD");
-	struct stat a, b;
-	if (pwd && pwd[0] == '/' && strlen(pwd) < sizeof buf && stat(pwd, &a) == 0 && stat(".", &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-		return strcpy(buf, pwd);
-	if (!getcwd(buf, sizeof buf))
-		buf[0] = 0;
-	return buf;
-}
-
 // ----------------------------------------------------------------- run
 
 static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
@@ -284,48 +271,6 @@ static void await_go_ahead(const struct spec *s, int early) {
 		omega_dief(errno, "unshare(CLONE_NEWCGROUP)");
 }
 
-// enter_mounts sets up the mount namespace and goes back to the working
-// directory in it. A namespace without privilege (EPERM) leaves the
-// host's tree with a warning unless the spec says fail closed.
-static void enter_mounts(struct spec *s) {
-	char *wd = getwd_go(), msg[2048];
-	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), mounted = omega_setup_mounts(s) >= 0;
-	if (!mounted) {
-		if (omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
-			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
-		// Ubuntu's AppArmor userns restriction: clone worked but the
-		// namespace holds no privilege. Landlock still confines writes.
-		snprintf(msg, sizeof msg,
-		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp, credential stores and host "
-		         "sockets are the host's; on Ubuntu allow user namespaces for omega-run with an AppArmor "
-		         "profile (see README)",
-		         omega_step_msg, omega_errstr(omega_step_err));
-		omega_warn(msg);
-		// The broker tells the writable set by its mounts.
-		s->flags &= ~F_BROKER;
-	}
-	// The cwd still points into the mount tree from before the binds;
-	// look the same path up again so it lands on the new mounts — if
-	// it is the same directory there: under the private /tmp the path
-	// names another one (an empty one an earlier run left, say).
-	struct stat before, after;
-	int e = chdir(wd) < 0 ? errno : 0;
-	if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
-	           before.st_ino != after.st_ino))
-		e = EXDEV;
-	if (e) {
-		if (oldwd >= 0 && fchdir(oldwd) < 0)
-			omega_dief(errno, "fchdir back to %s", wd);
-		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only",
-		         *wd ? wd : "(no longer in the host's tree either)",
-		         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
-		omega_warn(msg);
-	}
-	if (mounted)
-		omega_landlock_writes_only(s, e != 0);
-	if (oldwd >= 0)
-		close(oldwd);
-}
 
 // loopback_up brings lo up in the new network namespace: one flag, no
 // netlink.
@@ -353,6 +298,9 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
+	// Re-executed through /proc/self/exe its name is "exe"; ps and
+	// pstree show what it is (the early start names it likewise).
+	prctl(PR_SET_NAME, "omega-run-init", 0, 0, 0);
 	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
 	// prctl calls) goes now, off the critical path. Every spec an init
 	// stage gets confines (rwx execs in place), so it would go anyway.
@@ -370,7 +318,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.keep_fds > 0 || early)
 		set_cloexec_from(SPEC_FD + s.keep_fds);
 	if (s.flags & F_MOUNTS)
-		enter_mounts(&s);
+		omega_enter_mounts(&s);
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)
 		omega_dief(errno, "sethostname");
 	if (s.flags & F_LOOPBACK)

@@ -159,6 +159,7 @@ void omega_drop_bounding(void);
 unsigned short omega_bpf_insns(const char *what, uint32_t len);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s, int old_cwd);
+void omega_enter_mounts(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
 void omega_apply_limits(const struct spec *s);
 
