@@ -298,9 +298,6 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
-	// Re-executed through /proc/self/exe its name is "exe"; ps and
-	// pstree show what it is (the early start names it likewise).
-	prctl(PR_SET_NAME, "omega-run-init", 0, 0, 0);
 	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
 	// prctl calls) goes now, off the critical path. Every spec an init
 	// stage gets confines (rwx execs in place), so it would go anyway.
