@@ -219,7 +219,7 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 	line := "omega-run: " + e.Level.String() + ": " + e.Message
 	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
 		v := fmt.Sprint(e.Data[k])
-		if v == "" || strings.ContainsAny(v, " \t\"=") {
+		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f }) {
 			v = strconv.Quote(v)
 		}
 		line += " " + k + "=" + v

@@ -39,7 +39,8 @@ func (e serviceEnv) apply(o *sandbox.Options) []string {
 	// An inherited NOTIFY_SOCKET (a shell inside some service, an
 	// agent's tool) is not ours to pass on.
 	sock := e.getenv("NOTIFY_SOCKET")
-	if sock != "" && e.getenv("SYSTEMD_EXEC_PID") == "" {
+	supervised := o.Mode == "" || o.Mode == sandbox.ModeSandbox || o.Process.Memory != "" || o.Process.Pids != "" || o.Process.CPUs != ""
+	if sock != "" && e.getenv("SYSTEMD_EXEC_PID") == "" && supervised { // in place the program has the socket itself
 		warnings = append(warnings, "NOTIFY_SOCKET is set without SYSTEMD_EXEC_PID (systemd before 248, or another service manager), "+
 			"so omega-run cannot tell that it is meant for it and relays nothing: where it supervises the program, sd_notify(3) "+
 			"reaches no service manager (start it as sh -c 'SYSTEMD_EXEC_PID=$$ exec omega-run …' to relay)")

@@ -93,7 +93,7 @@ func (r Rules) toLandlock(abi int) []ll.Rule {
 		streams = writtenFiles(streams)
 	}
 	if len(streams) > 0 {
-		rules = append(rules, ll.RWFiles(streams...).IgnoreIfMissing())
+		rules = append(rules, ll.RWFiles(streams...).WithIoctlDev().IgnoreIfMissing())
 	}
 	return rules
 }

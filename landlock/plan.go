@@ -140,6 +140,6 @@ func Plan(r Rules, abi int) RulesetPlan {
 	add(r.ReadExec, read, MissingFails)
 	add(r.Writable, accessRW|llsys.AccessFSRefer|llsys.AccessFSIoctlDev|llsys.AccessFSResolveUnix, MissingSkipped)
 	add(r.Devices, accessFile|llsys.AccessFSIoctlDev, MissingIgnored)
-	add(r.Streams, accessFile, MissingStream) // RWFiles: `> /dev/stdout` truncates
+	add(r.Streams, accessFile|llsys.AccessFSIoctlDev, MissingStream) // RWFiles: `> /dev/stdout` truncates; terminals: stty
 	return p
 }

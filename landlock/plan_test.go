@@ -89,17 +89,17 @@ func TestPlanWritesOnly(t *testing.T) {
 	}
 }
 
-// TestPlanStreams: an inherited fd's file gets RWFiles' rights, narrowed
-// to the write side in sandbox mode; the init stage checks its own fd
-// (MissingStream).
+// TestPlanStreams: an inherited fd's file (or terminal) gets RWFiles'
+// rights and IOCTL_DEV, narrowed to the write side and IOCTL_DEV in
+// sandbox mode; the init stage checks its own fd (MissingStream).
 func TestPlanStreams(t *testing.T) {
 	r := Rules{Writable: []string{"/w"}, Streams: []string{"/proc/self/fd/1"}}
-	want := PathRule{Path: "/proc/self/fd/1", Access: 0x4007, Missing: MissingStream}
+	want := PathRule{Path: "/proc/self/fd/1", Access: 0xc007, Missing: MissingStream}
 	if p := Plan(r, 7); len(p.Rules) != 2 || p.Rules[1] != want {
 		t.Errorf("rules = %+v, want the stream as %+v", p.Rules, want)
 	}
 	r.WritesOnly = true
-	want.Access = llsys.AccessFSWriteFile
+	want.Access = llsys.AccessFSWriteFile | llsys.AccessFSIoctlDev
 	if p := Plan(r, 7); len(p.Rules) != 2 || p.Rules[1] != want {
 		t.Errorf("writes only: rules = %+v, want the stream as %+v", p.Rules, want)
 	}

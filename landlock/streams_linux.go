@@ -10,12 +10,14 @@ import (
 )
 
 // WrittenStreams names, as /proc/self/fd/N, the regular files that the
-// fds (this process's, which the program inherits) are open for writing on. The program inherits those
-// fds and writes the files through them whatever Landlock says; a rule
-// for each lets it open them again by name too (echo > /dev/stderr, tee
-// /dev/stdout), which Landlock refuses outside the writable set. Files
-// Landlock can take no rule for (a memfd) are left out: the rule would
-// fail the whole ruleset.
+// fds (this process's, which the program inherits) are open for writing
+// on, and the terminals they are on. The program inherits those fds and
+// writes the files, or drives the terminal, through them whatever
+// Landlock says; a rule for each lets it open them again by name too
+// (echo > /dev/stderr, tee /dev/stdout, stty -F /dev/stdout), which
+// Landlock refuses outside the writable set (a terminal's ioctls: outside
+// the allowed devices). Files Landlock can take no rule for (a memfd) are
+// left out: the rule would fail the whole ruleset.
 func WrittenStreams(fds ...int) []string {
 	var out []string
 	probe := -1
@@ -25,14 +27,10 @@ func WrittenStreams(fds ...int) []string {
 		}
 	}()
 	for _, fd := range fds {
-		fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
-		if mode := fl & unix.O_ACCMODE; err != nil || (mode != unix.O_WRONLY && mode != unix.O_RDWR) {
-			continue // closed, read-only, O_PATH or ioctl-only (3)
-		}
-		var st unix.Stat_t
-		if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		if !writtenFile(fd) && !terminal(fd) {
 			continue
 		}
+		var err error
 		if probe < 0 {
 			attr := llsys.RulesetAttr{HandledAccessFS: llsys.AccessFSWriteFile}
 			if probe, err = llsys.LandlockCreateRuleset(&attr, 0); err != nil {
@@ -45,6 +43,22 @@ func WrittenStreams(fds ...int) []string {
 		}
 	}
 	return out
+}
+
+// writtenFile: fd is a regular file open for writing.
+func writtenFile(fd int) bool {
+	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if mode := fl & unix.O_ACCMODE; err != nil || (mode != unix.O_WRONLY && mode != unix.O_RDWR) {
+		return false // closed, read-only, O_PATH or ioctl-only (3)
+	}
+	var st unix.Stat_t
+	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
+}
+
+// terminal: fd is a terminal (isatty(3)).
+func terminal(fd int) bool {
+	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	return err == nil
 }
 
 // ruleable tells whether Landlock takes a file rule for path, by adding

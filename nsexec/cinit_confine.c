@@ -94,19 +94,22 @@ static int enforces_landlock(const struct spec *s) {
 	return s->ll.handled_access_fs || s->ll.handled_access_net || s->ll.scoped;
 }
 
-// on_writable_mount tells whether fd (AT_FDCWD: the working directory) is
-// a directory, or a regular file not open for writing, on a mount that is
-// not read-only: one the program reaches without the read-only root.
+// on_writable_mount tells whether fd (AT_FDCWD: the working directory)
+// leads onto a host mount that is not read-only: a directory always (the
+// mounts below it are the host's, whatever its own is), a regular file
+// not open for writing when its mount is not read-only.
 static int on_writable_mount(int fd) {
 	struct stat st;
 	struct statfs fs;
 	if (fd == AT_FDCWD ? stat(".", &st) < 0 : fstat(fd, &st) < 0)
 		return 0;
+	if (S_ISDIR(st.st_mode))
+		return 1;
 	int fl = fd == AT_FDCWD ? O_RDONLY : fcntl(fd, F_GETFL);
 	int written = fl >= 0 && !(fl & O_PATH) && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR);
-	if (!S_ISDIR(st.st_mode) && (!S_ISREG(st.st_mode) || written))
+	if (!S_ISREG(st.st_mode) || written)
 		return 0; // truncate(2) takes regular files; a written one is the program's anyway
-	if (fd == AT_FDCWD ? statfs(".", &fs) < 0 : fstatfs(fd, &fs) < 0)
+	if (fstatfs(fd, &fs) < 0)
 		return 1;
 	return !(fs.f_flags & ST_RDONLY);
 }
@@ -133,13 +136,16 @@ void omega_landlock_writes_only(struct spec *s, int old_cwd) {
 }
 
 // written_file tells whether a stream rule's /proc/self/fd/N is, in this
-// process, a regular file open for writing (landlock.MissingStream): the
-// launcher planned it from its own fd N, and a library caller's command
-// may have another there (a pipe, a file opened read-only).
+// process, a regular file open for writing or a terminal
+// (landlock.MissingStream, WrittenStreams): the launcher planned it from
+// its own fd N, and a library caller's command may have another there (a
+// pipe, a file opened read-only).
 static int written_file(const char *path) {
 	int fd, n = 0;
 	if (sscanf(path, "/proc/self/fd/%d%n", &fd, &n) != 1 || path[n] != 0)
 		return 0;
+	if (isatty(fd))
+		return 1;
 	int fl = fcntl(fd, F_GETFL);
 	struct stat st;
 	return fl >= 0 && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR) && fstat(fd, &st) == 0 &&

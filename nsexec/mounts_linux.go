@@ -228,7 +228,8 @@ func rebind(held []heldPath) error {
 func writableRun(writable []string) error {
 	for _, w := range writable {
 		if RunWritable(w) {
-			if err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
+			err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw")
+			if err != nil && !errors.Is(err, unix.ENOENT) { // gone since the plan: only less to write
 				return err
 			}
 		}
@@ -306,32 +307,30 @@ func reachesWritableMount(keep int, oldCwd bool) bool {
 	return false
 }
 
-// onWritableMount: fd (AT_FDCWD: the working directory) is a directory, or
-// a regular file not open for writing, on a mount that is not read-only.
+// onWritableMount is the C stage's on_writable_mount: fd (AT_FDCWD: the
+// working directory) leads onto a host mount that is not read-only — a
+// directory always (the mounts below it are the host's, whatever its own
+// is), a regular file not open for writing when its mount is not.
 func onWritableMount(fd int) bool {
 	var st unix.Stat_t
-	var fs unix.Statfs_t
-	fl := unix.O_RDONLY
 	if fd == unix.AT_FDCWD {
 		if unix.Stat(".", &st) != nil {
 			return false
 		}
-	} else {
-		if unix.Fstat(fd, &st) != nil {
-			return false
-		}
-		fl, _ = unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	} else if unix.Fstat(fd, &st) != nil {
+		return false
 	}
-	written := fl >= 0 && fl&unix.O_PATH == 0 && (fl&unix.O_ACCMODE == unix.O_WRONLY || fl&unix.O_ACCMODE == unix.O_RDWR)
-	mode := st.Mode & unix.S_IFMT
-	if mode != unix.S_IFDIR && (mode != unix.S_IFREG || written) {
-		return false // truncate(2) takes regular files; a written one is the program's anyway
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return true
+	case unix.S_IFREG:
+	default:
+		return false // truncate(2) takes regular files
 	}
-	var err error
-	if fd == unix.AT_FDCWD {
-		err = unix.Statfs(".", &fs)
-	} else {
-		err = unix.Fstatfs(fd, &fs)
+	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
+	if err == nil && fl&unix.O_PATH == 0 && (fl&unix.O_ACCMODE == unix.O_WRONLY || fl&unix.O_ACCMODE == unix.O_RDWR) {
+		return false // a written one is the program's anyway
 	}
-	return err != nil || fs.Flags&unix.ST_RDONLY == 0
+	var fs unix.Statfs_t
+	return unix.Fstatfs(fd, &fs) != nil || fs.Flags&unix.ST_RDONLY == 0
 }

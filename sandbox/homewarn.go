@@ -51,6 +51,9 @@ func ownDirWarnings(pol profiles.Policy) []string {
 		case c == "/run" || c == "/var/run":
 			out = append(out, "--allow-write "+w+": in sandbox mode /run is an empty tmpfs of the sandbox's own, and the grant "+
 				"makes that writable, not the host's /run (allow a directory in it, --allow-write /run/DIR, or use --mode rx)")
+		case c == "/run/user" || strings.HasPrefix(c, "/run/user/"):
+			out = append(out, "--allow-write "+w+": it holds the user's service sockets (systemd --user, D-Bus, gpg-agent, "+
+				"Wayland), which the sandbox otherwise hides: through them the program can start programs outside it")
 		case strings.HasPrefix(c, "/dev/shm/"):
 			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own and writable already, so the "+
 				"grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")

@@ -51,6 +51,7 @@ func TestOwnDirWarnings(t *testing.T) {
 		{[]string{"/srv", "/tmp"}, []string{"/h/.omega/tmp"}},
 		{[]string{"/run/app", "/running"}, nil}, // brought back into the sandbox's /run
 		{[]string{"/run"}, []string{"--allow-write /run: in sandbox mode /run is an empty tmpfs"}},
+		{[]string{"/run/user/1000"}, []string{"the user's service sockets"}},
 		{[]string{"/dev/shm/x"}, []string{"/dev/shm is the sandbox's own"}},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}

@@ -62,12 +62,10 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 func dropReadOnlyMounts(plan *nsexec.MountPlan) []string {
 	var kept, warnings []string
 	for _, w := range plan.Writable {
-		src := w
-		if w == "/tmp" && plan.TmpFrom != "" {
-			src = plan.TmpFrom
-		}
 		var st unix.Statfs_t
-		if unix.Statfs(src, &st) == nil && st.Flags&unix.ST_RDONLY != 0 {
+		// /tmp is bound from the data dir: it stays, and a data dir on
+		// a read-only mount costs the mount namespace, with a warning.
+		if w != "/tmp" && unix.Statfs(w, &st) == nil && st.Flags&unix.ST_RDONLY != 0 {
 			warnings = append(warnings, "writable root "+w+" is on a read-only mount: it stays read-only in the sandbox")
 			continue
 		}
@@ -101,6 +99,9 @@ func keepHostFiles(pol profiles.Policy, plan *nsexec.MountPlan) {
 			plan.Keep = append(plan.Keep, w)
 		}
 	}
+	// Shortest first: a kept path inside another (a data dir in the
+	// unit's runtime dir) is bound after it, not covered by it.
+	slices.SortStableFunc(plan.Keep, func(a, b string) int { return len(a) - len(b) })
 }
 
 // protected lists what must stay read-only although it may lie in the

@@ -96,6 +96,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
 		warnings = append(warnings, w) // the spec was made for mounts
 	}
+	if w := netNoneWarning(p.policy, false); w != "" {
+		warnings = append(warnings, w) // and for a network namespace
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return 0, launcherErr(err)
 	}

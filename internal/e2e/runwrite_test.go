@@ -41,6 +41,13 @@ func TestAllowWriteBelowRun(t *testing.T) {
 			if strings.Contains(r.stderr, "--allow-write") {
 				t.Errorf("unexpected warning: %s", r.stderr)
 			}
+			// A data dir inside the runtime dir: kept inside it, not
+			// covered by it.
+			data := filepath.Join(dir, "omega")
+			r = w.run("--mode", mode, "--data-dir", data, "--allow-write", dir, "--", "/bin/sh", "-c", `echo in > "$0/workspace/f" && echo in > "$1/g"`, data, dir)
+			if got, _ := os.ReadFile(filepath.Join(data, "workspace", "f")); r.code != 0 || string(got) != "in\n" {
+				t.Errorf("data dir in the runtime dir: exit %d, file %q, stderr %q", r.code, got, r.stderr)
+			}
 		})
 	}
 }
@@ -73,5 +80,23 @@ func TestReadOnlyHome(t *testing.T) {
 				t.Errorf("the data dir was not written: %q", got)
 			}
 		})
+	}
+}
+
+// TestTruncateBelowReadOnlyDirectory: a directory handed over as stdin on
+// a read-only mount can still have a writable host mount below it; a file
+// there must not be truncated through /proc/self/fd/0 either.
+func TestTruncateBelowReadOnlyDirectory(t *testing.T) {
+	w := newWorld(t, rootUser)
+	script := `mkdir -p "$0/w" && mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && mount -t tmpfs tmpfs "$0/w" &&
+printf original > "$0/w/f" || exit 99
+"$@" < "$0"; echo "after=$(cat "$0/w/f")."`
+	r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, w.outside,
+		bin, "--", probe, "truncate", "/proc/self/fd/0/w/f")
+	if r.code == 99 || !strings.Contains(r.stdout, "after=") {
+		t.Fatalf("setting up: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "after=original.") {
+		t.Errorf("truncated below a read-only directory: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }

@@ -251,6 +251,23 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
+// TestTerminalReopened: the terminal opened again by the name of an fd
+// on it (stty -F /dev/stdout, isatty(open("/dev/stdin"))) takes ioctls
+// too: it gets a stream rule, as a written file does. As root: the test's
+// pty is root's, 0620.
+func TestTerminalReopened(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			script := `stty -F /dev/stdout size; python3 -c 'import os; print("tty", os.isatty(os.open("/dev/stdin", os.O_RDONLY)))'`
+			out, code := onPtySized(t, w, 33, 111, "--mode", mode, "--", "/bin/sh", "-c", script)
+			if code != 0 || !strings.Contains(out, "33 111") || !strings.Contains(out, "tty True") {
+				t.Errorf("exit %d, terminal output:\n%s", code, out)
+			}
+		})
+	}
+}
+
 // lockedBuffer is written by a copying goroutine and polled by the test.
 type lockedBuffer struct {
 	mu  sync.Mutex
