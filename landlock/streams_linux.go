@@ -9,9 +9,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// WrittenStreams names, as /proc/self/fd/N, the regular files that the
-// fds (this process's, which the program inherits) are open for writing
-// on, and the terminals they are on. The program inherits those fds and
+// WrittenStreams names, as /proc/self/fd/N, the regular files and
+// terminals that the fds (this process's, which the program inherits) are
+// open for writing on. The program inherits those fds and
 // writes the files, or drives the terminal, through them whatever
 // Landlock says; a rule for each lets it open them again by name too
 // (echo > /dev/stderr, tee /dev/stdout, stty -F /dev/stdout), which
@@ -27,7 +27,7 @@ func WrittenStreams(fds ...int) []string {
 		}
 	}()
 	for _, fd := range fds {
-		if !writtenFile(fd) && !terminal(fd) {
+		if !written(fd) {
 			continue
 		}
 		var err error
@@ -45,19 +45,19 @@ func WrittenStreams(fds ...int) []string {
 	return out
 }
 
-// writtenFile: fd is a regular file open for writing.
-func writtenFile(fd int) bool {
+// written: fd is open for writing on a regular file or a terminal
+// (isatty(3)). One open for reading only gets no rule: that file or
+// terminal stays unwritable by name.
+func written(fd int) bool {
 	fl, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0)
 	if mode := fl & unix.O_ACCMODE; err != nil || (mode != unix.O_WRONLY && mode != unix.O_RDWR) {
 		return false // closed, read-only, O_PATH or ioctl-only (3)
 	}
 	var st unix.Stat_t
-	return unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG
-}
-
-// terminal: fd is a terminal (isatty(3)).
-func terminal(fd int) bool {
-	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+		return true
+	}
+	_, err = unix.IoctlGetTermios(fd, unix.TCGETS)
 	return err == nil
 }
 

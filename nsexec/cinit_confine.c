@@ -136,7 +136,7 @@ void omega_landlock_writes_only(struct spec *s, int old_cwd) {
 }
 
 // written_file tells whether a stream rule's /proc/self/fd/N is, in this
-// process, a regular file open for writing or a terminal
+// process, a regular file or a terminal open for writing
 // (landlock.MissingStream, WrittenStreams): the launcher planned it from
 // its own fd N, and a library caller's command may have another there (a
 // pipe, a file opened read-only).
@@ -144,12 +144,10 @@ static int written_file(const char *path) {
 	int fd, n = 0;
 	if (sscanf(path, "/proc/self/fd/%d%n", &fd, &n) != 1 || path[n] != 0)
 		return 0;
-	if (isatty(fd))
-		return 1;
 	int fl = fcntl(fd, F_GETFL);
 	struct stat st;
-	return fl >= 0 && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR) && fstat(fd, &st) == 0 &&
-	       S_ISREG(st.st_mode);
+	return fl >= 0 && ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR) &&
+	       ((fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) || isatty(fd));
 }
 
 // landlock_prepare builds the planned ruleset (after the mounts, so that
