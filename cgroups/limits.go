@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -98,6 +99,12 @@ func (l Limits) String() string {
 func ParseLimits(memory, pids, cpus string) (Limits, error) {
 	var l Limits
 	var err error
+	// strings.ToLower would take a Kelvin sign (U+212A) for the K suffix.
+	for _, v := range []struct{ flag, value string }{{"memory", memory}, {"pids", pids}, {"cpus", cpus}} {
+		if strings.ContainsFunc(v.value, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			return Limits{}, fmt.Errorf("cgroups: %w: %s %q: not ASCII", ErrInvalid, v.flag, v.value)
+		}
+	}
 	if memory = strings.TrimSpace(memory); memory != "" {
 		if l.Memory, err = parseSize(memory); err != nil {
 			return Limits{}, fmt.Errorf("cgroups: %w: memory %q: %w (want bytes with an optional K, M, G or T suffix, powers of 1024, e.g. 512M)",

@@ -38,6 +38,7 @@ func TestParseLimits(t *testing.T) {
 		{memory: "-64M", wantErr: "not a number"},
 		{memory: "M", wantErr: "not a number"},
 		{memory: "unlimited", wantErr: "not a number"},
+		{memory: "8192\u212a", wantErr: "not ASCII"}, // a Kelvin sign lower-cases to k
 		{memory: "9999999T", wantErr: "out of range"},
 		{memory: "99999999999999999999", wantErr: "out of range"},
 		// pids

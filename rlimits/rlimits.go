@@ -30,6 +30,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Unlimited is RLIM_INFINITY: no limit.
@@ -118,6 +119,11 @@ func Parse(specs []string) ([]Limit, error) {
 }
 
 func parseOne(spec string) (Limit, error) {
+	// strings.ToLower and unicode.IsLetter would take "stac\u212a" (a
+	// Kelvin sign) for "stack" and "1\u212a" for 1K.
+	if i := strings.IndexFunc(spec, func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+		return Limit{}, fmt.Errorf("non-ASCII character at byte %d", i)
+	}
 	name, value, ok := strings.Cut(strings.TrimSpace(spec), "=")
 	if !ok {
 		return Limit{}, errors.New("missing '='")

@@ -52,6 +52,9 @@ func TestParse(t *testing.T) {
 		{spec: "as=1P", wantErr: `unknown size suffix "P"`},
 		{spec: "as=99999999999999999999", wantErr: "out of range"},
 		{spec: "as=20000000T", wantErr: "out of range"},
+		// A Kelvin sign lower-cases to k (found by FuzzParse).
+		{spec: "as=1\u212a", wantErr: "non-ASCII character at byte 4"},
+		{spec: "stac\u212a=1", wantErr: "non-ASCII character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
