@@ -259,7 +259,11 @@ func parseMountinfo(r io.Reader) (map[string]v1Mount, error) {
 		if !found {
 			continue
 		}
-		fields, super := strings.Fields(pre), strings.Fields(post)
+		// Fields are separated by one space, which the kernel escapes in
+		// paths; strings.Fields would also split at \f, \v, \r and
+		// U+0085, which it leaves as they are.
+		space := func(r rune) bool { return r == ' ' }
+		fields, super := strings.FieldsFunc(pre, space), strings.FieldsFunc(post, space)
 		if len(fields) < 5 || len(super) < 3 || super[0] != "cgroup" {
 			continue
 		}

@@ -216,6 +216,12 @@ func TestParseMountinfo(t *testing.T) {
 	if got := unescapeMount(`/mnt/memory\040again\`); got != `/mnt/memory again\` {
 		t.Errorf("unescapeMount = %q", got)
 	}
+	// The kernel leaves a form feed as it is (found by FuzzMountinfo): it
+	// used to split the line, making "rw,relatime" the mount point.
+	ms, err = parseMountinfo(strings.NewReader("35 31 0:32 /a\fb /mnt/p\fq rw,relatime - cgroup cgroup rw,pids\n"))
+	if m := ms["pids"]; err != nil || m != (v1Mount{point: "/mnt/p\fq", root: "/a\fb"}) {
+		t.Errorf("pids: %+v, %v", m, err)
+	}
 }
 
 func TestV1MountDir(t *testing.T) {
