@@ -21,7 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -109,7 +111,32 @@ func Parse(data []byte, name string) (File, error) {
 			return File{}, err
 		}
 	}
+	if err := exactKeys(name, raw); err != nil {
+		return File{}, err
+	}
 	return f, nil
+}
+
+// knownKeys are the keys of [sandbox], as the gateway spells them too.
+var knownKeys = []string{"mode", "allow_write", "read_only", "hide", "allow_socket", "net", "seccomp", "fail_closed"}
+
+// exactKeys refuses keys that the decoder matched without regard to case:
+// it reads [SANDBOX] as [sandbox] and Mode as mode, so "mode = "rx"" then
+// "Mode = "rwx"" would run rwx while the gateway, and anyone reading the
+// file, sees rx.
+func exactKeys(name string, raw map[string]any) error {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if k != "sandbox" && strings.EqualFold(k, "sandbox") {
+			return fmt.Errorf("config: %s: table %s: keys are case-sensitive, want sandbox", name, k)
+		}
+	}
+	table, _ := raw["sandbox"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(table)) {
+		if !slices.Contains(knownKeys, k) {
+			return fmt.Errorf("config: %s: unknown key %s in [sandbox] (keys are case-sensitive; known: %s)", name, k, strings.Join(knownKeys, ", "))
+		}
+	}
+	return nil
 }
 
 // firstOwnUnknown reports the first unknown key inside [sandbox]; keys of
@@ -119,7 +146,7 @@ func firstOwnUnknown(name string, sm *toml.StrictMissingError) error {
 		key := e.Key()
 		if len(key) > 1 && key[0] == "sandbox" {
 			row, col := e.Position()
-			return fmt.Errorf("config: %s:%d:%d: unknown key %s in [sandbox] (known: mode, allow_write, read_only, hide, allow_socket, net, seccomp, fail_closed)", name, row, col, strings.Join(key[1:], "."))
+			return fmt.Errorf("config: %s:%d:%d: unknown key %s in [sandbox] (known: %s)", name, row, col, strings.Join(key[1:], "."), strings.Join(knownKeys, ", "))
 		}
 	}
 	return nil

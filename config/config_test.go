@@ -32,6 +32,10 @@ fail_closed = true
 		{"bad mode", "[sandbox]\n\nmode = \"bogus\"\n", `c.toml:3:8: sandbox.mode: unknown mode "bogus"`},
 		{"bad net", "[sandbox]\nnet = \"wifi\"\n", `c.toml:2:7: sandbox.net: unknown network "wifi"`},
 		{"sandbox not a table", "sandbox = 3\n", "c.toml:1:11: sandbox: want a table: a [sandbox] line, then key = value lines"},
+		// The decoder ignores case; the gateway and a reader of the file do not.
+		{"table in capitals", "[SANDBOX]\nmode = \"rwx\"\n", "c.toml: table SANDBOX: keys are case-sensitive"},
+		{"key respelt", "[sandbox]\nmode = \"rx\"\nMode = \"rwx\"\n", "c.toml: unknown key Mode in [sandbox] (keys are case-sensitive"},
+		{"fail_closed undone", "[sandbox]\nfail_closed = true\nFail_Closed = false\n", "unknown key Fail_Closed in [sandbox]"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
