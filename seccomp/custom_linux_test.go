@@ -105,3 +105,57 @@ func TestCompileWarningsAndErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNarrowABIs: a check means on x32 and on 32-bit ABIs what it means
+// in the guard, whichever side holds it (found by FuzzCompile).
+// libseccomp compares only the low word of an x32 argument, so lseek(fd,
+// 1<<32 | 5) passed a rule refusing offsets from 4096; on i386 it cut
+// values to their low word, so personality(1) passed "!= 1<<32 | 1".
+func TestNarrowABIs(t *testing.T) {
+	amd64, x32, x86 := mustArchName(t, "amd64"), mustArchName(t, "x32"), mustArchName(t, "x86")
+	prog, warnings, err := compileJSON(t, `{
+		"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X32", "SCMP_ARCH_X86"],
+		"syscalls": [
+			{"names": ["lseek"], "action": "SCMP_ACT_ERRNO", "errnoRet": 22, "args": [{"index": 1, "value": 4096, "op": "SCMP_CMP_GE"}]},
+			{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 4294967297, "op": "SCMP_CMP_NE"}]}]}`)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("%v %q", err, warnings)
+	}
+	for _, c := range []struct {
+		arch    *archInfo
+		syscall string
+		arg     int
+		value   uint64
+		want    ret
+	}{
+		{amd64, "lseek", 1, 5, allow}, {amd64, "lseek", 1, 1<<32 | 5, retErrno | 22},
+		{x32, "lseek", 1, 5, allow}, {x32, "lseek", 1, 4096, retErrno | 22}, {x32, "lseek", 1, 1<<32 | 5, retErrno | 22},
+		{amd64, "personality", 0, 1<<32 | 1, allow}, {amd64, "personality", 0, 1, eperm},
+		{x86, "personality", 0, 1, eperm}, // the argument is 32 bits: never 1<<32 | 1
+	} {
+		in := call{nr: nr(t, c.syscall, c.arch), arch: c.arch}
+		in.args[c.arg] = c.value
+		if got, err := run(prog, in); err != nil || got != c.want {
+			t.Errorf("%s: %s arg%d=%#x: %s (%v), want %s", c.arch.name, c.syscall, c.arg, c.value, describeRet(got), err, describeRet(c.want))
+		}
+	}
+}
+
+// TestOrderedChecksOfOneSyscall: libseccomp merges the rules of a
+// syscall into one tree and got two ordered 64-bit comparisons wrong,
+// so such rules stay in the guard (found by FuzzCompile on mips64).
+func TestOrderedChecksOfOneSyscall(t *testing.T) {
+	amd64 := mustArchName(t, "amd64")
+	prog, _, err := compileJSON(t, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+		{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 4294967301, "op": "SCMP_CMP_LT"}]},
+		{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 0, "op": "SCMP_CMP_LT"}]}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[uint64]ret{0: eperm, 7: eperm, 0xffffffff: eperm, 1<<32 | 4: eperm, 1<<32 | 5: allow} {
+		in := call{nr: nr(t, "personality", amd64), arch: amd64, args: [6]uint64{arg}}
+		if got, err := run(prog, in); err != nil || got != want {
+			t.Errorf("personality(%#x) = %s (%v), want %s", arg, describeRet(got), err, describeRet(want))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package seccomp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 )
@@ -217,9 +218,10 @@ func (pl *plan) add(byName map[string]*syscallPlan, s *Syscall, origin string) e
 // split moves conditional rules to libseccomp when it can express them
 // exactly; the rest stay in the guard. libseccomp silently drops the
 // conditional rules of a syscall that also has an unconditional one,
-// refuses two checks of one argument in a rule, and orders rules of
-// different actions as it likes, so those cases go to the guard, where
-// the first listed rule that matches decides.
+// refuses two checks of one argument in a rule, orders rules of
+// different actions as it likes, and misreads some (below), so those
+// cases go to the guard, where the first listed rule that matches
+// decides.
 func (pl *plan) split(sp *syscallPlan) {
 	fallback := pl.def
 	if sp.uncond != nil {
@@ -232,15 +234,44 @@ func (pl *plan) split(sp *syscallPlan) {
 	for len(sp.guard) > 0 && sp.guard[len(sp.guard)-1].act == fallback {
 		sp.guard = sp.guard[:len(sp.guard)-1]
 	}
-	if len(sp.guard) == 0 || sp.uncond != nil {
+	if len(sp.guard) == 0 || sp.uncond != nil || pl.narrowInLibseccomp(sp.guard) {
 		return
 	}
+	ordered := 0
 	for _, r := range sp.guard {
 		if r.act != sp.guard[0].act || repeatsArg(r.args) {
 			return
 		}
+		if slices.ContainsFunc(r.args, func(a Arg) bool { return a.Op != OpEqualTo && a.Op != OpNotEqual && a.Op != OpMaskedEqual }) {
+			ordered++
+		}
+	}
+	// libseccomp merges the 64-bit comparisons of a syscall's rules into
+	// one tree and gets two ordered ones wrong: with "arg0 < 1<<32 | 5"
+	// and "arg0 < 0", arg0 = 7 matched neither.
+	if ordered > 1 {
+		return
 	}
 	sp.native, sp.guard = sp.guard, nil
+}
+
+// narrowInLibseccomp tells whether libseccomp would read rules on one
+// of the plan's ABIs otherwise than the guard, which compares arguments
+// as the kernel passes them (archTable): on x32 libseccomp compares only
+// the low word of an argument, which the kernel passes whole, so
+// "arg1 < 4096" would pass 1<<32 | 5; on 32-bit ABIs it cuts values to
+// their low word, so "arg0 != 1<<32 | 1" would pass 1. Such rules stay
+// in the guard.
+func (pl *plan) narrowInLibseccomp(rules []condRule) bool {
+	wide := func(r condRule) bool {
+		return slices.ContainsFunc(r.args, func(a Arg) bool { return a.Value > math.MaxUint32 || a.ValueTwo > math.MaxUint32 })
+	}
+	for _, a := range pl.arches {
+		if a.scmp == "SCMP_ARCH_X32" || !a.wide && slices.ContainsFunc(rules, wide) {
+			return true
+		}
+	}
+	return false
 }
 
 func repeatsArg(args []Arg) bool {

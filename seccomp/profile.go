@@ -236,6 +236,12 @@ func (a Arg) validate() error {
 	if a.Index > 5 {
 		return fmt.Errorf("index %d is out of range (0-5)", a.Index)
 	}
+	// Such a rule can never match, but libseccomp ignores the high word
+	// of valueTwo where the mask's is zero and would apply it whenever
+	// the low words match, while the guard would not.
+	if a.Op == OpMaskedEqual && a.ValueTwo&^a.Value != 0 {
+		return fmt.Errorf("valueTwo %#x has bits outside the mask %#x (value): the check could never hold", a.ValueTwo, a.Value)
+	}
 	for _, op := range operators {
 		if a.Op == op {
 			return nil

@@ -35,6 +35,9 @@ func TestBadInput(t *testing.T) {
 			want: []string{`bad action.json: syscalls[0] (mount): unknown action "SCMP_ACT_DENY" (want e.g. SCMP_ACT_ERRNO, SCMP_ACT_ALLOW)`}},
 		{name: "bad op", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["socket"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 17, "op": "SCMP_CMP_FOO"}]}]}`,
 			want: []string{`syscalls[0] (socket): args[0]: unknown operator "SCMP_CMP_FOO" (want one of SCMP_CMP_NE,`}},
+		// libseccomp would apply it when the low words match (found by FuzzCompile).
+		{name: "value outside mask", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 21522, "valueTwo": 4294988818, "op": "SCMP_CMP_MASKED_EQ"}]}]}`,
+			want: []string{"args[0]: valueTwo 0x100005412 has bits outside the mask 0x5412 (value): the check could never hold"}},
 		{name: "no op", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["socket"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 17}]}]}`,
 			want: []string{"args[0]: op is missing"}},
 		{name: "bad index", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["socket"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 6, "value": 17, "op": "SCMP_CMP_EQ"}]}]}`,
