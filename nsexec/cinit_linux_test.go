@@ -55,6 +55,15 @@ func TestCRefusesHugeCount(t *testing.T) {
 	}
 }
 
+// TestCRefusesWhatIsNeverWritten: so does the C decoder.
+func TestCRefusesWhatIsNeverWritten(t *testing.T) {
+	for name, b := range neverWritten(t) {
+		if got := cDescribe(b); got != "" {
+			t.Errorf("%s: decoded\n%s", name, got)
+		}
+	}
+}
+
 // TestCReadSideMatches: the C init narrows rulesets by the same rights
 // as landlock.ReadSide.
 func TestCReadSideMatches(t *testing.T) {

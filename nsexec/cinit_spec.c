@@ -103,7 +103,7 @@ static void rd_user(struct cursor *c, struct spec *s) {
 }
 
 static void rd_limits(struct cursor *c, struct spec *s) {
-	s->nlimits = rd_count(c, 1);
+	s->nlimits = rd_count(c, 5 + 4 + 8 + 8 + 4); // the least a limit takes
 	s->limits = omega_alloc(s->nlimits, sizeof *s->limits);
 	for (uint32_t i = 0; i < s->nlimits; i++) {
 		struct limit *l = &s->limits[i];
@@ -112,6 +112,8 @@ static void rd_limits(struct cursor *c, struct spec *s) {
 		l->soft = rd_u64(c);
 		l->hard = rd_u64(c);
 		l->keep = rd_u32(c);
+		if (l->keep & ~3u) // 1 soft, 2 hard: nothing else is written
+			c->bad = 1;
 	}
 }
 
@@ -125,7 +127,7 @@ static void rd_landlock(struct cursor *c, struct spec *s) {
 	s->ll.handled_access_net = rd_u64(c);
 	s->ll.scoped = rd_u64(c);
 	s->ll_flags = rd_u32(c);
-	s->nrules = rd_count(c, 1);
+	s->nrules = rd_count(c, 5 + 8 + 4); // the least a rule takes
 	s->rules = omega_alloc(s->nrules, sizeof *s->rules);
 	for (uint32_t i = 0; i < s->nrules; i++) {
 		s->rules[i].path = rd_str(c);
@@ -146,6 +148,8 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 	c.p += 4;
 	s->flags = rd_u32(&c);
 	s->keep_fds = rd_u32(&c);
+	if (s->keep_fds > INT32_MAX) // the encoder refuses it
+		c.bad = 1;
 	s->path = rd_str(&c);
 	rd_strs(&c, &s->argv);
 	rd_strs(&c, &s->env);

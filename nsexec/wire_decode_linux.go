@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -110,7 +111,9 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 		GoAhead: has(flagGoAhead), CgroupNS: has(flagCgroupNS), Probe: has(flagProbe), LogJSON: has(flagLogJSON),
 		ListenPID: has(flagListenPID), WatchdogPID: has(flagWatchdogPID),
 	}
-	s.KeepFDs = int(r.u32())
+	if s.KeepFDs = int(r.u32()); s.KeepFDs > math.MaxInt32 && r.err == nil {
+		r.err = fmt.Errorf("KeepFDs %d", s.KeepFDs) // encodeSpec refuses it
+	}
 	s.Path = r.str()
 	s.Argv = r.strs()
 	s.Env = r.strs()
@@ -128,7 +131,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Landlock.Devices = r.strs()
 	s.Landlock.Streams = r.strs()
 	s.Landlock.DenyTCP, s.Landlock.UnixSockets = has(flagDenyTCP), has(flagUnixSockets)
-	s.Landlock.WritesOnly = has(flagWritesOnly)
+	s.Landlock.WritesOnly, s.Landlock.LogDenials = has(flagWritesOnly), has(flagLogDenials)
 	plan := r.plan()
 	if has(flagSeccomp) {
 		s.Seccomp = &seccomp.Program{BPF: r.bytes()}
@@ -172,7 +175,7 @@ func (r *wireReader) user() *Credentials {
 }
 
 func (r *wireReader) limits() []rlimits.Limit {
-	n := r.count(1)
+	n := r.count(5 + 4 + 8 + 8 + 4) // the least a limit takes
 	if n == 0 {
 		return nil
 	}
@@ -184,6 +187,9 @@ func (r *wireReader) limits() []rlimits.Limit {
 		l.Soft, l.Hard = r.u64(), r.u64()
 		keep := r.u32()
 		l.KeepSoft, l.KeepHard = keep&1 != 0, keep&2 != 0
+		if keep&^3 != 0 && r.err == nil {
+			r.err = fmt.Errorf("rlimit %s: keep %#x", l.Name, keep) // the C decoder refuses it too
+		}
 	}
 	return out
 }
@@ -192,7 +198,7 @@ func (r *wireReader) plan() landlock.RulesetPlan {
 	var plan landlock.RulesetPlan
 	plan.HandledFS, plan.HandledNet, plan.Scoped = r.u64(), r.u64(), r.u64()
 	plan.RestrictFlags = r.u32()
-	if n := r.count(1); n > 0 {
+	if n := r.count(5 + 8 + 4); n > 0 { // the least a rule takes
 		plan.Rules = make([]landlock.PathRule, n)
 		for i := range plan.Rules {
 			plan.Rules[i] = landlock.PathRule{Path: r.str(), Access: r.u64(), Missing: landlock.Missing(r.u32())}

@@ -26,7 +26,7 @@ import (
 //	if flagUser:    u32 UID, u32 GID, u32 n, n × u32 Groups
 //	u32   n limits, each: str Name, i32 Resource, u64 Soft, u64 Hard, u32 keep (1 soft, 2 hard)
 //	strs  Landlock.ReadExec, Landlock.Writable, Landlock.Devices, Landlock.Streams
-//	      (DenyTCP and UnixSockets are flag bits)
+//	      (DenyTCP, UnixSockets, WritesOnly and LogDenials are flag bits)
 //	plan  landlock.Plan of the rules for the kernel's ABI, computed by the
 //	      parent: u64 HandledFS, u64 HandledNet, u64 Scoped,
 //	      u32 RestrictFlags, u32 n, n × (str Path, u64 Access, u32 Missing)
@@ -68,6 +68,10 @@ const (
 	flagListenPID
 	// flagWatchdogPID: Spec.WatchdogPID.
 	flagWatchdogPID
+	// flagLogDenials: Landlock.LogDenials, for the Go init stage, which
+	// builds its ruleset from the rules (the C one reads the plan's
+	// RestrictFlags).
+	flagLogDenials
 )
 
 type wireWriter struct {
@@ -163,7 +167,7 @@ func specFlags(s *Spec) uint32 {
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
-		{flagWatchdogPID, s.WatchdogPID},
+		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials},
 	} {
 		if f.on {
 			flags |= f.bit

@@ -3,6 +3,7 @@ package nsexec
 import (
 	"encoding/binary"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -25,7 +26,7 @@ func wireCases() []struct {
 			ReadOnly: []string{"/p/.git/hooks"}, Pin: []string{"/p/.git"},
 		},
 		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
-		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, Streams: []string{"/proc/self/fd/1"}, DenyTCP: true, UnixSockets: true, WritesOnly: true},
+		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, Streams: []string{"/proc/self/fd/1"}, DenyTCP: true, UnixSockets: true, WritesOnly: true, LogDenials: true},
 		Seccomp:  &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
 		Broker: &Broker{
 			Filter:     &seccomp.Program{BPF: []byte{6, 0, 0, 0, 0, 0, 0xc0, 0x7f}},
@@ -92,7 +93,7 @@ func TestWireRefusesNUL(t *testing.T) {
 }
 
 // hugeCount is a spec whose argv count says 2^32-1 strings.
-func hugeCount(t *testing.T) []byte {
+func hugeCount(t testing.TB) []byte {
 	b, err := encodeSpec(&Spec{Path: "/bin/true", Argv: []string{"true"}}, landlock.RulesetPlan{})
 	if err != nil {
 		t.Fatal(err)
@@ -107,5 +108,37 @@ func hugeCount(t *testing.T) []byte {
 func TestWireRefusesHugeCount(t *testing.T) {
 	if _, _, err := decodeSpec(hugeCount(t)); err == nil {
 		t.Error("decoded an argv of 2^32-1 strings")
+	}
+}
+
+// neverWritten are specs the encoder cannot write, which both decoders
+// must refuse (found by FuzzDecodeSpec and FuzzCDecoderAgrees): KeepFDs
+// of 2^31, and a limit's keep field with bits besides 1 (soft) and 2
+// (hard), which the Go decoder dropped and the C one kept.
+func neverWritten(t testing.TB) map[string][]byte {
+	enc := func(keepSoft bool) []byte {
+		b, err := encodeSpec(&Spec{Limits: []rlimits.Limit{{Name: "nofile", Resource: 7, KeepSoft: keepSoft}}}, landlock.RulesetPlan{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	b, soft := enc(false), enc(true)
+	keepFDs := slices.Clone(b)
+	binary.LittleEndian.PutUint32(keepFDs[8:], 1<<31) // after magic and flags
+	keep := slices.Clone(b)
+	for i := range b {
+		if b[i] != soft[i] {
+			keep[i] = 4 // the limit's keep field: the only byte that differs
+		}
+	}
+	return map[string][]byte{"KeepFDs 2^31": keepFDs, "keep 4": keep}
+}
+
+func TestWireRefusesWhatIsNeverWritten(t *testing.T) {
+	for name, b := range neverWritten(t) {
+		if s, _, err := decodeSpec(b); err == nil {
+			t.Errorf("%s: decoded %+v", name, s)
+		}
 	}
 }
