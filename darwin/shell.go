@@ -30,11 +30,16 @@ func bareWord(s string) bool {
 }
 
 // ShellJoin quotes each word with ShellQuote and joins them with spaces,
-// giving a line a POSIX shell splits back into exactly argv.
+// giving a line a POSIX shell splits back into exactly argv. A first
+// word with '=' is quoted too: bare, "a=b cmd" would be an assignment
+// and run cmd.
 func ShellJoin(argv []string) string {
 	words := make([]string, len(argv))
 	for i, a := range argv {
 		words[i] = ShellQuote(a)
+		if i == 0 && words[0] == a && strings.Contains(a, "=") {
+			words[0] = "'" + a + "'"
+		}
 	}
 	return strings.Join(words, " ")
 }

@@ -57,3 +57,17 @@ func TestShellJoinRoundTrip(t *testing.T) {
 		t.Errorf("sh split the joined line into\n%q\nwant\n%q", got, shellWords)
 	}
 }
+
+// TestShellJoinFirstWordAssignment: a first word with '=' stays the
+// command; bare, sh would take "X=y true" for an assignment and run true
+// (found by FuzzShellJoin).
+func TestShellJoinFirstWordAssignment(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to check the quoting against")
+	}
+	line := ShellJoin([]string{"X=y", "true"})
+	if err := exec.Command(sh, "-c", line).Run(); err == nil {
+		t.Errorf("sh ran %s as true with an assignment, not as the command X=y", line)
+	}
+}
