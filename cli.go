@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,7 +53,7 @@ func runFlags() []cli.Flag {
 			Usage: "confinement `MODE`: sandbox, rx or rwx"},
 		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"OMEGA_DATA_DIR"}, DefaultText: "~/.omega",
 			Usage: "writable data `DIR` (created 0700 with workspace/ inside)"},
-		&cli.StringSliceFlag{Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
 			Usage: "also allow writes below `PATH` (repeatable; an existing directory)"},
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working `DIR`"},
@@ -64,22 +65,22 @@ func runFlags() []cli.Flag {
 			Usage: "exit 125 instead of warning when something cannot be enforced"},
 		&cli.BoolFlag{Name: "log-denials", EnvVars: []string{"OMEGA_RUN_LOG_DENIALS"},
 			Usage: "have the kernel's audit log record each access Landlock denies the program (Landlock ABI 7; audit enabled)"},
-		&cli.StringSliceFlag{Name: "hide", EnvVars: []string{"OMEGA_RUN_HIDE"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "hide", EnvVars: []string{"OMEGA_RUN_HIDE"},
 			Usage: "sandbox: also hide `PATH` like the credential stores (empty and read-only inside)"},
-		&cli.StringSliceFlag{Name: "read-only", EnvVars: []string{"OMEGA_RUN_READ_ONLY"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "read-only", EnvVars: []string{"OMEGA_RUN_READ_ONLY"},
 			Usage: "sandbox: keep `PATH` inside a writable root read-only"},
-		&cli.StringSliceFlag{Name: "allow-socket", EnvVars: []string{"OMEGA_RUN_ALLOW_SOCKET"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "allow-socket", EnvVars: []string{"OMEGA_RUN_ALLOW_SOCKET"},
 			Usage: "sandbox: let the program reach the unix socket at `PATH` (and keep the variables naming it)"},
 		&cli.BoolFlag{Name: "writable-git-config", EnvVars: []string{"OMEGA_RUN_WRITABLE_GIT_CONFIG"},
 			Usage: "sandbox: leave .git/hooks and .git/config writable"},
 		&cli.StringFlag{Name: "user", EnvVars: []string{"OMEGA_RUN_USER"}, Usage: "run the program as another user, by `NAME|UID` (root only)"},
 		&cli.StringFlag{Name: "group", EnvVars: []string{"OMEGA_RUN_GROUP"}, DefaultText: "the user's primary group", Usage: "run the program with another group, by `NAME|GID` (root only)"},
-		&cli.StringSliceFlag{Name: "groups", EnvVars: []string{"OMEGA_RUN_GROUPS"}, DefaultText: "none", Usage: "supplementary `GROUPS` (names or ids, comma-separated; root only)"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "groups", EnvVars: []string{"OMEGA_RUN_GROUPS"}, DefaultText: "none", Usage: "supplementary `GROUPS` (names or ids, comma-separated; root only)"},
 		&cli.BoolFlag{Name: "clearenv", EnvVars: []string{"OMEGA_RUN_CLEARENV"}, Usage: "start the program with an empty environment (OMEGA_SANDBOX is still set)"},
-		&cli.StringSliceFlag{Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable; a KEY also given to --unsetenv is an error)"},
-		&cli.StringSliceFlag{Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable; applied before every --setenv)"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable; a KEY also given to --unsetenv is an error)"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable; applied before every --setenv)"},
 		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
-		&cli.StringSliceFlag{Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
+		&cli.StringSliceFlag{KeepSpace: true, Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
 			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack; repeatable)"},
 		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it)"},
 		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
@@ -118,7 +119,10 @@ func newApp() *cli.App {
 		Commands:               []*cli.Command{checkCommand(), explainCommand(), promptCommand(), helpCommand(), completionCommand(), manCommand()},
 		HideHelpCommand:        true, // helpCommand instead: urfave/cli's is one shared value that its runs modify
 		UseShortOptionHandling: false,
-		OnUsageError:           usageError("omega-run --help"),
+		// A value is one path as typed: "--hide /a,b" was /a and b, and
+		// spaces were trimmed (KeepSpace). options splits variables.
+		DisableSliceFlagSeparator: true,
+		OnUsageError:              usageError("omega-run --help"),
 	}
 	// Without their own handler, urfave/cli prints a command's whole help
 	// on a bad flag.
@@ -202,10 +206,11 @@ func configLogrus(c *cli.Context) error {
 	return nil
 }
 
-// envSource is " (from VAR)" when the flag's value came from VAR.
+// envSource is " (from VAR)" when the flag's value came from VAR, even
+// an empty one.
 func envSource(c *cli.Context, flag, env string) string {
 	args, _ := c.App.Metadata["args"].([]string)
-	if sourceOf(flagsGiven(args, c.App), flag, []string{env}) == "env" {
+	if _, set := os.LookupEnv(env); set && !flagsGiven(args, c.App)[flag] {
 		return " (from " + env + ")"
 	}
 	return ""
@@ -228,18 +233,30 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 }
 
 // options builds the sandbox options from the run flags; file holds the
-// config file's values for flags that were not set.
-func options(cc *cli.Context, file map[string]any) (sandbox.Options, error) {
+// config file's values for flags that were not set, sources where each
+// flag's value came from (settings.sources).
+func options(cc *cli.Context, file map[string]any, sources map[string]string) (sandbox.Options, error) {
 	c := flagView{cc}
+	// A flag with no source has its default, not urfave/cli's "" or
+	// [""] from an empty variable.
 	str := func(name string) string {
 		if v, ok := file[name].(string); ok {
 			return v
+		}
+		if sources[name] == "default" {
+			return defaultValue(name)
 		}
 		return c.String(name)
 	}
 	list := func(name string) []string {
 		if v, ok := file[name].([]string); ok {
 			return v
+		}
+		switch sources[name] {
+		case "default":
+			return nil
+		case "env":
+			return envList(c.StringSlice(name))
 		}
 		return c.StringSlice(name)
 	}
@@ -273,9 +290,9 @@ func options(cc *cli.Context, file map[string]any) (sandbox.Options, error) {
 		FailClosed:        failClosed,
 		LogDenials:        c.Bool("log-denials"),
 		Process: sandbox.Process{
-			User: c.String("user"), Group: c.String("group"), Groups: c.StringSlice("groups"),
+			User: c.String("user"), Group: c.String("group"), Groups: list("groups"),
 			ClearEnv: c.Bool("clearenv"), SetEnv: c.StringSlice("setenv"), UnsetEnv: c.StringSlice("unsetenv"),
-			Hostname: c.String("hostname"), Rlimits: c.StringSlice("rlimit"),
+			Hostname: c.String("hostname"), Rlimits: list("rlimit"),
 			Memory: c.String("memory"), Pids: c.String("pids"), CPUs: c.String("cpus"),
 		},
 	}, nil

@@ -104,7 +104,7 @@ func resolveSettings(c *cli.Context) (settings, error) {
 	if len(skipped) > 0 {
 		logrus.Infof("--mode rwx: not applying %s from %s", strings.Join(skipped, ", "), file.Path)
 	}
-	s.opts, err = options(c, values)
+	s.opts, err = options(c, values, s.sources)
 	s.opts.Config = file.Path // kept read-only in sandbox mode
 	if err == nil {
 		before := s.opts.PreserveFDs
@@ -172,13 +172,14 @@ func setEnvVar(flag string) string {
 // sourceOf says where a flag's value comes from: "flag", "env" or
 // "default". given is flagsGiven's answer: the literals and the arguments
 // instead of urfave/cli's IsSet, which walks every flag's names through a
-// regexp.
+// regexp. An empty variable is no setting: counted, OMEGA_RUN_SECCOMP=""
+// would silently undo the config file's seccomp = "strict".
 func sourceOf(given map[string]bool, name string, envs []string) string {
 	if given[name] {
 		return "flag"
 	}
 	for _, e := range envs {
-		if _, ok := os.LookupEnv(e); ok {
+		if os.Getenv(e) != "" {
 			return "env"
 		}
 	}
@@ -249,5 +250,28 @@ func (s settings) explainSources() []string {
 		out = append(out, fmt.Sprintf("%s=%s", name, s.sources[name]))
 	}
 	slices.Sort(out)
+	return out
+}
+
+// defaultValue is a string run flag's default.
+func defaultValue(name string) string {
+	for _, f := range runFlags() {
+		if f, ok := f.(*cli.StringFlag); ok && f.Name == name {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// envList splits the value of a list's environment variable at commas,
+// the only way to give it several (OMEGA_RUN_HIDE=/a,/b), trimming
+// spaces, as urfave/cli did before DisableSliceFlagSeparator.
+func envList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, e := range strings.Split(v, ",") {
+			out = append(out, strings.TrimSpace(e))
+		}
+	}
 	return out
 }

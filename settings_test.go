@@ -52,6 +52,9 @@ func TestPrecedence(t *testing.T) {
 		{"env beats file", map[string]string{"OMEGA_SANDBOX_MODE": "sandbox"}, nil, sandbox.ModeSandbox, sandbox.NetNone, "strict", "mode=env"},
 		{"flag beats env", map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--net", "host"}, sandbox.ModeRX, sandbox.NetHost, "strict", "net=flag"},
 		{"default without file", nil, []string{"--config", filepath.Join(home, "empty.toml")}, sandbox.ModeSandbox, sandbox.NetHost, "default", "seccomp=default"},
+		// An empty variable is unset: it used to undo the file's settings.
+		{"empty env is no setting", map[string]string{"OMEGA_RUN_SECCOMP": "", "OMEGA_RUN_NET": "", "OMEGA_SANDBOX_MODE": ""}, nil, sandbox.ModeRX, sandbox.NetNone, "strict", "seccomp=config " + filepath.Join(home, ".omega", "config.toml")},
+		{"empty env is no default either", map[string]string{"OMEGA_RUN_NET": "", "OMEGA_SANDBOX_MODE": ""}, []string{"--config", filepath.Join(home, "empty.toml")}, sandbox.ModeSandbox, sandbox.NetHost, "default", "net=default"},
 		{"file shared with a gateway", nil, []string{"--config", filepath.Join(home, "gw.toml")}, sandbox.ModeRX, sandbox.NetNone, "default", "net=config " + filepath.Join(home, "gw.toml")},
 	}
 	os.WriteFile(filepath.Join(home, "empty.toml"), nil, 0o644)
@@ -206,5 +209,25 @@ func TestConfigKeptAgainstProgramArguments(t *testing.T) {
 	e, code := explainJSON(t, "--config", config, "/bin/sh", "-c", "x", "--net=host", "--seccomp", "none")
 	if code != 0 || e.Network != sandbox.NetNone || e.Seccomp != "strict" {
 		t.Errorf("exit %d, network %q, seccomp %q; want none and strict from the config", code, e.Network, e.Seccomp)
+	}
+}
+
+// TestEmptyEnvKeepsFileSettings: an empty OMEGA_RUN_FAIL_CLOSED or
+// OMEGA_RUN_HIDE is no setting; it used to turn off the file's
+// fail_closed and drop its hide list without a word.
+func TestEmptyEnvKeepsFileSettings(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	hidden := filepath.Join(home, "secret")
+	os.MkdirAll(filepath.Join(home, ".omega"), 0o700)
+	os.Mkdir(hidden, 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"),
+		[]byte("[sandbox]\nfail_closed = true\nhide = [\""+hidden+"\"]\n"), 0o644)
+	t.Setenv("OMEGA_RUN_FAIL_CLOSED", "")
+	t.Setenv("OMEGA_RUN_HIDE", "")
+	e, code := explainJSON(t)
+	file := "config " + filepath.Join(home, ".omega", "config.toml")
+	if code != 0 || !slices.Contains(e.Sources, "fail-closed="+file) || !slices.Contains(e.Sources, "hide="+file) {
+		t.Errorf("exit %d, sources %v: want fail-closed and hide from the file", code, e.Sources)
 	}
 }
