@@ -4,8 +4,10 @@ package seccomp
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // compileJSON compiles a profile given as JSON text for this host.
@@ -141,21 +143,49 @@ func TestNarrowABIs(t *testing.T) {
 	}
 }
 
-// TestOrderedChecksOfOneSyscall: libseccomp merges the rules of a
-// syscall into one tree and got two ordered 64-bit comparisons wrong,
-// so such rules stay in the guard (found by FuzzCompile on mips64).
-func TestOrderedChecksOfOneSyscall(t *testing.T) {
+// TestRulesLibseccompMerges: libseccomp merges the rules of a syscall
+// into one tree and only equality survives it, so other checks of a
+// syscall with several rules stay in the guard (found by FuzzCompile).
+// Two ordered checks let calls through; "!=" with a second check hung
+// seccomp_rule_add for good, and omega-run with it.
+func TestRulesLibseccompMerges(t *testing.T) {
 	amd64 := mustArchName(t, "amd64")
-	prog, _, err := compileJSON(t, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
-		{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 4294967301, "op": "SCMP_CMP_LT"}]},
-		{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [{"index": 0, "value": 0, "op": "SCMP_CMP_LT"}]}]}`)
-	if err != nil {
-		t.Fatal(err)
+	rule := `{"names": ["personality"], "action": "SCMP_ACT_ERRNO", "args": [%s]}`
+	arg := func(i int, op string, v uint64) string {
+		return fmt.Sprintf(`{"index": %d, "value": %d, "op": "SCMP_CMP_%s"}`, i, v, op)
 	}
-	for arg, want := range map[uint64]ret{0: eperm, 7: eperm, 0xffffffff: eperm, 1<<32 | 4: eperm, 1<<32 | 5: allow} {
-		in := call{nr: nr(t, "personality", amd64), arch: amd64, args: [6]uint64{arg}}
-		if got, err := run(prog, in); err != nil || got != want {
-			t.Errorf("personality(%#x) = %s (%v), want %s", arg, describeRet(got), err, describeRet(want))
-		}
+	for _, c := range []struct {
+		name  string
+		rules [2]string
+		calls map[[2]uint64]ret
+	}{
+		{"two ordered checks", [2]string{arg(0, "LT", 1<<32|5), arg(0, "LT", 0)},
+			map[[2]uint64]ret{{0, 0}: eperm, {7, 0}: eperm, {0xffffffff, 0}: eperm, {1<<32 | 4, 0}: eperm, {1<<32 | 5, 0}: allow}},
+		{"not equal and another check", [2]string{arg(0, "NE", 1) + ", " + arg(1, "LT", 5), arg(0, "NE", 1) + ", " + arg(1, "NE", 5)},
+			map[[2]uint64]ret{{0, 3}: eperm, {0, 7}: eperm, {0, 5}: allow, {1, 3}: allow}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text := `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [` + fmt.Sprintf(rule, c.rules[0]) + ", " + fmt.Sprintf(rule, c.rules[1]) + "]}"
+			done := make(chan []insn, 1)
+			go func() {
+				prog, _, err := compileJSON(t, text)
+				if err != nil {
+					t.Error(err)
+				}
+				done <- prog
+			}()
+			var prog []insn
+			select {
+			case prog = <-done:
+			case <-time.After(20 * time.Second):
+				t.Fatal("Compile did not return")
+			}
+			for args, want := range c.calls {
+				in := call{nr: nr(t, "personality", amd64), arch: amd64, args: [6]uint64{args[0], args[1]}}
+				if got, err := run(prog, in); err != nil || got != want {
+					t.Errorf("personality(%#x, %#x) = %s (%v), want %s", args[0], args[1], describeRet(got), err, describeRet(want))
+				}
+			}
+		})
 	}
 }

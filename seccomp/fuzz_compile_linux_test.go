@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	libseccomp "github.com/seccomp/libseccomp-golang"
 )
@@ -27,7 +28,7 @@ func FuzzCompile(f *testing.F) {
 		if p.Validate() != nil {
 			return
 		}
-		prog, _, err := compileFor(p, h)
+		prog, err := compileWithin(p, h, 10*time.Second)
 		if err != nil {
 			if msg := err.Error(); !strings.Contains(msg, "two unconditional actions") && !strings.Contains(msg, "the kernel takes at most") {
 				t.Fatalf("compile: %v\nprofile: %s", err, goProfile(p))
@@ -59,6 +60,23 @@ func FuzzCompile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// compileWithin is compileFor, failing when libseccomp does not come
+// back: Go's fuzzing reports no hang of one input.
+func compileWithin(p *Profile, h host, limit time.Duration) (*Program, error) {
+	type result struct {
+		prog *Program
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() { prog, _, err := compileFor(p, h); done <- result{prog, err} }()
+	select {
+	case r := <-done:
+		return r.prog, r.err
+	case <-time.After(limit):
+		panic("compile hung on " + goProfile(p))
+	}
 }
 
 // fuzzHosts are the hosts FuzzCompile compiles for, with the ABIs of the

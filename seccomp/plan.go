@@ -237,22 +237,24 @@ func (pl *plan) split(sp *syscallPlan) {
 	if len(sp.guard) == 0 || sp.uncond != nil || pl.narrowInLibseccomp(sp.guard) {
 		return
 	}
-	ordered := 0
 	for _, r := range sp.guard {
 		if r.act != sp.guard[0].act || repeatsArg(r.args) {
 			return
 		}
-		if slices.ContainsFunc(r.args, func(a Arg) bool { return a.Op != OpEqualTo && a.Op != OpNotEqual && a.Op != OpMaskedEqual }) {
-			ordered++
-		}
 	}
-	// libseccomp merges the 64-bit comparisons of a syscall's rules into
-	// one tree and gets two ordered ones wrong: with "arg0 < 1<<32 | 5"
-	// and "arg0 < 0", arg0 = 7 matched neither.
-	if ordered > 1 {
+	// libseccomp merges the rules of a syscall into one tree, and only
+	// equality survives that: with "arg0 < 1<<32 | 5" and "arg0 < 0",
+	// arg0 = 7 matched neither, and "arg0 != 1 && arg1 < 5" with "arg0
+	// != 1 && arg1 != 5" never came back from seccomp_rule_add.
+	if len(sp.guard) > 1 && slices.ContainsFunc(sp.guard, notEquality) {
 		return
 	}
 	sp.native, sp.guard = sp.guard, nil
+}
+
+// notEquality tells whether a rule compares other than == or masked ==.
+func notEquality(r condRule) bool {
+	return slices.ContainsFunc(r.args, func(a Arg) bool { return a.Op != OpEqualTo && a.Op != OpMaskedEqual })
 }
 
 // narrowInLibseccomp tells whether libseccomp would read rules on one
