@@ -306,3 +306,15 @@ func copyFile(src, dst string) error {
 	}
 	return os.WriteFile(dst, b, 0o755)
 }
+
+// runDir makes a directory in the host's /run (which sandbox mode
+// replaces), removed with t.
+func runDir(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/run", "omega-e2e-"+name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}

@@ -18,16 +18,7 @@ func TestAllowWriteBelowRun(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(mode, func(t *testing.T) {
 			w := newWorld(t, nobody)
-			dir, err := os.MkdirTemp("/run", "omega-e2e-rundir-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(dir) })
-			sibling, err := os.MkdirTemp("/run", "omega-e2e-sibling-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(sibling) })
+			dir, sibling := runDir(t, "rundir"), runDir(t, "sibling")
 			writeFile(t, filepath.Join(dir, "host"), "from the host")
 			chownTree(t, dir, w.u)
 			r := w.run("--mode", mode, "--allow-write", dir, "--", "/bin/sh", "-c",

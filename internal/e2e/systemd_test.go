@@ -126,11 +126,7 @@ func TestSocketActivationNotOurs(t *testing.T) {
 // the sender's credentials as systemd's does; it returns the socket.
 func notifySocket(t *testing.T, w *world) (*net.UnixConn, string) {
 	t.Helper()
-	dir, err := os.MkdirTemp("/run", "omega-e2e-notify-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := runDir(t, "notify")
 	os.Chmod(dir, 0o755)
 	path := filepath.Join(dir, "notify")
 	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
