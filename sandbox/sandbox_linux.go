@@ -140,6 +140,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 // logLaunch is the launch's one line at --log-level info: what an
 // operator checks in a service's log.
 func logLaunch(p *plan, namespaces bool) {
+	if !logrus.IsLevelEnabled(logrus.InfoLevel) {
+		return // no fields computed on a launch that prints nothing
+	}
 	logrus.WithFields(logrus.Fields{
 		"mode": string(p.policy.Mode), "program": p.path, "pid": os.Getpid(), "uid": p.programUID(),
 		"writable": strings.Join(p.policy.Writable, ":"), "net": string(p.policy.Net), "seccomp": p.policy.Seccomp,
