@@ -139,6 +139,20 @@ static const char *target_of(const struct spec *s, const char *src) {
 	return s->tmp_from[0] && strcmp(src, s->tmp_from) == 0 ? "/tmp" : src;
 }
 
+// make_writable clears the read-only flag of the mount at the writable
+// root t (canonical, reached without following symlinks); a t that is
+// gone is only less to write where gone_ok.
+static int make_writable(const char *t, int gone_ok) {
+	int fd = omega_open_nofollow(t);
+	if (fd < 0 && gone_ok && errno == ENOENT)
+		return 0;
+	if (fd < 0)
+		return omega_nofollow_fail(errno, "writable root", t);
+	int r = omega_set_attr_fd(fd, t, 0, 0, OMEGA_MOUNT_ATTR_RDONLY, "rw");
+	close(fd);
+	return r;
+}
+
 // read_only_root makes every mount read-only except the writable roots,
 // held by fd first because the private /tmp may cover one; /tmp is bound
 // first so that roots below it land on top of the private one.
@@ -190,18 +204,9 @@ static int read_only_root(const struct spec *s) {
 	}
 	if (omega_set_attr("/", AT_RECURSIVE, OMEGA_MOUNT_ATTR_RDONLY, 0, "RDONLY") < 0)
 		goto out;
-	for (int i = 0; i < n; i++) {
-		const char *t = target_of(s, h[i].path);
-		int fd = omega_open_nofollow(t);
-		if (fd < 0) {
-			omega_nofollow_fail(errno, "writable root", t);
+	for (int i = 0; i < n; i++)
+		if (make_writable(target_of(s, h[i].path), 0) < 0)
 			goto out;
-		}
-		int r = omega_set_attr_fd(fd, t, 0, 0, OMEGA_MOUNT_ATTR_RDONLY, "rw");
-		close(fd);
-		if (r < 0)
-			goto out;
-	}
 	rc = 0;
 out:
 	release(h, n);
@@ -300,14 +305,7 @@ static int writable_run(const struct spec *s) {
 		const char *w = s->writable.v[i];
 		if (strncmp(w, "/run/", 5) != 0 && strncmp(w, "/var/run/", 9) != 0)
 			continue;
-		int fd = omega_open_nofollow(w);
-		if (fd < 0 && errno == ENOENT)
-			continue; // gone since the plan: only less to write
-		if (fd < 0)
-			return omega_nofollow_fail(errno, "writable root", w);
-		int r = omega_set_attr_fd(fd, w, 0, 0, OMEGA_MOUNT_ATTR_RDONLY, "rw");
-		close(fd);
-		if (r < 0)
+		if (make_writable(w, 1) < 0) // gone since the plan: only less to write
 			return -1;
 	}
 	return 0;
