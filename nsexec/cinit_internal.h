@@ -136,6 +136,8 @@ void omega_read_only_lost(void);
 #define AT_RECURSIVE 0x8000
 #endif
 #define OMEGA_MOUNT_ATTR_RDONLY 0x1
+#define OMEGA_MOUNT_ATTR_NOSUID 0x2
+#define OMEGA_MOUNT_ATTR_NODEV 0x4
 
 struct omega_mount_attr {
 	uint64_t attr_set, attr_clr, propagation, userns_fd;

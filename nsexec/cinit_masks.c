@@ -38,7 +38,8 @@ int omega_setup_dev(void) {
 			omega_step_fail(errno, "create %s: open %s", path, path);
 			goto out;
 		}
-		if (omega_bind_fd(fds[i], path, 0) < 0)
+		// The bind takes over the host /dev's nodev from the read-only root.
+		if (omega_bind_fd(fds[i], path, 0) < 0 || omega_set_attr(path, 0, 0, OMEGA_MOUNT_ATTR_NODEV, "dev") < 0)
 			goto out;
 	}
 	if (mkdir("/dev/pts", 0755) < 0) {

@@ -153,6 +153,8 @@ static int make_writable(const char *t, int gone_ok) {
 	return r;
 }
 
+#define ROOT_ATTRS (OMEGA_MOUNT_ATTR_RDONLY | OMEGA_MOUNT_ATTR_NOSUID | OMEGA_MOUNT_ATTR_NODEV)
+
 // read_only_root makes every mount read-only except the writable roots,
 // held by fd first because the private /tmp may cover one; /tmp is bound
 // first so that roots below it land on top of the private one.
@@ -202,7 +204,10 @@ static int read_only_root(const struct spec *s) {
 		if (b < 0)
 			goto out;
 	}
-	if (omega_set_attr("/", AT_RECURSIVE, OMEGA_MOUNT_ATTR_RDONLY, 0, "RDONLY") < 0)
+	// nodev and nosuid as bubblewrap's --ro-bind: a device node outside
+	// /dev (a chroot, an image) would let a root-run sandbox read a disk
+	// past --hide; only the private /dev's own nodes work.
+	if (omega_set_attr("/", AT_RECURSIVE, ROOT_ATTRS, 0, "RDONLY|NOSUID|NODEV") < 0)
 		goto out;
 	for (int i = 0; i < n; i++)
 		if (make_writable(target_of(s, h[i].path), 0) < 0)

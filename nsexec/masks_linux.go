@@ -55,7 +55,14 @@ func bindFD(fd int, target string) error {
 	if err := os.WriteFile(target, nil, 0o666); err != nil {
 		return fmt.Errorf("create %s: %w", target, err)
 	}
-	return mount(fmt.Sprintf("/proc/self/fd/%d", fd), target, "", unix.MS_BIND, "")
+	if err := mount(fmt.Sprintf("/proc/self/fd/%d", fd), target, "", unix.MS_BIND, ""); err != nil {
+		return err
+	}
+	// The bind takes over the host /dev's nodev from the read-only root.
+	if err := unix.MountSetattr(unix.AT_FDCWD, target, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_NODEV}); err != nil {
+		return &os.SyscallError{Syscall: "mount_setattr(" + target + ", dev)", Err: err}
+	}
+	return nil
 }
 
 func mkdirMount(source, target, fstype string, flags uintptr, data string) error {

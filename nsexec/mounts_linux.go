@@ -93,9 +93,12 @@ func readOnlyRoot(p *MountPlan) error {
 		}
 		binds = append(binds, target)
 	}
-	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
+	// nodev and nosuid as bubblewrap's --ro-bind: a device node outside
+	// /dev (a chroot, an image) would let a root-run sandbox read a disk
+	// past --hide; only the private /dev's own nodes work.
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
 	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
-		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY)", Err: err}
+		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY|NOSUID|NODEV)", Err: err}
 	}
 	for _, w := range binds {
 		if err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
