@@ -314,6 +314,8 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 			omega_dief(errno, "dup3");
 	if (s.keep_fds > 0 || early)
 		set_cloexec_from(SPEC_FD + s.keep_fds);
+	if (s.flags & F_USER)
+		omega_watch_parent(); // before the mounts cover the host's /proc
 	if (s.flags & F_MOUNTS)
 		omega_enter_mounts(&s);
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)

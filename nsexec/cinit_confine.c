@@ -241,6 +241,10 @@ void omega_confine(const struct spec *s) {
 		// would leave the sandbox running.
 		if (pdeath && prctl(PR_SET_PDEATHSIG, pdeath, 0, 0, 0) < 0)
 			omega_dief(errno, "--user: prctl(PR_SET_PDEATHSIG)");
+		// The signal is lost if omega-run died meanwhile: die as it
+		// would have made this process die.
+		if (omega_parent_gone() && pdeath)
+			_exit(128 + pdeath);
 	}
 	if (s->flags & F_PLAIN)
 		return;

@@ -158,6 +158,8 @@ int omega_read_only_binds(const struct spec *s);
 // ---------------------------------------------- confine (cinit_confine.c)
 
 void omega_confine(const struct spec *s);
+void omega_watch_parent(void);
+int omega_parent_gone(void);
 void omega_drop_bounding(void);
 unsigned short omega_bpf_insns(const char *what, uint32_t len);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);

@@ -36,6 +36,10 @@ func confine(s *Spec, w warner) error {
 		}
 	}
 	if s.User != nil {
+		parent := initParent
+		if parent == nil {
+			parent = watchParent()
+		}
 		var pdeath int32
 		if err := unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&pdeath)), 0, 0, 0); err != nil {
 			return &os.SyscallError{Syscall: "prctl(PR_GET_PDEATHSIG)", Err: err}
@@ -55,6 +59,11 @@ func confine(s *Spec, w warner) error {
 			if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(pdeath), 0, 0, 0); err != nil {
 				return &os.SyscallError{Syscall: "prctl(PR_SET_PDEATHSIG)", Err: err}
 			}
+		}
+		// The signal is lost if omega-run died meanwhile: die as it
+		// would have made this process die.
+		if parent.gone() && pdeath != 0 {
+			os.Exit(128 + int(pdeath))
 		}
 	}
 	if s.Plain {

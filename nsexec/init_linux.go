@@ -57,6 +57,9 @@ func runInit(w *warner) error {
 		return err
 	}
 	w.json = s.LogJSON
+	if s.User != nil {
+		initParent = watchParent() // before the mounts cover the host's /proc
+	}
 	if s.Mounts == nil {
 		s.Landlock.WritesOnly = false // only a read-only root makes it safe
 	} else if err := enterMounts(s, w); err != nil {

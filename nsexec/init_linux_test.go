@@ -61,3 +61,17 @@ func TestMasksSkipVanished(t *testing.T) {
 		t.Errorf("output %q: want the masks in place and the program run", out)
 	}
 }
+
+func TestParentWatch(t *testing.T) {
+	p := watchParent()
+	if p == nil || p.ppid != os.Getppid() {
+		t.Fatalf("watchParent() = %+v, want PPid %d", p, os.Getppid())
+	}
+	if p.gone() {
+		t.Error("gone() with the parent alive")
+	}
+	var none *parentWatch // no /proc
+	if none.gone() {
+		t.Error("gone() without a watch")
+	}
+}

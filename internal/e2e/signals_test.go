@@ -236,6 +236,25 @@ func TestParentDeathKillsTree(t *testing.T) {
 	}
 }
 
+// TestParentDeathDuringUserSwitch: omega-run is SIGKILLed after the init
+// stage changed ids, which clears its parent-death signal, and before it
+// set the signal again (the probe stalls that prctl until omega-run is
+// dead). The program must not run; the probe, a subreaper, waits for
+// every orphan, so the marker is checked once all has run.
+func TestParentDeathDuringUserSwitch(t *testing.T) {
+	w := newWorld(t, rootUser)
+	ws := filepath.Join(w.dataDir, "workspace")
+	os.Chmod(ws, 0o777)
+	marker := filepath.Join(ws, "marker")
+	r := w.runProg(probe, "lose-parent", bin, "--user", "nobody", "--", "/bin/sh", "-c", "echo ran > "+marker)
+	if !strings.Contains(r.stderr, "lose-parent: killed the launcher") {
+		t.Fatalf("the probe never saw the id switch: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if w.exists(marker) {
+		t.Error("the program ran after omega-run died during the id switch")
+	}
+}
+
 // TestTerminal: the program keeps a working terminal: window size, raw
 // mode, /dev/tty.
 func TestTerminal(t *testing.T) {

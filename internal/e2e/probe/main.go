@@ -63,6 +63,8 @@ func run(action string, args []string) error {
 		}
 	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
 		return fakeABI(args)
+	case "lose-parent": // PROGRAM ARGS...: SIGKILL PROGRAM while its init stage switches ids
+		return loseParent(args)
 	case "seccomp-exec":
 		return seccompExec(args)
 	case "with-signals": // IGNORED BLOCKED PROGRAM ARGS...: exec with that signal state
