@@ -9,6 +9,7 @@ import (
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
 )
 
@@ -56,6 +57,11 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	}
 	if w := netNoneWarning(pol, mounts); w != "" {
 		e.Warnings = append(e.Warnings, w)
+	}
+	if lims, err := rlimits.Parse(o.Process.Rlimits); err == nil {
+		if w := nprocRootWarning(lims, explainUID(o.Process)); w != "" {
+			e.Warnings = append(e.Warnings, w)
+		}
 	}
 	// Read once: a profile given as a pipe (<(…)) cannot be read again.
 	if prof == nil && pol.Seccomp != profiles.SeccompNone {

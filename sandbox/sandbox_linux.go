@@ -130,6 +130,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := netNoneWarning(p.policy, mounts); w != "" {
 		warnings = append(warnings, w)
 	}
+	if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
+		warnings = append(warnings, w)
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}
@@ -173,6 +176,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		p.workdir, p.changedDir = "", true
 	}
 	if p.policy.Mode == ModeRWX {
+		if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
+			logrus.Warn(w) // rwx refuses --fail-closed
+		}
 		logLaunch(p, false)
 		return 0, inPlace(plainSpec(p))
 	}

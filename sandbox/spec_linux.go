@@ -11,6 +11,7 @@ import (
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
 	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
@@ -205,6 +206,17 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 	}
 	return "the program runs as root with Landlock but no read-only root, and Landlock does not stop chmod, " +
 		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
+}
+
+// nprocRootWarning says that --rlimit nproc will not hold: the kernel
+// never applies RLIMIT_NPROC to the host's uid 0, which a root caller's
+// program is in every mode (sandbox mode maps ids one to one).
+func nprocRootWarning(limits []rlimits.Limit, uid int) string {
+	if uid != 0 || !slices.ContainsFunc(limits, func(l rlimits.Limit) bool { return l.Name == "nproc" }) {
+		return ""
+	}
+	return "--rlimit nproc: the kernel does not apply it to a program running as root, which may start any number " +
+		"of processes; use --pids (a cgroup limit), or --user"
 }
 
 // logDenialsWarning says that --log-denials cannot work on this kernel.

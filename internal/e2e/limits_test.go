@@ -120,3 +120,40 @@ func TestCgroupRefusals(t *testing.T) {
 	}
 	_ = os.Getpid
 }
+
+// TestNprocRootWarning: the kernel never applies RLIMIT_NPROC to the
+// host's uid 0, so --rlimit nproc for a program running as root is no
+// limit. The launch says so (and refuses under --fail-closed); where the
+// program runs as another user the limit holds and nothing is said.
+func TestNprocRootWarning(t *testing.T) {
+	const sign = "--rlimit nproc: the kernel does not apply it"
+	script := `i=0; while [ $i -lt 8 ]; do (sleep 1) & i=$((i+1)); done; echo started-8`
+	for _, c := range []struct {
+		name string
+		u    user
+		args []string
+		root bool
+	}{
+		{"root sandbox", rootUser, []string{"--mode", "sandbox"}, true},
+		{"root rx", rootUser, []string{"--mode", "rx"}, true},
+		{"root rwx", rootUser, []string{"--mode", "rwx"}, true},
+		{"root --user nobody", rootUser, []string{"--mode", "sandbox", "--user", "nobody"}, false},
+		{"nobody sandbox", nobody, []string{"--mode", "sandbox"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, c.u)
+			args := append(c.args, "--rlimit", "nproc=4")
+			r := w.run(append(args, "--", "/bin/sh", "-c", script)...)
+			if strings.Contains(r.stderr, sign) != c.root || strings.Contains(r.stdout, "started-8") != c.root {
+				t.Fatalf("%+v; want the warning and 8 processes started: %v", r, c.root)
+			}
+			if !c.root || c.args[1] == "rwx" { // rwx refuses --fail-closed
+				return
+			}
+			r = w.run(append(args, "--fail-closed", "--", "/bin/sh", "-c", script)...)
+			if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+				t.Fatalf("--fail-closed: %+v; want 125 before the program runs", r)
+			}
+		})
+	}
+}
