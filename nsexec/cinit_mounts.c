@@ -321,24 +321,38 @@ static int writable_run(const struct spec *s) {
 // sandbox would otherwise reach the host's sysctls (core_pattern).
 #define PROC_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
+// fresh_proc mounts the sandbox's /proc. A kernel refuses a new proc
+// (EPERM) where the host's has parts covered, as in a container; then the
+// host's stays, read-only with the root (1), unless the spec fails closed.
+static int fresh_proc(const struct spec *s) {
+	if (omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0)
+		return 0;
+	return omega_step_err == EPERM && !(s->flags & F_FAIL_CLOSED) ? 1 : -1;
+}
+
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the
 // root; paths to keep are held by fd before anything covers them, the
 // root goes read-only before /proc and /dev are mounted on it, and masks
-// come last so nothing mounts over them.
+// come last so nothing mounts over them. 1: all but a fresh /proc.
 int omega_setup_mounts(const struct spec *s) {
 	// Nothing mounted here may propagate back to the host.
 	if (omega_mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return -1;
 	struct held *kept = omega_alloc(s->keep.n, sizeof *kept);
-	int n = hold(&s->keep, kept), rc = -1;
+	int n = hold(&s->keep, kept), rc = -1, proc = -1;
 	if (n < 0)
 		return -1;
 	if (read_only_root(s) == 0 && fresh_run(s) == 0 && rebind(kept, n) == 0 && writable_run(s) == 0 &&
-	    omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0 &&
-	    omega_setup_dev() == 0 && omega_hide(s) == 0 && omega_read_only_binds(s) == 0)
-		rc = 0;
+	    (proc = fresh_proc(s)) >= 0 && omega_setup_dev() == 0 && omega_hide(s) == 0 && omega_read_only_binds(s) == 0)
+		rc = proc;
 	release(kept, n);
 	return rc;
+}
+
+// warn_host_proc says that the sandbox kept the host's /proc.
+static void warn_host_proc(void) {
+	omega_warn("a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox "
+	           "sees the host's /proc, read-only, which lists every process; everything else is in place");
 }
 
 // getwd is Go's os.Getwd: $PWD when it names the current directory.
@@ -359,8 +373,10 @@ static char *getwd_go(void) {
 // host's tree with a warning unless the spec says fail closed.
 void omega_enter_mounts(struct spec *s) {
 	char *wd = getwd_go(), msg[2048];
-	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), mounted = omega_setup_mounts(s) >= 0;
-	if (!mounted) {
+	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
+	if (rc == 1)
+		warn_host_proc(); // Landlock keeps its full ruleset: host processes' fds are in sight
+	if (rc < 0) {
 		if (omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
 		// Ubuntu's AppArmor userns restriction: clone worked but the

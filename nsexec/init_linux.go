@@ -111,7 +111,13 @@ func runInit(w *warner) error {
 func enterMounts(s *Spec, w *warner) error {
 	wd, _ := os.Getwd()
 	oldwd, _ := os.Open(".")
-	if err := setupMounts(s.Mounts); err != nil {
+	hostProc, err := setupMounts(s.Mounts, s.FailClosed)
+	if hostProc {
+		// Landlock keeps its full ruleset: host processes' fds are in sight.
+		s.Landlock.WritesOnly = false
+		w.warn(hostProcWarning)
+	}
+	if err != nil {
 		if !errors.Is(err, unix.EPERM) || s.FailClosed {
 			return fmt.Errorf("mounts: %w", err)
 		}

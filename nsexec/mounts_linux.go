@@ -19,14 +19,15 @@ const procFlags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEX
 // root (no pivot_root); the order matters: paths to keep are held by fd
 // before anything covers them, the root goes read-only before /proc and
 // /dev are mounted on it, and masks come last so nothing mounts over them.
-func setupMounts(p *MountPlan) error {
+// hostProc (true) is all but a fresh /proc: see freshProc.
+func setupMounts(p *MountPlan, failClosed bool) (hostProc bool, err error) {
 	// Nothing mounted here may propagate back to the host.
 	if err := mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return err
+		return false, err
 	}
 	kept, err := holdPaths(p.Keep)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer closeAll(kept)
 	steps := []func() error{
@@ -34,18 +35,33 @@ func setupMounts(p *MountPlan) error {
 		func() error { return freshRun(p) },
 		func() error { return rebind(kept) },
 		func() error { return writableRun(p.Writable) },
-		func() error { return mount("proc", "/proc", "proc", procFlags, "") },
+		func() (err error) { hostProc, err = freshProc(failClosed); return err },
 		setupDev,
 		func() error { return hide(p.HideDirs, p.HideFiles) },
 		func() error { return readOnlyBinds(p.Pin, p.ReadOnly) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return nil
+	return hostProc, nil
 }
+
+// freshProc mounts the sandbox's /proc. A kernel refuses a new proc
+// (EPERM) where the host's has parts covered, as in a container; then the
+// host's stays, read-only with the root (true), unless failClosed.
+func freshProc(failClosed bool) (bool, error) {
+	err := mount("proc", "/proc", "proc", procFlags, "")
+	if errors.Is(err, unix.EPERM) && !failClosed {
+		return true, nil
+	}
+	return false, err
+}
+
+// hostProcWarning is said where freshProc kept the host's /proc.
+const hostProcWarning = "a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox " +
+	"sees the host's /proc, read-only, which lists every process; everything else is in place"
 
 // readOnlyRoot makes every mount read-only except the writable roots.
 // Landlock already confines writes; this adds what Landlock has no rights

@@ -202,3 +202,43 @@ func TestNested(t *testing.T) {
 		})
 	}
 }
+
+// TestFallbackHostProc: where the host's /proc has parts covered (as in a
+// container), the kernel refuses the sandbox a fresh /proc. The sandbox
+// keeps the host's, read-only, says so, and sets up everything else: the
+// config file in the data dir stays read-only (checked from outside), the
+// host's disks stay out of /dev. --fail-closed refuses.
+func TestFallbackHostProc(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			cfg := filepath.Join(w.dataDir, "config.toml")
+			writeFile(t, cfg, "")
+			chownTree(t, w.dataDir, u)
+			script := fmt.Sprintf(`mount -t tmpfs none /proc/sys/kernel/random || exit 99
+exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
+			asRoot := *w
+			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
+			run := func(args ...string) result {
+				return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin}, args...)...)
+			}
+			r := run("--", "/bin/sh", "-c", `echo 'mode = "rwx"' >> "$0"; ls /dev; ls /proc | grep -c '^[0-9]'`, cfg)
+			if r.code == 99 {
+				t.Fatalf("setting up: %+v", r)
+			}
+			if !strings.Contains(r.stderr, "a fresh /proc could not be mounted") {
+				t.Errorf("no warning about the host's /proc: %+v", r)
+			}
+			if got, _ := os.ReadFile(cfg); len(got) != 0 {
+				t.Errorf("the config file was written: %q; stderr %q", got, r.stderr)
+			}
+			if strings.Contains(r.stdout, "vda") || strings.Contains(r.stdout, "loop-control") {
+				t.Errorf("the host's /dev is in sight: %q", r.stdout)
+			}
+			r = run("--fail-closed", "--", "/bin/true")
+			if r.code != 125 || !strings.Contains(r.stderr, "mount proc on /proc") {
+				t.Errorf("--fail-closed: %+v; want 125", r)
+			}
+		})
+	}
+}
