@@ -82,6 +82,9 @@ func resolveSettings(c *cli.Context) (settings, error) {
 	if err != nil {
 		return s, err
 	}
+	for _, w := range file.Warnings {
+		logrus.Warn(w)
+	}
 	values := map[string]any{}
 	// An rwx asked for on the command line or in the environment steps
 	// outside the file's confinement settings instead of being refused

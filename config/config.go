@@ -71,6 +71,8 @@ type File struct {
 	Sandbox Sandbox `toml:"sandbox"`
 	// Path is where it was read from ("" when there was no file).
 	Path string `toml:"-"`
+	// Warnings are keys of [sandbox] found outside it (strayKeys).
+	Warnings []string `toml:"-"`
 }
 
 // Load reads path. A missing file is no error when optional is set (the
@@ -114,7 +116,23 @@ func Parse(data []byte, name string) (File, error) {
 	if err := exactKeys(name, raw); err != nil {
 		return File{}, err
 	}
+	f.Warnings = strayKeys(name, raw)
 	return f, nil
+}
+
+// strayKeys names top-level keys that are [sandbox]'s, which omega-run
+// does not read there: "fail_closed = true" above the [sandbox] line
+// would otherwise be dropped without a word. Top-level keys may be the
+// gateway's, so they are not errors.
+func strayKeys(name string, raw map[string]any) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if slices.Contains(knownKeys, k) {
+			out = append(out, fmt.Sprintf("config: %s: %s is set outside [sandbox], where omega-run does not read it; "+
+				"to apply it, move it below the [sandbox] line", name, k))
+		}
+	}
+	return out
 }
 
 // knownKeys are the keys of [sandbox], as the gateway spells them too.

@@ -83,3 +83,32 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load: %+v, %v", f, err)
 	}
 }
+
+func TestStrayKeys(t *testing.T) {
+	cases := []struct {
+		name, doc string
+		want      []string // keys warned about
+	}{
+		{"none", "[sandbox]\nmode = \"rx\"\n", nil},
+		{"above the table", "fail_closed = true\nmode = \"rx\"\n[sandbox]\nnet = \"none\"\n", []string{"fail_closed", "mode"}},
+		{"no table at all", "allow_write = [\"/a\"]\n", []string{"allow_write"}},
+		{"the gateway's own top-level keys", "port = 1\nname = \"x\"\n[sandbox]\nmode = \"rx\"\n", nil},
+		{"in another table", "[gateway]\nmode = \"fast\"\n", nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := Parse([]byte(c.doc), "c.toml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Warnings) != len(c.want) {
+				t.Fatalf("warnings %q, want one for each of %q", f.Warnings, c.want)
+			}
+			for i, k := range c.want {
+				if !strings.Contains(f.Warnings[i], "c.toml: "+k+" is set outside [sandbox]") {
+					t.Errorf("warning %q, want one about %s", f.Warnings[i], k)
+				}
+			}
+		})
+	}
+}
