@@ -44,5 +44,6 @@ int omega_parent_gone(void) {
 	long now = read_ppid();
 	close(status_fd);
 	status_fd = -1;
-	return first_ppid > 0 && now != first_ppid;
+	// 0: a reaper this /proc cannot name; -1 (unreadable) tells nothing.
+	return first_ppid > 0 && now >= 0 && now != first_ppid;
 }

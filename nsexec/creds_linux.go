@@ -83,5 +83,6 @@ func (p *parentWatch) gone() bool {
 	}
 	now := p.read()
 	p.status.Close()
-	return p.ppid > 0 && now != p.ppid
+	// 0: a reaper this /proc cannot name; -1 (unreadable) tells nothing.
+	return p.ppid > 0 && now >= 0 && now != p.ppid
 }
