@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -136,15 +137,34 @@ func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {
 	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
 	uid, gid := os.Getuid(), os.Getgid()
 	if uid == 0 {
-		// Root keeps every id as it is, so file owners look right inside.
-		a.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
-		a.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
-		a.GidMappingsEnableSetgroups = true
+		// Root keeps every id it has as it is, so file owners look
+		// right inside: all of them on the host, only what this user
+		// namespace maps in one (a rootless container's root), whose
+		// parent would refuse the rest.
+		a.UidMappings, a.GidMappings = ownIDs("/proc/self/uid_map"), ownIDs("/proc/self/gid_map")
+		// A namespace that denies setgroups cannot allow it below.
+		b, _ := os.ReadFile("/proc/self/setgroups")
+		a.GidMappingsEnableSetgroups = strings.TrimSpace(string(b)) != "deny"
 		return
 	}
 	// Everyone else sees their own ids, as bubblewrap maps them.
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+}
+
+// ownIDs is an identity map of the ids in this namespace's map file; the
+// host's full range where it cannot be read.
+func ownIDs(file string) []syscall.SysProcIDMap {
+	var m []syscall.SysProcIDMap
+	b, _ := os.ReadFile(file)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var inner, outer, count int
+		if _, err := fmt.Sscan(line, &inner, &outer, &count); err != nil {
+			return []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1<<32 - 1}}
+		}
+		m = append(m, syscall.SysProcIDMap{ContainerID: inner, HostID: inner, Size: count})
+	}
+	return m
 }
 
 // ExecInPlace confines this process and replaces it with the program: the
