@@ -123,6 +123,7 @@ void omega_read_spec(int fd, struct spec *s);
 // ------------------------------------------------ mounts (cinit_mounts.c)
 
 int omega_setup_mounts(const struct spec *s);
+void omega_unprotected(const struct spec *s, char *buf, size_t n);
 void omega_read_only_lost(void);
 
 // Mount helpers (cinit_mounts.c), shared with cinit_masks.c. Each returns

@@ -333,11 +333,12 @@ static int fresh_proc(const struct spec *s) {
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the
 // root; paths to keep are held by fd before anything covers them, the
 // root goes read-only before /proc and /dev are mounted on it, and masks
-// come last so nothing mounts over them. 1: all but a fresh /proc.
+// come last so nothing mounts over them. 1: all but a fresh /proc; -2:
+// refused before anything changed; -1: failed halfway.
 int omega_setup_mounts(const struct spec *s) {
 	// Nothing mounted here may propagate back to the host.
 	if (omega_mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return -1;
+		return -2;
 	struct held *kept = omega_alloc(s->keep.n, sizeof *kept);
 	int n = hold(&s->keep, kept), rc = -1, proc = -1;
 	if (n < 0)
@@ -347,6 +348,28 @@ int omega_setup_mounts(const struct spec *s) {
 		rc = proc;
 	release(kept, n);
 	return rc;
+}
+
+// join appends "; HEAD: a, b, c" for list to buf (of size n), cut short
+// with "…" where it does not fit.
+static void join(char *buf, size_t n, const char *head, const struct strs *list) {
+	size_t at = strlen(buf);
+	for (uint32_t i = 0; i < list->n && at < n; i++) {
+		int w = snprintf(buf + at, n - at, "%s%s", i ? ", " : head, list->v[i]);
+		at = w < 0 || (size_t)w >= n - at ? n : at + (size_t)w;
+	}
+	if (at >= n && n > 4)
+		strcpy(buf + n - 4, "…");
+}
+
+// omega_unprotected names what a sandbox without its mounts leaves open:
+// the masked stores readable, the files kept read-only inside writable
+// roots (the config file, .git/config, .envrc, --read-only) writable.
+void omega_unprotected(const struct spec *s, char *buf, size_t n) {
+	buf[0] = 0;
+	join(buf, n, "; readable: ", &s->hide_dirs);
+	join(buf, n, s->hide_dirs.n ? ", " : "; readable: ", &s->hide_files);
+	join(buf, n, "; writable, though kept read-only in the sandbox: ", &s->read_only);
 }
 
 // warn_host_proc says that the sandbox kept the host's /proc.
@@ -377,15 +400,18 @@ void omega_enter_mounts(struct spec *s) {
 	if (rc == 1)
 		warn_host_proc(); // Landlock keeps its full ruleset: host processes' fds are in sight
 	if (rc < 0) {
-		if (omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
+		// Halfway, the tree is neither the host's nor the sandbox's (a
+		// nodev /dev, a read-only /tmp): never run the program in it.
+		if (rc == -1 || omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
 		// Ubuntu's AppArmor userns restriction: clone worked but the
 		// namespace holds no privilege. Landlock still confines writes.
+		char lost[1536];
+		omega_unprotected(s, lost, sizeof lost);
 		snprintf(msg, sizeof msg,
-		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp, credential stores and host "
-		         "sockets are the host's; on Ubuntu allow user namespaces for omega-run with an AppArmor "
-		         "profile (see README)",
-		         omega_step_msg, omega_errstr(omega_step_err));
+		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s; "
+		         "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)",
+		         omega_step_msg, omega_errstr(omega_step_err), lost);
 		omega_warn(msg);
 		// The broker tells the writable set by its mounts.
 		s->flags &= ~F_BROKER;

@@ -118,15 +118,17 @@ func enterMounts(s *Spec, w *warner) error {
 		w.warn(hostProcWarning)
 	}
 	if err != nil {
-		if !errors.Is(err, unix.EPERM) || s.FailClosed {
+		// Halfway, the tree is neither the host's nor the sandbox's (a
+		// nodev /dev, a read-only /tmp): never run the program in it.
+		if !errors.As(err, new(untouchedError)) || !errors.Is(err, unix.EPERM) || s.FailClosed {
 			return fmt.Errorf("mounts: %w", err)
 		}
 		// Ubuntu's AppArmor userns restriction: clone worked but the
 		// namespace holds no privilege. Landlock still confines writes,
 		// with its full ruleset: no read-only root covers truncation.
 		s.Landlock.WritesOnly = false
-		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp, credential stores and host sockets are the host's; " +
-			"on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" +
+			s.Mounts.Unprotected() + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 	}
 	// The cwd still points into the mount tree from before the binds;
 	// look the same path up again so it lands on the new mounts — if

@@ -23,7 +23,7 @@ const procFlags = unix.MS_RDONLY | unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEX
 func setupMounts(p *MountPlan, failClosed bool) (hostProc bool, err error) {
 	// Nothing mounted here may propagate back to the host.
 	if err := mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return false, err
+		return false, untouchedError{err}
 	}
 	kept, err := holdPaths(p.Keep)
 	if err != nil {
@@ -47,6 +47,12 @@ func setupMounts(p *MountPlan, failClosed bool) (hostProc bool, err error) {
 	}
 	return hostProc, nil
 }
+
+// untouchedError is a mount setup refused before it changed anything:
+// the only failure after which the program may run in the host's tree.
+type untouchedError struct{ error }
+
+func (e untouchedError) Unwrap() error { return e.error }
 
 // freshProc mounts the sandbox's /proc. A kernel refuses a new proc
 // (EPERM) where the host's has parts covered, as in a container; then the

@@ -1,6 +1,9 @@
 package nsexec
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // MountPlan is what the init stage mounts in sandbox mode, worked out by
 // the parent (which paths exist, which are files) so that the init stage
@@ -38,4 +41,18 @@ type MountPlan struct {
 // itself is not: that would bring back every host service socket.
 func RunWritable(p string) bool {
 	return strings.HasPrefix(p, "/run/") || strings.HasPrefix(p, "/var/run/")
+}
+
+// Unprotected names what a sandbox without its mounts leaves open: the
+// masked stores readable, the files kept read-only inside writable roots
+// (the config file, .git/config, .envrc, --read-only) writable.
+func (m *MountPlan) Unprotected() string {
+	var b strings.Builder
+	if hidden := slices.Concat(m.HideDirs, m.HideFiles); len(hidden) > 0 {
+		b.WriteString("; readable: " + strings.Join(hidden, ", "))
+	}
+	if len(m.ReadOnly) > 0 {
+		b.WriteString("; writable, though kept read-only in the sandbox: " + strings.Join(m.ReadOnly, ", "))
+	}
+	return b.String()
 }

@@ -57,15 +57,27 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 // dropReadOnlyMounts takes out of plan.Writable the roots whose host mount
 // is read-only (a read-only root image, ProtectHome=read-only): in a user
 // namespace the kernel keeps such a mount's read-only flag locked, and
-// the init stage's attempt to clear it would cost the whole mount
-// namespace. They stay read-only, as on the host.
+// the init stage's attempt to clear it would fail the launch. They stay
+// read-only, as on the host.
 func dropReadOnlyMounts(plan *nsexec.MountPlan) []string {
 	var kept, warnings []string
-	for _, w := range plan.Writable {
+	readOnly := func(p string) bool {
 		var st unix.Statfs_t
-		// /tmp is bound from the data dir: it stays, and a data dir on
-		// a read-only mount costs the mount namespace, with a warning.
-		if w != "/tmp" && unix.Statfs(w, &st) == nil && st.Flags&unix.ST_RDONLY != 0 {
+		return unix.Statfs(p, &st) == nil && st.Flags&unix.ST_RDONLY != 0
+	}
+	for _, w := range plan.Writable {
+		// /tmp is bound from the data dir; where that cannot be made
+		// writable the program gets the host's /tmp instead.
+		if w == "/tmp" && plan.TmpFrom != "" {
+			if !readOnly(plan.TmpFrom) {
+				kept = append(kept, w)
+				continue
+			}
+			warnings = append(warnings, "the private /tmp, "+plan.TmpFrom+", is on a read-only mount: the sandbox's /tmp is the host's "+
+				"(give --data-dir a writable place for a private one)")
+			plan.TmpFrom = ""
+		}
+		if readOnly(w) {
 			warnings = append(warnings, "writable root "+w+" is on a read-only mount: it stays read-only in the sandbox")
 			continue
 		}
@@ -339,12 +351,8 @@ func droppedEnv(pol profiles.Policy) []string {
 	return out
 }
 
-// notHidden says exactly what the sandbox cannot hide without a mount
-// namespace.
+// notHidden says exactly what the sandbox cannot hide or keep read-only
+// without a mount namespace.
 func notHidden(plan *nsexec.MountPlan) string {
-	paths := append(append(slices.Clone(plan.HideDirs), plan.HideFiles...), plan.ReadOnly...)
-	if len(paths) == 0 {
-		return "without namespaces /run and /tmp stay the host's"
-	}
-	return "without namespaces these stay readable (and read-only ones writable where Landlock allows): " + strings.Join(paths, ", ") + "; /run and /tmp stay the host's"
+	return "without namespaces /run and /tmp stay the host's" + plan.Unprotected()
 }

@@ -259,7 +259,7 @@ func ensureDirs(p profiles.Policy) error {
 	}
 	if p.Mode == ModeSandbox {
 		if err := os.MkdirAll(p.PrivateTmp(), 0o700); err != nil {
-			return fmt.Errorf("cannot create %s: %w", p.PrivateTmp(), err)
+			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", p.PrivateTmp(), err)
 		}
 		if err := protectableConfig(p); err != nil {
 			return err
@@ -279,6 +279,8 @@ func protectableConfig(p profiles.Policy) error {
 			f, err := os.OpenFile(c, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 			if err == nil {
 				f.Close()
+			} else if errors.Is(err, syscall.EROFS) {
+				continue // a read-only mount (ProtectHome=read-only): the program cannot create it either
 			} else if !errors.Is(err, fs.ErrExist) {
 				return fmt.Errorf("cannot create %s: %w", c, err)
 			}

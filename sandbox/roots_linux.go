@@ -147,7 +147,9 @@ func stickyTmp(path string) error {
 	if st.Mode&0o7777 == 0o1777 || int(st.Uid) != os.Geteuid() {
 		return nil
 	}
-	if err := unix.Fchmod(fd, 0o1777); err != nil {
+	// On a read-only mount the sandbox gets the host's /tmp instead
+	// (dropReadOnlyMounts).
+	if err := unix.Fchmod(fd, 0o1777); err != nil && !errors.Is(err, unix.EROFS) {
 		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
 	return nil

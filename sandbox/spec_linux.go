@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -167,8 +168,18 @@ func usernsUnavailable() string {
 	if os.Getuid() != 0 && readTrim("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
 		return "kernel.unprivileged_userns_clone is 0"
 	}
+	// The id maps are written through /proc/<pid>: a /proc of another
+	// pid namespace (unshare -pf without --mount-proc) names another
+	// process there, or none.
+	if self, _ := os.Readlink("/proc/self"); self != strconv.Itoa(os.Getpid()) {
+		return foreignProc
+	}
 	return ""
 }
+
+// foreignProc is usernsUnavailable's cause for a /proc that is not this
+// pid namespace's.
+const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
 
 // noNewPrivs reports whether this process has no_new_privs set.
 func noNewPrivs() bool {
@@ -246,6 +257,9 @@ func usernsWarning(cause string) string {
 		// has, backs it.
 		return head + "; this omega-run appears to run confined by another (OMEGA_SANDBOX=" + outer + ", no_new_privs set), " +
 			"which keeps programs from setting up user namespaces: the outer omega-run's confinement still holds here"
+	}
+	if cause == foreignProc {
+		return head + "; mount a /proc for this pid namespace (unshare --mount-proc, bwrap --proc /proc)"
 	}
 	return head + "; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
 		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"

@@ -93,6 +93,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 		return 0, launcherErr(err)
 	}
 	warnings := []string{usernsWarning(cause)} // report refuses them with --fail-closed
+	if spec.Mounts != nil {
+		warnings = append(warnings, notHidden(spec.Mounts))
+	}
 	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
 		warnings = append(warnings, w) // the spec was made for mounts
 	}
