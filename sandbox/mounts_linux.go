@@ -33,7 +33,7 @@ const maxProtected = 4096
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
-	roWarnings := dropReadOnlyMounts(plan)
+	roWarnings := append(hostTmp(plan), dropReadOnlyMounts(plan)...)
 	keepHostFiles(pol, plan)
 	warnings := append(roWarnings, masks(pol, canon, plan)...)
 	readOnly, scan, warns, err := protected(pol, canon, plan)
@@ -52,6 +52,30 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
 	return plan, scan, warnings, nil
+}
+
+// hostTmp keeps the private /tmp to hosts whose /tmp is a directory: the
+// init stage would refuse a symlink there (it cannot tell the host's
+// from one a program planted) and create a missing one on the host.
+func hostTmp(plan *nsexec.MountPlan) []string {
+	if plan.TmpFrom == "" || !slices.Contains(plan.Writable, "/tmp") {
+		return nil
+	}
+	fi, err := os.Lstat("/tmp")
+	switch {
+	case err == nil && fi.IsDir():
+		return nil
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		if real, err := filepath.EvalSymlinks("/tmp"); err == nil {
+			plan.TmpFrom = ""
+			plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" || w == real })
+			plan.Writable = append(plan.Writable, real)
+			return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's"}
+		}
+	}
+	plan.TmpFrom = ""
+	plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" })
+	return []string{"this host has no /tmp directory: neither has the sandbox"}
 }
 
 // dropReadOnlyMounts takes out of plan.Writable the roots whose host mount

@@ -91,3 +91,43 @@ printf original > "$0/w/f" || exit 99
 		t.Errorf("truncated below a read-only directory: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }
+
+// TestHostTmpLayouts: a host whose /tmp is a symlink (/tmp -> var/tmp) or
+// missing, as some images are. The sandbox refused to start on the
+// symlink, blaming an earlier run, and a root-run one made a /tmp on the
+// host's root. Now the program gets the host's /tmp, or none, with a
+// warning; the host's root is checked from outside (the overlay's upper
+// layer). The layouts are built as an overlay of / and pivot_root.
+func TestHostTmpLayouts(t *testing.T) {
+	for _, c := range []struct{ name, make, warn string }{
+		{"symlink", "rm -rf tmp && ln -s var/tmp tmp", "/tmp is a symlink to /var/tmp on this host"},
+		{"missing", "rm -rf tmp", "this host has no /tmp directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			o := filepath.Join(w.extra, "ovl")
+			for _, d := range []string{"upper", "work", "merged"} {
+				mustMkdir(t, filepath.Join(o, d))
+			}
+			base := filepath.Dir(w.home)
+			script := `set -e; o=$0; base=$1; shift; PATH=$PATH:/usr/sbin:/sbin
+mount -t overlay overlay -o lowerdir=/,upperdir=$o/upper,workdir=$o/work $o/merged; cd $o/merged
+mount --rbind /proc proc; mount --rbind /dev dev; mount --rbind /sys sys; mount -t tmpfs none run
+mkdir -p .$base; mount --bind $base .$base
+` + c.make + `
+mkdir -p oldroot; pivot_root . oldroot; umount -l /oldroot
+exec "$@"`
+			r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, o, base,
+				bin, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, c.warn) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q", r.code, r.stdout, r.stderr, c.warn)
+			}
+			if w.sentinel() != "original" {
+				t.Error("the write went through")
+			}
+			if fi, err := os.Lstat(filepath.Join(o, "upper", "tmp")); c.name == "missing" && (err != nil || fi.IsDir()) {
+				t.Errorf("the host's root got a /tmp (upper layer: %v, %v)", fi, err)
+			}
+		})
+	}
+}
