@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -33,7 +34,7 @@ const maxProtected = 4096
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
-	roWarnings := append(hostTmp(plan), dropReadOnlyMounts(plan)...)
+	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
 	warnings := append(roWarnings, masks(pol, canon, plan)...)
 	readOnly, scan, warns, err := protected(pol, canon, plan)
@@ -52,6 +53,16 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
 	return plan, scan, warnings, nil
+}
+
+// hostRun says when the host's /run is a symlink, which the init stage
+// does not cover with its empty /run (hostSockets masks the sockets there).
+func hostRun() []string {
+	if fi, err := os.Lstat("/run"); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		real, _ := filepath.EvalSymlinks("/run")
+		return []string{"/run is a symlink (to " + real + ") on this host: the sandbox's /run is the host's, its sockets bound before the start masked"}
+	}
+	return nil
 }
 
 // hostTmp keeps the private /tmp to hosts whose /tmp is a directory: the
@@ -231,7 +242,12 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan)
 			warnings = append(warnings, h+" is hidden, but a symlink inside the writable "+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")
 		}
 	}
-	plan.HideFiles = append(plan.HideFiles, hostSockets(pol, plan.HideDirs)...)
+	socks, err := hostSockets(pol, plan)
+	if err != nil && pol.Seccomp == profiles.SeccompNone && landlock.EffectiveABI() < 9 {
+		// Neither the connect broker nor Landlock refuses them then.
+		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
+	}
+	plan.HideFiles = append(plan.HideFiles, socks...)
 	return warnings
 }
 
@@ -316,11 +332,12 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 // every socket from ABI 9; this kernel family has less. Sockets bound after
 // the sandbox starts are not covered.) The program's own sockets, in the
 // writable set, and --allow-socket stay reachable.
-func hostSockets(pol profiles.Policy, hiddenDirs []string) []string {
+func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) {
 	data, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
-		return nil
+		return nil, err // ProcSubset=pid, say
 	}
+	privateRun := isDir("/run")
 	var out []string
 	for _, line := range strings.Split(string(data), "\n")[1:] {
 		f := strings.Fields(line)
@@ -328,16 +345,23 @@ func hostSockets(pol profiles.Policy, hiddenDirs []string) []string {
 			continue // unnamed or abstract (Landlock scopes those)
 		}
 		// The path is the last column and may itself contain spaces.
-		p := filepath.Clean(strings.Join(f[7:], " "))
-		if underRunOrTmp(p) || pol.WritableRootOf(p) != "" || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
-			slices.ContainsFunc(hiddenDirs, func(d string) bool { return profiles.Within(p, d) }) {
+		// Masks go on canonical paths: the init stage follows no link.
+		p, err := filepath.EvalSymlinks(filepath.Clean(strings.Join(f[7:], " ")))
+		if err != nil || (privateRun && profiles.Within(p, "/run")) || (plan.TmpFrom != "" && profiles.Within(p, "/tmp")) ||
+			pol.WritableRootOf(p) != "" || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
+			slices.ContainsFunc(plan.HideDirs, func(d string) bool { return profiles.Within(p, d) }) {
 			continue
 		}
 		if st, err := os.Stat(p); err == nil && st.Mode()&fs.ModeSocket != 0 {
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }
 
 // hidden lists the credential stores under home and every --hide.

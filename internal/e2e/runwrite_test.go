@@ -92,42 +92,69 @@ printf original > "$0/w/f" || exit 99
 	}
 }
 
-// TestHostTmpLayouts: a host whose /tmp is a symlink (/tmp -> var/tmp) or
-// missing, as some images are. The sandbox refused to start on the
-// symlink, blaming an earlier run, and a root-run one made a /tmp on the
-// host's root. Now the program gets the host's /tmp, or none, with a
-// warning; the host's root is checked from outside (the overlay's upper
-// layer). The layouts are built as an overlay of / and pivot_root.
-func TestHostTmpLayouts(t *testing.T) {
+// TestHostLayouts: a host whose /tmp is a symlink (/tmp -> var/tmp) or
+// missing, or whose /run is a symlink, as some images are. The sandbox
+// refused to start on the /tmp symlink, blaming an earlier run; a
+// root-run one made a /tmp on the host's root; a /run symlink left the
+// host's sockets there reachable with --seccomp none. Now the program
+// gets the host's /tmp, or none, and /run's sockets are masked, each with
+// a warning. Checked from outside: the sentinel, the host's root (the
+// overlay's upper layer), the listener. The layouts are an overlay of /
+// and pivot_root.
+func TestHostLayouts(t *testing.T) {
 	for _, c := range []struct{ name, make, warn string }{
-		{"symlink", "rm -rf tmp && ln -s var/tmp tmp", "/tmp is a symlink to /var/tmp on this host"},
-		{"missing", "rm -rf tmp", "this host has no /tmp directory"},
+		{"tmp symlink", "rm -rf tmp && ln -s var/tmp tmp", "/tmp is a symlink to /var/tmp on this host"},
+		{"tmp missing", "rm -rf tmp", "this host has no /tmp directory"},
+		{"run symlink", "umount run && mkdir -p var/lib/hostrun && mount --bind $base/extra/hostrun var/lib/hostrun && rm -rf run && ln -s var/lib/hostrun run",
+			"/run is a symlink (to /var/lib/hostrun) on this host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, rootUser)
 			o := filepath.Join(w.extra, "ovl")
-			for _, d := range []string{"upper", "work", "merged"} {
+			for _, d := range []string{"upper", "work", "merged", "../hostrun"} {
 				mustMkdir(t, filepath.Join(o, d))
 			}
 			base := filepath.Dir(w.home)
+			flag := filepath.Join(w.extra, "listener")
 			script := `set -e; o=$0; base=$1; shift; PATH=$PATH:/usr/sbin:/sbin
 mount -t overlay overlay -o lowerdir=/,upperdir=$o/upper,workdir=$o/work $o/merged; cd $o/merged
 mount --rbind /proc proc; mount --rbind /dev dev; mount --rbind /sys sys; mount -t tmpfs none run
 mkdir -p .$base; mount --bind $base .$base
 ` + c.make + `
 mkdir -p oldroot; pivot_root . oldroot; umount -l /oldroot
-exec "$@"`
+python3 -c "$LISTENER" /run/svc.sock $base/extra/listener &
+while [ ! -s $base/extra/listener ]; do sleep 0.05; done
+set +e; "$@"; rc=$?; kill $! 2>/dev/null; exit $rc`
+			script = "LISTENER='" + `import socket, sys
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); open(sys.argv[2], "w").write("ready")
+s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
 			r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, o, base,
-				bin, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
-			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, c.warn) {
+				bin, "--seccomp", "none", "--", "/bin/sh", "-c", `echo pwned > "$0"; "$1" connect unix /run/svc.sock; echo ran`,
+				w.outside+"/sentinel", probe)
+			if r.code != 0 || !strings.HasSuffix(r.stdout, "ran\n") || !strings.Contains(r.stderr, c.warn) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q", r.code, r.stdout, r.stderr, c.warn)
 			}
 			if w.sentinel() != "original" {
 				t.Error("the write went through")
 			}
-			if fi, err := os.Lstat(filepath.Join(o, "upper", "tmp")); c.name == "missing" && (err != nil || fi.IsDir()) {
+			if fi, err := os.Lstat(filepath.Join(o, "upper", "tmp")); c.name == "tmp missing" && (err != nil || fi.IsDir()) {
 				t.Errorf("the host's root got a /tmp (upper layer: %v, %v)", fi, err)
 			}
+			if got, _ := os.ReadFile(flag); string(got) != "ready" {
+				t.Errorf("the host's socket in /run: %q", got)
+			}
 		})
+	}
+}
+
+// TestHostSocketsUnlisted: where /proc/net/unix cannot be read (systemd's
+// ProcSubset=pid) the sandbox cannot mask the host's sockets; with
+// --seccomp none no connect broker refuses them either. Said.
+func TestHostSocketsUnlisted(t *testing.T) {
+	w := newWorld(t, rootUser)
+	script := `mount -t proc -o subset=pid proc /proc && exec "$@"`
+	r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--seccomp", "none", "--", "/bin/echo", "ran")
+	if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "host sockets bound before the start stay reachable") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the program run and the gap said", r.code, r.stdout, r.stderr)
 	}
 }
