@@ -68,21 +68,19 @@ func hostRun() []string {
 // hostTmp keeps the private /tmp to hosts whose /tmp is a directory: the
 // init stage would refuse a symlink there (it cannot tell the host's
 // from one a program planted) and create a missing one on the host.
+// plan.Writable names /tmp canonically already (resolveRoots).
 func hostTmp(plan *nsexec.MountPlan) []string {
-	if plan.TmpFrom == "" || !slices.Contains(plan.Writable, "/tmp") {
+	if plan.TmpFrom == "" {
 		return nil
 	}
 	fi, err := os.Lstat("/tmp")
 	switch {
 	case err == nil && fi.IsDir():
 		return nil
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		if real, err := filepath.EvalSymlinks("/tmp"); err == nil {
-			plan.TmpFrom = ""
-			plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" || w == real })
-			plan.Writable = append(plan.Writable, real)
-			return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's"}
-		}
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0 && !slices.Contains(plan.Writable, "/tmp"):
+		real, _ := filepath.EvalSymlinks("/tmp")
+		plan.TmpFrom = ""
+		return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's"}
 	}
 	plan.TmpFrom = ""
 	plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" })

@@ -103,6 +103,13 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 			canon[p] = r.real
 		}
 	}
+	// /tmp itself is the host's (root's) to make a symlink (/tmp ->
+	// var/tmp): rules and mounts name where it leads.
+	if fi, err := os.Lstat("/tmp"); err == nil && fi.Mode()&fs.ModeSymlink != 0 && slices.Contains(pol.Writable, "/tmp") {
+		if real, err := filepath.EvalSymlinks("/tmp"); err == nil {
+			canon["/tmp"] = real
+		}
+	}
 	return canon, nil
 }
 

@@ -98,7 +98,7 @@ printf original > "$0/w/f" || exit 99
 // root-run one made a /tmp on the host's root; a /run symlink left the
 // host's sockets there reachable with --seccomp none. Now the program
 // gets the host's /tmp, or none, and /run's sockets are masked, each with
-// a warning. Checked from outside: the sentinel, the host's root (the
+// a warning; rx, which refused the /tmp symlink too, names its target. Checked from outside: the sentinel, the host's root (the
 // overlay's upper layer), the listener. The layouts are an overlay of /
 // and pivot_root.
 func TestHostLayouts(t *testing.T) {
@@ -142,6 +142,16 @@ s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
 			}
 			if got, _ := os.ReadFile(flag); string(got) != "ready" {
 				t.Errorf("the host's socket in /run: %q", got)
+			}
+			if c.name != "tmp symlink" {
+				return
+			}
+			// rx names /tmp's real path in its rules as well.
+			os.Remove(flag)
+			r = w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, o, base,
+				bin, "--mode", "rx", "--", "/bin/sh", "-c", `echo x > /tmp/omega-e2e-layout && rm /tmp/omega-e2e-layout && echo ran`)
+			if r.code != 0 || r.stdout != "ran\n" {
+				t.Errorf("rx: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}
 		})
 	}
