@@ -29,7 +29,13 @@ const WantABI = 6
 // r, worst first. It is pure, so every kernel can be simulated.
 func Warnings(abi int, r Rules) []string {
 	if abi < 1 {
-		return []string{"Landlock is unavailable (kernel older than 5.13, or the landlock LSM not enabled at boot: add lsm=landlock,... to the kernel command line): writes outside the writable set are NOT prevented"}
+		why := "Landlock is unavailable (kernel older than 5.13; the landlock LSM not enabled at boot: add lsm=landlock,... " +
+			"to the kernel command line; or its calls refused by a seccomp filter or LSM around omega-run, as in some containers)"
+		if r.WritesOnly { // sandbox mode: its read-only root still holds
+			return []string{why + ": only the read-only mounts stop writes outside the writable set; what the program is handed " +
+				"from the host (stdin from a file, --preserve-fds) is not confined"}
+		}
+		return []string{why + ": writes outside the writable set are NOT prevented"}
 	}
 	var out []string
 	for _, f := range features {

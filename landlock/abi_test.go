@@ -30,7 +30,8 @@ func TestWarnings(t *testing.T) {
 		rules Rules
 		want  []string // substrings, in order
 	}{
-		{0, tcp, []string{"Landlock is unavailable"}},
+		{0, tcp, []string{"writes outside the writable set are NOT prevented"}},
+		{0, Rules{WritesOnly: true}, []string{"only the read-only mounts stop writes"}}, // sandbox mode
 		{1, tcp, []string{"REFER", "TRUNCATE", "TCP", "IOCTL_DEV", "scoping"}},
 		{3, Rules{}, []string{"IOCTL_DEV", "scoping"}}, // no TCP warning without --net none
 		{3, tcp, []string{"TCP", "IOCTL_DEV", "scoping"}},

@@ -81,7 +81,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
-	spec, warnings, err := buildSpec(p, canon, p.explicitSeccomp)
+	spec, warnings, err := buildSpec(p, canon, p.explicitSeccomp, p.policy.Mode == ModeSandbox && cause == "")
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}

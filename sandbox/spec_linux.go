@@ -20,14 +20,18 @@ import (
 
 // buildSpec does in the parent everything that need not happen inside
 // the namespaces: Landlock rules, the compiled seccomp filter, warnings.
-func buildSpec(p *plan, canon map[string]string, explicitSeccomp bool) (*nsexec.Spec, []string, error) {
+// mounts: sandbox mode's read-only root will be there (it backs the
+// Landlock warnings).
+func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (*nsexec.Spec, []string, error) {
 	pol := p.policy
 	// The rules name the roots as the init stage opens them: canonical.
 	ruled := pol
 	ruled.Writable = canonicalAll(pol.Writable, canon)
 	rules := landlock.FromPolicy(ruled)
 	rules.Streams = landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...)
-	warnings := landlock.Warnings(landlock.ABI(), rules)
+	said := rules
+	said.WritesOnly = mounts
+	warnings := landlock.Warnings(landlock.ABI(), said)
 	prog, swarn, err := compileSeccomp(pol, explicitSeccomp, p.seccompProfile)
 	if err != nil {
 		return nil, nil, err
@@ -215,7 +219,7 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 	if uid != 0 || mounts || pol.Mode == ModeRWX {
 		return ""
 	}
-	return "the program runs as root with Landlock but no read-only root, and Landlock does not stop chmod, " +
+	return "the program runs as root without a read-only root, and Landlock does not stop chmod, " +
 		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
 }
 
