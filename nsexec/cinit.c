@@ -18,6 +18,7 @@
 // Error texts are Go's (cinit_errtab.h) so both stages read alike.
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -45,19 +46,48 @@
 #endif
 #define OMEGA_CLOSE_RANGE_CLOEXEC (1U << 2)
 
+// each_fd_from calls f on every open fd from first on, except keep, read
+// from /proc/self/fd: close_range for kernels without it (before 5.9) or
+// without its CLOEXEC flag (before 5.11), or where a filter refuses it.
+static void each_fd_from(unsigned first, int keep, int (*f)(int)) {
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		omega_dief(errno, "close_range fallback: /proc/self/fd");
+	int self = dirfd(d), n = 0, cap = 64, *fds = omega_alloc(cap, sizeof *fds);
+	for (struct dirent *e; (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == self)
+			continue;
+		if (n == cap)
+			fds = realloc(fds, (cap *= 2) * sizeof *fds);
+		if (!fds)
+			omega_die(125, "close_range fallback: out of memory");
+		fds[n++] = fd;
+	}
+	closedir(d);
+	for (int i = 0; i < n; i++)
+		if (f(fds[i]) < 0 && errno != EBADF)
+			omega_dief(errno, "close_range fallback: fd %d", fds[i]);
+	free(fds);
+}
+
+static int cloexec(int fd) {
+	int fl = fcntl(fd, F_GETFD);
+	return fl < 0 ? -1 : fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
 // set_cloexec_from marks every fd from first on close-on-exec: the spec
 // and anything the caller leaked must not reach the program.
 static void set_cloexec_from(unsigned first) {
 	if (syscall(SYS_close_range, first, ~0U, OMEGA_CLOSE_RANGE_CLOEXEC) < 0)
-		omega_dief(errno, "close_range");
+		each_fd_from(first, -1, cloexec);
 }
 
 // close_from closes every fd from first on, except keep.
 static void close_from(unsigned first, int keep) {
-	if (keep >= (int)first && keep > 3 && syscall(SYS_close_range, first, keep - 1, 0) < 0)
-		omega_dief(errno, "close_range");
-	if (syscall(SYS_close_range, keep >= (int)first ? (unsigned)keep + 1 : first, ~0U, 0) < 0)
-		omega_dief(errno, "close_range");
+	if ((keep >= (int)first && keep > 3 && syscall(SYS_close_range, first, keep - 1, 0) < 0) ||
+	    syscall(SYS_close_range, keep >= (int)first ? (unsigned)keep + 1 : first, ~0U, 0) < 0)
+		each_fd_from(first, keep, close);
 }
 
 // ----------------------------------------------------------------- run

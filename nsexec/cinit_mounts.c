@@ -44,20 +44,25 @@ int omega_bind_fd(int fd, const char *dst, unsigned long flags) {
 	return omega_mount(src, dst, NULL, MS_BIND | flags, NULL);
 }
 
-// omega_set_attr is mount_setattr(2) on path; how names the change in errors.
+// omega_set_attr is mount_setattr(2) on canonical path; how names the
+// change in errors. A kernel without it (before 5.12) remounts.
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
 	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
-	if (syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof a) < 0)
-		return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
-	return 0;
+	if (syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof a) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return omega_remount(-1, path, flags, set, clr, how);
+	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
 }
 
 // omega_set_attr_fd is set_attr on what fd refers to.
 int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
 	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
-	if (syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof a) < 0)
-		return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
-	return 0;
+	if (syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof a) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return omega_remount(fd, path, flags, set, clr, how);
+	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
 }
 
 // omega_open_nofollow opens a canonical path (O_PATH) without following any

@@ -276,9 +276,23 @@ func execProgram(path string, argv, env []string, keep int) error {
 
 // closeFrom marks every fd from first on close-on-exec: the init stage's
 // own spec and anything the caller leaked must not reach the program.
+// A kernel without close_range (before 5.9) or its CLOEXEC flag (before
+// 5.11), or a filter refusing it, gets each fd in /proc/self/fd marked.
 func closeFrom(first int) error {
-	if err := unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
-		return &os.SyscallError{Syscall: "close_range", Err: err}
+	if unix.CloseRange(uint(first), ^uint(0), unix.CLOSE_RANGE_CLOEXEC) == nil {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("close_range fallback: %w", err)
+	}
+	for _, e := range entries {
+		// The directory's own fd is closed by now: EBADF.
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd >= first {
+			if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil && err != unix.EBADF {
+				return fmt.Errorf("close_range fallback: fd %d: %w", fd, err)
+			}
+		}
 	}
 	return nil
 }

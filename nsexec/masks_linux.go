@@ -59,7 +59,7 @@ func bindFD(fd int, target string) error {
 		return err
 	}
 	// The bind takes over the host /dev's nodev from the read-only root.
-	if err := unix.MountSetattr(unix.AT_FDCWD, target, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_NODEV}); err != nil {
+	if err := mountSetattr(-1, target, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_NODEV}); err != nil {
 		return &os.SyscallError{Syscall: "mount_setattr(" + target + ", dev)", Err: err}
 	}
 	return nil
@@ -186,7 +186,7 @@ func setReadOnly(path string, recursive bool) error {
 		flags = unix.AT_RECURSIVE
 	}
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(unix.AT_FDCWD, path, flags, ro); err != nil {
+	if err := mountSetattr(-1, path, flags, ro); err != nil {
 		return &os.SyscallError{Syscall: "mount_setattr(" + path + ", RDONLY)", Err: err}
 	}
 	return nil

@@ -119,7 +119,7 @@ func readOnlyRoot(p *MountPlan) error {
 	// /dev (a chroot, an image) would let a root-run sandbox read a disk
 	// past --hide; only the private /dev's own nodes work.
 	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
-	if err := unix.MountSetattr(unix.AT_FDCWD, "/", unix.AT_RECURSIVE, ro); err != nil {
+	if err := mountSetattr(-1, "/", unix.AT_RECURSIVE, ro); err != nil {
 		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY|NOSUID|NODEV)", Err: err}
 	}
 	for _, w := range binds {
@@ -138,7 +138,7 @@ func setAttrAt(p string, flags uint, attr *unix.MountAttr, how string) error {
 		return err
 	}
 	defer unix.Close(fd)
-	if err := unix.MountSetattr(fd, "", flags|unix.AT_EMPTY_PATH, attr); err != nil {
+	if err := mountSetattr(fd, p, flags, attr); err != nil {
 		return &os.SyscallError{Syscall: "mount_setattr(" + p + ", " + how + ")", Err: err}
 	}
 	return nil

@@ -320,3 +320,36 @@ func TestFallbackForeignProc(t *testing.T) {
 		})
 	}
 }
+
+// TestFallbackOldKernel simulates kernels before Landlock, mount_setattr
+// (5.12) and close_range's CLOEXEC (5.11), or close_range (5.9) and
+// openat2 (5.6) at all: their calls fail as there (ENOSYS, EINVAL).
+// Sandbox mode failed with 125 there; now it remounts and walks
+// /proc/self/fd instead, and its read-only root, masks and read-only
+// binds hold (checked from outside), with the Landlock warning. fd 9,
+// leaked by the caller, must not reach the program.
+func TestFallbackOldKernel(t *testing.T) {
+	kernels := map[string]string{
+		"5.10": sysMountSetattr + "=38,436=22," + sysLandlockCreateRuleset + "=38",
+		"5.4":  sysMountSetattr + "=38,436=38,437=38," + sysLandlockCreateRuleset + "=38",
+	}
+	for name, calls := range kernels {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				cfg := filepath.Join(w.dataDir, "config.toml")
+				writeFile(t, cfg, "")
+				chownTree(t, w.dataDir, u)
+				script := `echo pwned > "$0"; echo 'mode = "rwx"' >> "$1"; echo x > /dev/null && test ! -e /proc/self/fd/9 && echo ran`
+				r := w.runProg("/bin/sh", "-c", `exec 9</etc/hostname; exec "$@"`, "sh", probe, "seccomp-exec", calls,
+					bin, "--", "/bin/sh", "-c", script, w.outside+"/sentinel", cfg)
+				if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "only the read-only mounts stop writes") {
+					t.Errorf("exit %d, stdout %q, stderr %q; want the program run, fd 9 closed, and the Landlock warning", r.code, r.stdout, r.stderr)
+				}
+				if got, _ := os.ReadFile(cfg); w.sentinel() != "original" || len(got) != 0 {
+					t.Errorf("written: sentinel %q, config %q", w.sentinel(), got)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package nsexec
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// mountSetattr is mount_setattr(2) on what fd refers to or, with fd < 0,
+// on canonical path p (which names it in errors either way). A kernel
+// without it (before 5.12) remounts instead.
+func mountSetattr(fd int, p string, flags uint, attr *unix.MountAttr) error {
+	var err error
+	if fd >= 0 {
+		err = unix.MountSetattr(fd, "", flags|unix.AT_EMPTY_PATH, attr)
+	} else {
+		err = unix.MountSetattr(unix.AT_FDCWD, p, flags, attr)
+	}
+	if !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	if fd < 0 {
+		if fd, err = openNoFollow(p); err != nil {
+			return err
+		}
+		defer unix.Close(fd)
+	}
+	if err := remountOne(fd, attr); err != nil {
+		return fmt.Errorf("remount %s: %w", p, err)
+	}
+	if flags&unix.AT_RECURSIVE == 0 {
+		return nil
+	}
+	return remountBelow(p, attr)
+}
+
+// remountOne changes the mount fd is the root of, keeping every flag it
+// has: a user namespace may not drop one the kernel locked (nosuid, nodev,
+// the atime ones).
+func remountOne(fd int, attr *unix.MountAttr) error {
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(fd, &st); err != nil {
+		return err
+	}
+	keep := [][2]uintptr{{unix.ST_RDONLY, unix.MS_RDONLY}, {unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV},
+		{unix.ST_NOEXEC, unix.MS_NOEXEC}, {unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME},
+		{unix.ST_RELATIME, unix.MS_RELATIME}}
+	var flags uintptr
+	for _, k := range keep {
+		if uintptr(st.Flags)&k[0] != 0 {
+			flags |= k[1]
+		}
+	}
+	flags = (flags | msFlags(attr.Attr_set)) &^ msFlags(attr.Attr_clr)
+	return unix.Mount("", fmt.Sprintf("/proc/self/fd/%d", fd), "", unix.MS_REMOUNT|unix.MS_BIND|flags, "")
+}
+
+func msFlags(attr uint64) uintptr {
+	var f uintptr
+	for _, m := range [][2]uint64{{unix.MOUNT_ATTR_RDONLY, unix.MS_RDONLY}, {unix.MOUNT_ATTR_NOSUID, unix.MS_NOSUID}, {unix.MOUNT_ATTR_NODEV, unix.MS_NODEV}} {
+		if attr&m[0] != 0 {
+			f |= uintptr(m[1])
+		}
+	}
+	return f
+}
+
+// remountBelow changes every mount strictly below p, from
+// /proc/self/mountinfo; a mount gone since is skipped.
+func remountBelow(p string, attr *unix.MountAttr) error {
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		// id parent major:minor root mount-point ...
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 5 {
+			continue
+		}
+		mp := unescapeMountinfo(fields[4])
+		if mp == p || !(p == "/" || strings.HasPrefix(mp, p+"/")) {
+			continue
+		}
+		fd, err := openNoFollow(mp)
+		if errors.Is(err, unix.ENOENT) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		err = remountOne(fd, attr)
+		unix.Close(fd)
+		if err != nil {
+			return fmt.Errorf("remount %s: %w", mp, err)
+		}
+	}
+	return sc.Err()
+}
+
+// unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMountinfo(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) && s[i+1] >= '0' && s[i+1] <= '3' && s[i+2] >= '0' && s[i+2] <= '7' && s[i+3] >= '0' && s[i+3] <= '7' {
+			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
