@@ -179,15 +179,22 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 // take_broker receives the broker's listener from the program over
 // pair[0] and starts serving it; *sfd becomes a signalfd of set, since
 // PID 1 then waits for signals and connects at once.
-static struct broker *take_broker(const struct spec *s, int pair0, const sigset_t *set, int *sfd) {
+static struct broker *take_broker(const struct spec *s, int pair0, const sigset_t *set, int *sfd, pid_t child) {
 	// PID 1 keeps no fd of the caller's: the broker resolves paths
 	// such as /proc/self/fd/N with PID 1's own fd table.
 	close_from(3, pair0);
 	int listener = omega_broker_recv(pair0);
 	// PID 1's own filter: the profile's may refuse what the broker
-	// needs (pidfd_getfd, process_vm_readv).
-	if (s->sup_len)
-		omega_seccomp_install(s->sup_bpf, s->sup_len, 0);
+	// needs (pidfd_getfd, process_vm_readv). Where it fails, the
+	// program's process most likely failed the same way and said so
+	// (125): one message, not two.
+	if (s->sup_len && omega_seccomp_try(s->sup_bpf, s->sup_len, 0) != 0) {
+		int e = errno, st;
+		if (listener < 0 && waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 125)
+			_exit(125);
+		errno = e;
+		omega_seccomp_install(s->sup_bpf, s->sup_len, 0); // says why
+	}
 	if (listener < 0)
 		return NULL;
 	struct broker *b = omega_broker_new(s, listener);
@@ -247,7 +254,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s))
-		b = take_broker(s, pair[0], &set, &sfd);
+		b = take_broker(s, pair[0], &set, &sfd, child);
 	for (;;) {
 		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
 		if (sig < 0) {

@@ -199,10 +199,16 @@ unsigned short omega_bpf_insns(const char *what, uint32_t len) {
 	return (unsigned short)n;
 }
 
+// omega_seccomp_try installs a BPF program for every thread: 0, or what
+// omega_seccomp_install dies of.
+long omega_seccomp_try(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {
+	struct sock_fprog prog = {omega_bpf_insns("seccomp: install", len), (struct sock_filter *)bpf};
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | flags, &prog);
+}
+
 // omega_seccomp_install installs a BPF program for every thread.
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {
-	struct sock_fprog prog = {omega_bpf_insns("seccomp: install", len), (struct sock_filter *)bpf};
-	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC | flags, &prog);
+	long r = omega_seccomp_try(bpf, len, flags);
 	if (r < 0 && errno == EACCES)
 		omega_die(125, "seccomp: install: permission denied (no_new_privs is not set)");
 	if (r < 0 && errno == EINVAL)

@@ -353,3 +353,26 @@ func TestFallbackOldKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestSeccompRefusedOneError: where a filter around omega-run refuses
+// seccomp(2), the launch ends with 125 and one error line: PID 1 and the
+// program's process both failed to install theirs, and both said so.
+func TestSeccompRefusedOneError(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) { seccompRefusedOneError(t, u) })
+	}
+}
+
+func seccompRefusedOneError(t *testing.T, u user) {
+	w := newWorld(t, u)
+	r := w.under([]string{probe, "seccomp-exec", "317=1"}, "--", "/bin/echo", "ran")
+	errs := 0
+	for _, l := range strings.Split(strings.TrimSpace(r.stderr), "\n") {
+		if !strings.HasPrefix(l, "omega-run: warning:") {
+			errs++
+		}
+	}
+	if r.code != 125 || r.stdout != "" || errs != 1 || !strings.Contains(r.stderr, "seccomp: install: operation not permitted") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 125 and one error line", r.code, r.stdout, r.stderr)
+	}
+}
