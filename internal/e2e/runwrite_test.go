@@ -92,44 +92,50 @@ printf original > "$0/w/f" || exit 99
 	}
 }
 
-// TestHostLayouts: a host whose /tmp is a symlink (/tmp -> var/tmp) or
+// TestHostLayouts: a host whose /tmp is a symlink (/tmp -> hosttmp) or
 // missing, or whose /run is a symlink, as some images are. The sandbox
 // refused to start on the /tmp symlink, blaming an earlier run; a
 // root-run one made a /tmp on the host's root; a /run symlink left the
 // host's sockets there reachable with --seccomp none. Now the program
 // gets the host's /tmp, or none, and /run's sockets are masked, each with
-// a warning; rx, which refused the /tmp symlink too, names its target. Checked from outside: the sentinel, the host's root (the
-// overlay's upper layer), the listener. The layouts are an overlay of /
-// and pivot_root.
+// a warning; rx, which refused the /tmp symlink too, names its target.
+// Checked from outside: the sentinel, the layout's root directory, the
+// listener. Each layout is a root directory of binds, made the root with
+// pivot_root.
 func TestHostLayouts(t *testing.T) {
 	for _, c := range []struct{ name, make, warn string }{
-		{"tmp symlink", "rm -rf tmp && ln -s var/tmp tmp", "/tmp is a symlink to /var/tmp on this host"},
-		{"tmp missing", "rm -rf tmp", "this host has no /tmp directory"},
-		{"run symlink", "umount run && mkdir -p var/lib/hostrun && mount --bind $base/extra/hostrun var/lib/hostrun && rm -rf run && ln -s var/lib/hostrun run",
-			"/run is a symlink (to /var/lib/hostrun) on this host"},
+		{"tmp symlink", "mkdir -p run && mount -t tmpfs none run && mkdir -p -m 1777 hosttmp && ln -sfn hosttmp tmp",
+			"/tmp is a symlink to /hosttmp on this host"},
+		{"tmp missing", "mkdir -p run && mount -t tmpfs none run", "this host has no /tmp directory"},
+		{"run symlink", "mkdir -p -m 1777 tmp && mkdir -p hostrun && mount --bind $base/extra/hostrun hostrun && ln -sfn hostrun run",
+			"/run is a symlink (to /hostrun) on this host"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, rootUser)
-			o := filepath.Join(w.extra, "ovl")
-			for _, d := range []string{"upper", "work", "merged", "../hostrun"} {
-				mustMkdir(t, filepath.Join(o, d))
-			}
+			o := filepath.Join(w.extra, "layout")
+			mustMkdir(t, filepath.Join(o, "root"))
+			mustMkdir(t, filepath.Join(w.extra, "hostrun"))
 			base := filepath.Dir(w.home)
 			flag := filepath.Join(w.extra, "listener")
-			script := `set -e; o=$0; base=$1; shift; PATH=$PATH:/usr/sbin:/sbin
-mount -t overlay overlay -o lowerdir=/,upperdir=$o/upper,workdir=$o/work $o/merged; cd $o/merged
-mount --rbind /proc proc; mount --rbind /dev dev; mount --rbind /sys sys; mount -t tmpfs none run
-mkdir -p .$base; mount --bind $base .$base
+			script := `set -e; o=$0; base=$1; bindir=$2; shift 2; PATH=$PATH:/usr/sbin:/sbin
+r=$o/root; mount --bind $r $r; cd $r
+mkdir -p usr etc var proc dev sys oldroot
+for l in bin lib lib64 sbin; do if [ -L /$l ]; then ln -sfn "$(readlink /$l)" $l; fi; done
+mount --rbind /usr usr; mount --rbind /etc etc; mount --rbind /var var
+mount --rbind /proc proc; mount --rbind /dev dev; mount --rbind /sys sys
+case $bindir in /var/*|/usr/*) ;; *) mkdir -p .$bindir; mount --bind $bindir .$bindir;; esac
 ` + c.make + `
-mkdir -p oldroot; pivot_root . oldroot; umount -l /oldroot
+pivot_root . oldroot; umount -l /oldroot
 python3 -c "$LISTENER" /run/svc.sock $base/extra/listener &
 while [ ! -s $base/extra/listener ]; do sleep 0.05; done
 set +e; "$@"; rc=$?; kill $! 2>/dev/null; exit $rc`
 			script = "LISTENER='" + `import socket, sys
 s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); open(sys.argv[2], "w").write("ready")
 s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
-			r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, o, base,
-				bin, "--seccomp", "none", "--", "/bin/sh", "-c", `echo pwned > "$0"; "$1" connect unix /run/svc.sock; echo ran`,
+			layout := func(args ...string) result {
+				return w.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, o, base, filepath.Dir(bin), bin}, args...)...)
+			}
+			r := layout("--seccomp", "none", "--", "/bin/sh", "-c", `echo pwned > "$0"; "$1" connect unix /run/svc.sock; echo ran`,
 				w.outside+"/sentinel", probe)
 			if r.code != 0 || !strings.HasSuffix(r.stdout, "ran\n") || !strings.Contains(r.stderr, c.warn) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q", r.code, r.stdout, r.stderr, c.warn)
@@ -137,8 +143,8 @@ s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
 			if w.sentinel() != "original" {
 				t.Error("the write went through")
 			}
-			if fi, err := os.Lstat(filepath.Join(o, "upper", "tmp")); c.name == "tmp missing" && (err != nil || fi.IsDir()) {
-				t.Errorf("the host's root got a /tmp (upper layer: %v, %v)", fi, err)
+			if _, err := os.Lstat(filepath.Join(o, "root", "tmp")); c.name == "tmp missing" && err == nil {
+				t.Error("the layout's root got a /tmp")
 			}
 			if got, _ := os.ReadFile(flag); string(got) != "ready" {
 				t.Errorf("the host's socket in /run: %q", got)
@@ -148,8 +154,7 @@ s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
 			}
 			// rx names /tmp's real path in its rules as well.
 			os.Remove(flag)
-			r = w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, o, base,
-				bin, "--mode", "rx", "--", "/bin/sh", "-c", `echo x > /tmp/omega-e2e-layout && rm /tmp/omega-e2e-layout && echo ran`)
+			r = layout("--mode", "rx", "--", "/bin/sh", "-c", `echo x > /tmp/omega-e2e-layout && rm /tmp/omega-e2e-layout && echo ran`)
 			if r.code != 0 || r.stdout != "ran\n" {
 				t.Errorf("rx: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}
