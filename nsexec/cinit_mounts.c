@@ -187,9 +187,17 @@ static int read_only_root(const struct spec *s) {
 			h[j] = h[j - 1];
 		h[j] = x;
 	}
+	// Everything read-only first, while no bind covers a mount yet (the
+	// remount fallback reaches mounts by path). nodev and nosuid as
+	// bubblewrap's --ro-bind: a device node outside /dev (a chroot, an
+	// image) would let a root-run sandbox read a disk past --hide; only
+	// the private /dev's own nodes work.
+	if (omega_set_attr("/", AT_RECURSIVE, ROOT_ATTRS, 0, "RDONLY|NOSUID|NODEV") < 0)
+		goto out;
 	for (int i = 0; i < n; i++) {
 		// Below /tmp the mount point is in the private /tmp, which a
-		// program may have filled with symlinks: none is followed.
+		// program may have filled with symlinks: none is followed. It
+		// is writable by then: /tmp comes first.
 		const char *t = target_of(s, h[i].path);
 		int at = mount_point(t, h[i].dir);
 		if (at < 0) {
@@ -206,17 +214,9 @@ static int read_only_root(const struct spec *s) {
 		snprintf(dst, sizeof dst, "/proc/self/fd/%d", at);
 		int b = omega_bind_fd(h[i].fd, dst, MS_REC);
 		close(at);
-		if (b < 0)
+		if (b < 0 || make_writable(t, 0) < 0)
 			goto out;
 	}
-	// nodev and nosuid as bubblewrap's --ro-bind: a device node outside
-	// /dev (a chroot, an image) would let a root-run sandbox read a disk
-	// past --hide; only the private /dev's own nodes work.
-	if (omega_set_attr("/", AT_RECURSIVE, ROOT_ATTRS, 0, "RDONLY|NOSUID|NODEV") < 0)
-		goto out;
-	for (int i = 0; i < n; i++)
-		if (make_writable(target_of(s, h[i].path), 0) < 0)
-			goto out;
 	rc = 0;
 out:
 	release(h, n);

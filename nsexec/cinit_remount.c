@@ -3,8 +3,8 @@
 // cinit_remount.c: mount_setattr(2) for kernels without it (before 5.12;
 // remount_linux.go in Go). Each mount is remounted (MS_REMOUNT|MS_BIND)
 // with the flags it has, changed as asked: a user namespace may not drop
-// a flag the kernel locked (nosuid, nodev, the atime ones), so all are
-// kept. A recursive change walks /proc/self/mountinfo for the mounts
+// a flag the kernel locked (nosuid, nodev, noexec, the atime ones), so
+// all that statvfs reports are kept. A recursive change walks /proc/self/mountinfo for the mounts
 // below. Every mount is reached without following symlinks.
 
 #define _GNU_SOURCE
@@ -29,8 +29,10 @@ static int remount_one(int fd, uint64_t set, uint64_t clr) {
 	struct statvfs st;
 	if (fstatvfs(fd, &st) < 0)
 		return -1;
+	// ST_NOSYMFOLLOW and MS_NOSYMFOLLOW (5.10) by number: older headers.
 	static const unsigned long keep[][2] = {{ST_RDONLY, MS_RDONLY}, {ST_NOSUID, MS_NOSUID}, {ST_NODEV, MS_NODEV},
-	    {ST_NOEXEC, MS_NOEXEC}, {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME}};
+	    {ST_NOEXEC, MS_NOEXEC}, {ST_NOATIME, MS_NOATIME}, {ST_NODIRATIME, MS_NODIRATIME}, {ST_RELATIME, MS_RELATIME},
+	    {0x2000, 0x100}};
 	unsigned long flags = 0;
 	for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
 		if (st.f_flag & keep[i][0])
@@ -62,8 +64,9 @@ static int below(const char *mp, const char *path) {
 	return strncmp(mp, path, n) == 0 && mp[n] == '/';
 }
 
-// remount_below changes every mount strictly below path; a mount gone
-// since is skipped.
+// remount_below changes every mount strictly below path. It runs before
+// the sandbox binds anything over them, and nothing else changes this
+// namespace's tree, so a mount it cannot reach fails the step.
 static int remount_below(const char *path, uint64_t set, uint64_t clr, const char *how) {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
@@ -76,11 +79,17 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 		// id parent major:minor root mount-point ...
 		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
 			continue;
+		if (strlen(mp) == sizeof mp - 1) {
+			rc = omega_step_fail(ENAMETOOLONG, "remount below %s (%s): a mount point in /proc/self/mountinfo", path, how);
+			break;
+		}
 		unescape(mp);
 		if (!below(mp, path))
 			continue;
 		int fd = omega_open_nofollow(mp);
-		if (fd < 0 && errno == ENOENT)
+		size_t len = strlen(mp);
+		// A mount whose mount point was deleted: no path reaches it.
+		if (fd < 0 && errno == ENOENT && len > 10 && strcmp(mp + len - 10, " (deleted)") == 0)
 			continue;
 		if (fd < 0) {
 			rc = omega_nofollow_fail(errno, "remount", mp);

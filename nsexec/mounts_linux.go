@@ -95,10 +95,19 @@ func readOnlyRoot(p *MountPlan) error {
 	}
 	// /tmp first, so that roots below it land on top of the private one.
 	slices.SortStableFunc(held, func(a, b heldPath) int { return len(targetOf(p, a.path)) - len(targetOf(p, b.path)) })
-	var binds []string
+	// Everything read-only first, while no bind covers a mount yet (the
+	// remount fallback reaches mounts by path). nodev and nosuid as
+	// bubblewrap's --ro-bind: a device node outside /dev (a chroot, an
+	// image) would let a root-run sandbox read a disk past --hide; only
+	// the private /dev's own nodes work.
+	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
+	if err := mountSetattr(-1, "/", unix.AT_RECURSIVE, ro); err != nil {
+		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY|NOSUID|NODEV)", Err: err}
+	}
 	for _, h := range held {
 		// Below /tmp the mount point is in the private /tmp, which a
-		// program may have filled with symlinks: none is followed.
+		// program may have filled with symlinks: none is followed. It
+		// is writable by then: /tmp comes first.
 		target := targetOf(p, h.path)
 		at, err := mountPoint(target, h.dir)
 		if err != nil {
@@ -113,17 +122,7 @@ func readOnlyRoot(p *MountPlan) error {
 		if err != nil {
 			return err
 		}
-		binds = append(binds, target)
-	}
-	// nodev and nosuid as bubblewrap's --ro-bind: a device node outside
-	// /dev (a chroot, an image) would let a root-run sandbox read a disk
-	// past --hide; only the private /dev's own nodes work.
-	ro := &unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
-	if err := mountSetattr(-1, "/", unix.AT_RECURSIVE, ro); err != nil {
-		return &os.SyscallError{Syscall: "mount_setattr(/, RDONLY|NOSUID|NODEV)", Err: err}
-	}
-	for _, w := range binds {
-		if err := setAttrAt(w, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
+		if err := setAttrAt(target, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
 			return err
 		}
 	}

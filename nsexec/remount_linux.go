@@ -48,7 +48,7 @@ func remountOne(fd int, attr *unix.MountAttr) error {
 	}
 	keep := [][2]uintptr{{unix.ST_RDONLY, unix.MS_RDONLY}, {unix.ST_NOSUID, unix.MS_NOSUID}, {unix.ST_NODEV, unix.MS_NODEV},
 		{unix.ST_NOEXEC, unix.MS_NOEXEC}, {unix.ST_NOATIME, unix.MS_NOATIME}, {unix.ST_NODIRATIME, unix.MS_NODIRATIME},
-		{unix.ST_RELATIME, unix.MS_RELATIME}}
+		{unix.ST_RELATIME, unix.MS_RELATIME}, {stNoSymFollow, unix.MS_NOSYMFOLLOW}}
 	var flags uintptr
 	for _, k := range keep {
 		if uintptr(st.Flags)&k[0] != 0 {
@@ -69,8 +69,13 @@ func msFlags(attr uint64) uintptr {
 	return f
 }
 
+// stNoSymFollow is statfs's ST_NOSYMFOLLOW (Linux 5.10).
+const stNoSymFollow = 0x2000
+
 // remountBelow changes every mount strictly below p, from
-// /proc/self/mountinfo; a mount gone since is skipped.
+// /proc/self/mountinfo. It runs before the sandbox binds anything over
+// them, and nothing else changes this namespace's tree, so a mount it
+// cannot reach fails the step.
 func remountBelow(p string, attr *unix.MountAttr) error {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
@@ -90,8 +95,8 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 			continue
 		}
 		fd, err := openNoFollow(mp)
-		if errors.Is(err, unix.ENOENT) {
-			continue
+		if errors.Is(err, unix.ENOENT) && strings.HasSuffix(mp, " (deleted)") {
+			continue // a mount whose mount point was deleted: no path reaches it
 		}
 		if err != nil {
 			return err

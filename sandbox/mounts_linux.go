@@ -55,6 +55,9 @@ func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan,
 	return plan, scan, warnings, nil
 }
 
+// sharedTmpNote ends the warnings about a shared /tmp.
+const sharedTmpNote = " (its sockets bound before the start are masked; what is bound there later, and every file, is shared)"
+
 // hostRun says when the host's /run is a symlink, which the init stage
 // does not cover with its empty /run (hostSockets masks the sockets there).
 func hostRun() []string {
@@ -80,7 +83,7 @@ func hostTmp(plan *nsexec.MountPlan) []string {
 	case err == nil && fi.Mode()&fs.ModeSymlink != 0 && !slices.Contains(plan.Writable, "/tmp"):
 		real, _ := filepath.EvalSymlinks("/tmp")
 		plan.TmpFrom = ""
-		return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's"}
+		return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's" + sharedTmpNote}
 	}
 	plan.TmpFrom = ""
 	plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" })
@@ -106,8 +109,8 @@ func dropReadOnlyMounts(plan *nsexec.MountPlan) []string {
 				kept = append(kept, w)
 				continue
 			}
-			warnings = append(warnings, "the private /tmp, "+plan.TmpFrom+", is on a read-only mount: the sandbox's /tmp is the host's "+
-				"(give --data-dir a writable place for a private one)")
+			warnings = append(warnings, "the private /tmp, "+plan.TmpFrom+", is on a read-only mount: the sandbox's /tmp is the host's"+
+				sharedTmpNote+" (give --data-dir a writable place for a private one)")
 			plan.TmpFrom = ""
 		}
 		if readOnly(w) {
@@ -336,6 +339,17 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 		return nil, err // ProcSubset=pid, say
 	}
 	privateRun := isDir("/run")
+	// Where the sandbox shares the host's /tmp (hostTmp, a read-only data
+	// dir), the host's sockets there are masked too: X11, ssh-agent, tmux.
+	sharedTmp := ""
+	if plan.TmpFrom == "" && slices.Contains(pol.Writable, "/tmp") {
+		sharedTmp, _ = filepath.EvalSymlinks("/tmp")
+	}
+	ownRoot := func(p string) bool { // in a writable root other than the shared /tmp
+		return slices.ContainsFunc(pol.Writable, func(w string) bool {
+			return profiles.Within(p, w) && (sharedTmp == "" || (w != "/tmp" && w != sharedTmp))
+		})
+	}
 	var out []string
 	for _, line := range strings.Split(string(data), "\n")[1:] {
 		f := strings.Fields(line)
@@ -346,7 +360,7 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 		// Masks go on canonical paths: the init stage follows no link.
 		p, err := filepath.EvalSymlinks(filepath.Clean(strings.Join(f[7:], " ")))
 		if err != nil || (privateRun && profiles.Within(p, "/run")) || (plan.TmpFrom != "" && profiles.Within(p, "/tmp")) ||
-			pol.WritableRootOf(p) != "" || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
+			ownRoot(p) || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
 			slices.ContainsFunc(plan.HideDirs, func(d string) bool { return profiles.Within(p, d) }) {
 			continue
 		}

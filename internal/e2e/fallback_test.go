@@ -270,11 +270,19 @@ func TestMountsNeverHalfway(t *testing.T) {
 		w := newWorld(t, rootUser)
 		mustMkdir(t, filepath.Join(w.dataDir, "tmp")) // as an earlier run left it
 		mustMkdir(t, filepath.Join(w.home, ".claude"))
+		// A host service's socket in the host's /tmp (X11, ssh-agent):
+		// masked, as the sandbox shares that /tmp now.
+		sock := filepath.Join("/tmp", filepath.Base(w.extra)+".sock")
+		connected := listenUnix(t, sock)
+		t.Cleanup(func() { os.Remove(sock) })
 		script := `mount --bind "$HOME" "$HOME" && mount -o remount,bind,ro "$HOME" && exec "$@"`
 		r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
-			bin, "--", "/bin/sh", "-c", `echo x > /dev/null && head -c1 /dev/urandom >/dev/null && echo ok`)
-		if r.code != 0 || r.stdout != "ok\n" || !strings.Contains(r.stderr, "the sandbox's /tmp is the host's") {
+			bin, "--", "/bin/sh", "-c", `echo x > /dev/null && head -c1 /dev/urandom >/dev/null && echo ok; "$0" connect unix "$1"`, probe, sock)
+		if r.code == 125 || !strings.HasPrefix(r.stdout, "ok\n") || !strings.Contains(r.stderr, "the sandbox's /tmp is the host's") {
 			t.Errorf("exit %d, stdout %q, stderr %q; want a working sandbox and the /tmp warning", r.code, r.stdout, r.stderr)
+		}
+		if connected() {
+			t.Errorf("the host's socket in /tmp took a connection; stdout %q", r.stdout)
 		}
 	})
 }
