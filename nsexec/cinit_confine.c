@@ -199,6 +199,11 @@ unsigned short omega_bpf_insns(const char *what, uint32_t len) {
 	return (unsigned short)n;
 }
 
+// omega_landlock_abi is the kernel's Landlock ABI; below 1 without one.
+int omega_landlock_abi(void) {
+	return (int)syscall(SYS_landlock_create_ruleset, NULL, 0, 1U); // LANDLOCK_CREATE_RULESET_VERSION
+}
+
 // omega_seccomp_try installs a BPF program for every thread: 0, or what
 // omega_seccomp_install dies of.
 long omega_seccomp_try(const struct sock_filter *bpf, uint32_t len, uint32_t flags) {

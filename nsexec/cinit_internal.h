@@ -164,6 +164,7 @@ void omega_watch_parent(void);
 int omega_parent_gone(void);
 void omega_drop_bounding(void);
 unsigned short omega_bpf_insns(const char *what, uint32_t len);
+int omega_landlock_abi(void);
 long omega_seccomp_try(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s, int old_cwd);

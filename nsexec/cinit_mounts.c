@@ -371,10 +371,10 @@ static void join(char *buf, size_t n, const char *head, const struct strs *list)
 // the masked stores readable, the files kept read-only inside writable
 // roots (the config file, .git/config, .envrc, --read-only) writable.
 void omega_unprotected(const struct spec *s, char *buf, size_t n) {
-	buf[0] = 0;
+	buf[0] = 0; // the writable first: a long list is cut short at the end
+	join(buf, n, "; writable, though kept read-only in the sandbox: ", &s->read_only);
 	join(buf, n, "; readable: ", &s->hide_dirs);
 	join(buf, n, s->hide_dirs.n ? ", " : "; readable: ", &s->hide_files);
-	join(buf, n, "; writable, though kept read-only in the sandbox: ", &s->read_only);
 }
 
 // warn_host_proc says that the sandbox kept the host's /proc.
@@ -410,13 +410,16 @@ void omega_enter_mounts(struct spec *s) {
 		if (rc == -1 || omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
 		// Ubuntu's AppArmor userns restriction: clone worked but the
-		// namespace holds no privilege. Landlock still confines writes.
+		// namespace holds no privilege. Landlock, where there is one,
+		// still confines writes.
 		char lost[1536];
 		omega_unprotected(s, lost, sizeof lost);
+		int abi = omega_landlock_abi();
 		snprintf(msg, sizeof msg,
-		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s; "
+		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s%s; "
 		         "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)",
-		         omega_step_msg, omega_errstr(omega_step_err), lost);
+		         omega_step_msg, omega_errstr(omega_step_err),
+		         abi < 1 ? "; without Landlock either, writes outside the writable set are NOT prevented" : "", lost);
 		omega_warn(msg);
 		// The broker tells the writable set by its mounts.
 		s->flags &= ~F_BROKER;

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
@@ -124,10 +125,15 @@ func enterMounts(s *Spec, w *warner) error {
 			return fmt.Errorf("mounts: %w", err)
 		}
 		// Ubuntu's AppArmor userns restriction: clone worked but the
-		// namespace holds no privilege. Landlock still confines writes,
-		// with its full ruleset: no read-only root covers truncation.
+		// namespace holds no privilege. Landlock, where there is one,
+		// still confines writes, with its full ruleset: no read-only root
+		// covers truncation.
 		s.Landlock.WritesOnly = false
-		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" +
+		none := ""
+		if landlock.ABI() < 1 {
+			none = "; without Landlock either, writes outside the writable set are NOT prevented"
+		}
+		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
 			s.Mounts.Unprotected() + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 	}
 	// The cwd still points into the mount tree from before the binds;

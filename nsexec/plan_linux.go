@@ -47,12 +47,12 @@ func RunWritable(p string) bool {
 // masked stores readable, the files kept read-only inside writable roots
 // (the config file, .git/config, .envrc, --read-only) writable.
 func (m *MountPlan) Unprotected() string {
-	var b strings.Builder
-	if hidden := slices.Concat(m.HideDirs, m.HideFiles); len(hidden) > 0 {
-		b.WriteString("; readable: " + strings.Join(hidden, ", "))
-	}
+	var b strings.Builder // in the C init stage's order
 	if len(m.ReadOnly) > 0 {
 		b.WriteString("; writable, though kept read-only in the sandbox: " + strings.Join(m.ReadOnly, ", "))
+	}
+	if hidden := slices.Concat(m.HideDirs, m.HideFiles); len(hidden) > 0 {
+		b.WriteString("; readable: " + strings.Join(hidden, ", "))
 	}
 	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"golang.org/x/sys/unix"
 )
@@ -95,6 +96,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	warnings := []string{usernsWarning(cause)} // report refuses them with --fail-closed
 	if spec.Mounts != nil {
 		warnings = append(warnings, notHidden(spec.Mounts))
+		if landlock.ABI() < 1 { // the Landlock warning counted on the mounts
+			warnings = append(warnings, "without Landlock or a mount namespace, writes outside the writable set are NOT prevented")
+		}
 	}
 	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
 		warnings = append(warnings, w) // the spec was made for mounts

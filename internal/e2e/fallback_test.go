@@ -384,3 +384,31 @@ func seccompRefusedOneError(t *testing.T, u user) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 125 and one error line", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestFallbackNothingStopsWrites: without Landlock, sandbox mode counts
+// on its read-only mounts; where those are lost too (mounting refused, or
+// no user namespace) nothing stops a write outside the writable set, and
+// the warnings must say so rather than that the mounts still hold.
+func TestFallbackNothingStopsWrites(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
+	}
+	noLandlock := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=38," + sysMount + "=1"}
+	for name, wrap := range map[string][]string{
+		"mount refused": noLandlock,
+		"no user namespaces": append([]string{bwrap, "--unshare-user", "--uid", "65534", "--disable-userns", "--dev-bind", "/", "/", "--"},
+			noLandlock...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+			if r.stdout != "ran\n" || !strings.Contains(r.stderr, "writes outside the writable set are NOT prevented") {
+				t.Errorf("stdout %q, stderr %q; want the program run and the gap said", r.stdout, r.stderr)
+			}
+			if w.sentinel() != "pwned\n" {
+				t.Errorf("sentinel %q: the simulation did not take Landlock and the mounts away", w.sentinel())
+			}
+		})
+	}
+}
