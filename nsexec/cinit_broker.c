@@ -66,18 +66,25 @@
 int omega_broker_child(const struct spec *s, int sock) {
 	struct sock_fprog prog = {omega_bpf_insns("connect broker: seccomp(NEW_LISTENER)", s->broker_len), s->broker_bpf};
 	unsigned long flags = s->seccomp_flags | SECCOMP_FILTER_FLAG_NEW_LISTENER;
-	long fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog);
-	if (fd < 0 && errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect
+	long fd = -1;
+	const char *what = "seccomp(NEW_LISTENER)";
+	// The broker takes the program's socket with pidfd_getfd and lets a
+	// connect through with SECCOMP_USER_NOTIF_FLAG_CONTINUE: without them
+	// (before Linux 5.6) every connect would fail. EBADF: it exists.
+	if (syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno == ENOSYS)
+		what = "pidfd_getfd";
+	else if ((fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog)) < 0 &&
+	         errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect
 		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 	if (fd < 0) {
 		int e = errno;
 		if (s->flags & F_FAIL_CLOSED)
-			omega_die(125, "connect broker: seccomp(NEW_LISTENER): %s", omega_errstr(e));
+			omega_die(125, "connect broker: %s: %s", what, omega_errstr(e));
 		char msg[512];
 		snprintf(msg, sizeof msg,
-		         "connect broker unavailable (seccomp user notification: %s): unix sockets the host binds "
+		         "connect broker unavailable (%s: %s): unix sockets the host binds "
 		         "after the start outside /tmp, /run and the writable set stay reachable",
-		         omega_errstr(e));
+		         what, omega_errstr(e));
 		omega_warn(msg);
 		close(sock);
 		return -1;

@@ -330,8 +330,8 @@ func TestFallbackForeignProc(t *testing.T) {
 }
 
 // TestFallbackOldKernel simulates kernels before Landlock, mount_setattr
-// (5.12) and close_range's CLOEXEC (5.11), or close_range (5.9) and
-// openat2 (5.6) at all: their calls fail as there (ENOSYS, EINVAL).
+// (5.12) and close_range's CLOEXEC (5.11), or close_range (5.9), openat2
+// and pidfd_getfd (5.6) at all: their calls fail as there (ENOSYS, EINVAL).
 // Sandbox mode failed with 125 there; now it remounts and walks
 // /proc/self/fd instead, and its read-only root, masks and read-only
 // binds hold (checked from outside), with the Landlock warning. fd 9,
@@ -339,7 +339,7 @@ func TestFallbackForeignProc(t *testing.T) {
 func TestFallbackOldKernel(t *testing.T) {
 	kernels := map[string]string{
 		"5.10": sysMountSetattr + "=38,436=22," + sysLandlockCreateRuleset + "=38",
-		"5.4":  sysMountSetattr + "=38,436=38,437=38," + sysLandlockCreateRuleset + "=38",
+		"5.4":  sysMountSetattr + "=38,436=38,437=38,438=38," + sysLandlockCreateRuleset + "=38",
 	}
 	for name, calls := range kernels {
 		for _, u := range users {
@@ -348,7 +348,10 @@ func TestFallbackOldKernel(t *testing.T) {
 				cfg := filepath.Join(w.dataDir, "config.toml")
 				writeFile(t, cfg, "")
 				chownTree(t, w.dataDir, u)
-				script := `echo pwned > "$0"; echo 'mode = "rwx"' >> "$1"; echo x > /dev/null && test ! -e /proc/self/fd/9 && echo ran`
+				// The program's own unix socket still takes a connection
+				// (the connect broker needs pidfd_getfd, from 5.6).
+				own := `import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/own.sock"); s.listen(1); socket.socket(socket.AF_UNIX).connect("/tmp/own.sock")`
+				script := `echo pwned > "$0"; echo 'mode = "rwx"' >> "$1"; echo x > /dev/null && test ! -e /proc/self/fd/9 && rm -f /tmp/own.sock && python3 -c '` + own + `' && echo ran`
 				r := w.runProg("/bin/sh", "-c", `exec 9</etc/hostname; exec "$@"`, "sh", probe, "seccomp-exec", calls,
 					bin, "--", "/bin/sh", "-c", script, w.outside+"/sentinel", cfg)
 				if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "only the read-only mounts stop writes") {
