@@ -61,7 +61,7 @@ const sharedTmpNote = " (its sockets bound before the start are masked; what is 
 // hostRun says when the host's /run is a symlink, which the init stage
 // does not cover with its empty /run (hostSockets masks the sockets there).
 func hostRun() []string {
-	if fi, err := os.Lstat("/run"); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+	if fi, err := os.Lstat("/run"); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !privateRun() {
 		real, _ := filepath.EvalSymlinks("/run")
 		return []string{"/run is a symlink (to " + real + ") on this host: the sandbox's /run is the host's, its sockets bound before the start masked"}
 	}
@@ -338,7 +338,7 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 	if err != nil {
 		return nil, err // ProcSubset=pid, say
 	}
-	privateRun := isDir("/run")
+	privateRun := privateRun()
 	// Where the sandbox shares the host's /tmp (hostTmp, a read-only data
 	// dir), the host's sockets there are masked too: X11, ssh-agent, tmux.
 	sharedTmp := ""
@@ -369,6 +369,16 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 		}
 	}
 	return out, nil
+}
+
+// privateRun tells whether the init stage's empty /run covers the
+// host's: a directory, or a link to /var/run, which it covers as well.
+func privateRun() bool {
+	if isDir("/run") {
+		return true
+	}
+	real, err := filepath.EvalSymlinks("/run")
+	return err == nil && real == "/var/run" && isDir("/var/run")
 }
 
 func isDir(p string) bool {

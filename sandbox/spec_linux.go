@@ -227,11 +227,26 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 // never applies RLIMIT_NPROC to the host's uid 0, which a root caller's
 // program is in every mode (sandbox mode maps ids one to one).
 func nprocRootWarning(limits []rlimits.Limit, uid int) string {
-	if uid != 0 || !slices.ContainsFunc(limits, func(l rlimits.Limit) bool { return l.Name == "nproc" }) {
+	if uid != 0 || !hostRoot() || !slices.ContainsFunc(limits, func(l rlimits.Limit) bool { return l.Name == "nproc" }) {
 		return ""
 	}
 	return "--rlimit nproc: the kernel does not apply it to a program running as root, which may start any number " +
 		"of processes; use --pids (a cgroup limit), or --user"
+}
+
+// hostRoot tells whether uid 0 here is the host's: this user namespace
+// maps it to 0 (root in a rootless container is another user, and the
+// kernel applies nproc to it). One level up only: a nested namespace that
+// maps 0 to 0 at every level is rare.
+func hostRoot() bool {
+	b, _ := os.ReadFile("/proc/self/uid_map")
+	for _, line := range strings.Split(string(b), "\n") {
+		var inner, outer, count uint64
+		if n, _ := fmt.Sscan(line, &inner, &outer, &count); n == 3 && inner == 0 {
+			return outer == 0
+		}
+	}
+	return true // no map to read: as on the host
 }
 
 // logDenialsWarning says that --log-denials cannot work on this kernel.

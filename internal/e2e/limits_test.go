@@ -156,4 +156,13 @@ func TestNprocRootWarning(t *testing.T) {
 			}
 		})
 	}
+	// Root of a user namespace that nobody made is nobody to the kernel:
+	// the limit holds, and nothing is said.
+	t.Run("nobody's unshare -Ur", func(t *testing.T) {
+		w := newWorld(t, nobody)
+		r := w.runProg("unshare", "-Ur", bin, "--rlimit", "nproc=4", "--", "/bin/sh", "-c", script)
+		if strings.Contains(r.stderr, sign) || strings.Contains(r.stdout, "started-8") {
+			t.Fatalf("%+v; want the limit held and no warning", r)
+		}
+	})
 }
