@@ -227,7 +227,7 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 // never applies RLIMIT_NPROC to the host's uid 0, which a root caller's
 // program is in every mode (sandbox mode maps ids one to one).
 func nprocRootWarning(limits []rlimits.Limit, uid int) string {
-	if uid != 0 || !hostRoot() || !slices.ContainsFunc(limits, func(l rlimits.Limit) bool { return l.Name == "nproc" }) {
+	if uid != 0 || !slices.ContainsFunc(limits, func(l rlimits.Limit) bool { return l.Name == "nproc" }) || !hostRoot() {
 		return ""
 	}
 	return "--rlimit nproc: the kernel does not apply it to a program running as root, which may start any number " +
