@@ -157,7 +157,7 @@ func keepHostFiles(pol profiles.Policy, plan *nsexec.MountPlan) {
 // scan), config files and the omega-run binary itself.
 func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan) ([]string, *gitScan, []string, error) {
 	var warnings []string
-	later, scan := runsLater(pol, append(slices.Clone(pol.Writable), plan.Writable...), canon != nil)
+	later, scan := runsLater(pol, append(slices.Clone(pol.Writable), plan.Writable...), plan.TmpFrom != "", canon != nil)
 	if scan != nil {
 		warnings = append(warnings, scan.warnings...)
 	}
@@ -171,7 +171,7 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 	// Config files the program can reach decide its next launch, by
 	// whatever path the caller named them.
 	for _, c := range append(pol.ConfigFiles(), pol.Config) {
-		if c == "" || !reachable(pol, plan.Writable, c) {
+		if c == "" || !reachable(pol, plan, c) {
 			continue
 		}
 		if _, linked := linkedInRoot(pol, canon, c); linked {
@@ -179,7 +179,7 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 		}
 		readOnly = append(readOnly, c)
 	}
-	if self, err := os.Executable(); err == nil && reachable(pol, plan.Writable, self) {
+	if self, err := os.Executable(); err == nil && reachable(pol, plan, self) {
 		// The program could otherwise rewrite the launcher that runs it
 		// next time, outside any sandbox.
 		readOnly = append(readOnly, self)
@@ -203,7 +203,7 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 		}
 		// A link out of the writable set (.envrc -> ~/.ssh/id_rsa) needs
 		// no bind: what it points to is read-only, or hidden, anyway.
-		if real == "" || !inRoots(real, plan.Writable) || bound[real] {
+		if real == "" || !inRoots(real, plan.Writable, plan.TmpFrom != "") || bound[real] {
 			continue
 		}
 		bound[real] = true
@@ -281,20 +281,20 @@ func countIn(paths, roots []string) (string, int) {
 }
 
 // reachable says whether the program can write p: a writable root holds
-// it as named or as resolved (roots are canonical; host /tmp is not the
-// sandbox's).
-func reachable(pol profiles.Policy, roots []string, p string) bool {
+// it as named or as resolved.
+func reachable(pol profiles.Policy, plan *nsexec.MountPlan, p string) bool {
 	if pol.ReachableWritable(p) != "" {
 		return true
 	}
 	real, err := filepath.EvalSymlinks(p)
-	return err == nil && inRoots(real, roots)
+	return err == nil && inRoots(real, plan.Writable, plan.TmpFrom != "")
 }
 
 // inRoots says whether the canonical path real lies in one of the
-// canonical roots the program sees (host /tmp is not the sandbox's).
-func inRoots(real string, roots []string) bool {
-	return slices.ContainsFunc(roots, func(r string) bool { return r != "/tmp" && profiles.Within(real, r) })
+// canonical roots the program sees: the host's /tmp is one only where
+// the sandbox has no private /tmp.
+func inRoots(real string, roots []string, privateTmp bool) bool {
+	return slices.ContainsFunc(roots, func(r string) bool { return (r != "/tmp" || !privateTmp) && profiles.Within(real, r) })
 }
 
 // protectable returns p's canonical path for a read-only bind, and a

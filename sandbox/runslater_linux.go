@@ -18,12 +18,14 @@ import (
 // is the same risk and is not looked for (README, threat model): the
 // index that makes git enter it must stay writable for commits.
 type gitScan struct {
-	create   bool     // make missing hooks dirs (not for explain)
-	roots    []string // the writable roots, as named and resolved
-	warnings []string
-	dotGits  []string        // .git directories
-	gitDirs  map[string]bool // each of them and the git dirs below it
-	absent   []string        // commondir files not there at the start
+	create bool     // make missing hooks dirs (not for explain)
+	roots  []string // the writable roots, as named and resolved
+	// privateTmp: "/tmp" among roots is the sandbox's own, not the host's.
+	privateTmp bool
+	warnings   []string
+	dotGits    []string        // .git directories
+	gitDirs    map[string]bool // each of them and the git dirs below it
+	absent     []string        // commondir files not there at the start
 }
 
 // runsLater finds, below each writable root (ScanDepth levels at most),
@@ -32,8 +34,8 @@ type gitScan struct {
 // a candidate is only looked at when its first component is listed.
 // roots are the writable roots as named and as resolved. create: a
 // launch, which may make missing hooks dirs; explain may not.
-func runsLater(pol profiles.Policy, roots []string, create bool) ([]string, *gitScan) {
-	g := &gitScan{create: create, roots: roots, gitDirs: map[string]bool{}}
+func runsLater(pol profiles.Policy, roots []string, privateTmp, create bool) ([]string, *gitScan) {
+	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -110,8 +112,9 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	return protect
 }
 
-// writable says whether dir lies in a writable root (host /tmp aside).
-func (g *gitScan) writable(dir string) bool { return inRoots(dir, g.roots) }
+// writable says whether dir lies in a writable root (host /tmp aside,
+// unless the sandbox shares it).
+func (g *gitScan) writable(dir string) bool { return inRoots(dir, g.roots, g.privateTmp) }
 
 // gitfileDir is the git dir a .git file names ("gitdir: PATH", relative
 // to the file's directory), or "".

@@ -275,14 +275,23 @@ func TestMountsNeverHalfway(t *testing.T) {
 		sock := filepath.Join("/tmp", filepath.Base(w.extra)+".sock")
 		connected := listenUnix(t, sock)
 		t.Cleanup(func() { os.Remove(sock) })
+		// --read-only inside the shared /tmp still holds.
+		ro := filepath.Join("/tmp", filepath.Base(w.extra)+"-ro")
+		mustMkdir(t, ro)
+		t.Cleanup(func() { os.RemoveAll(ro) })
+		writeFile(t, filepath.Join(ro, "f"), "original")
 		script := `mount --bind "$HOME" "$HOME" && mount -o remount,bind,ro "$HOME" && exec "$@"`
 		r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
-			bin, "--", "/bin/sh", "-c", `echo x > /dev/null && head -c1 /dev/urandom >/dev/null && echo ok; "$0" connect unix "$1"`, probe, sock)
+			bin, "--read-only", ro, "--", "/bin/sh", "-c", `echo x > /dev/null && head -c1 /dev/urandom >/dev/null && echo ok; echo pwned > "$2/f"; "$0" connect unix "$1"`,
+			probe, sock, ro)
 		if r.code == 125 || !strings.HasPrefix(r.stdout, "ok\n") || !strings.Contains(r.stderr, "the sandbox's /tmp is the host's") {
 			t.Errorf("exit %d, stdout %q, stderr %q; want a working sandbox and the /tmp warning", r.code, r.stdout, r.stderr)
 		}
 		if connected() {
 			t.Errorf("the host's socket in /tmp took a connection; stdout %q", r.stdout)
+		}
+		if got, _ := os.ReadFile(filepath.Join(ro, "f")); string(got) != "original" {
+			t.Errorf("--read-only %s in the shared /tmp was written: %q", ro, got)
 		}
 	})
 }
