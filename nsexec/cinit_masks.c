@@ -174,3 +174,25 @@ void omega_read_only_lost(void) {
 		omega_warn(msg);
 	}
 }
+
+// join appends "; HEAD: a, b, c" for list to buf (of size n), cut short
+// with "…" where it does not fit.
+static void join(char *buf, size_t n, const char *head, const struct strs *list) {
+	size_t at = strlen(buf);
+	for (uint32_t i = 0; i < list->n && at < n; i++) {
+		int w = snprintf(buf + at, n - at, "%s%s", i ? ", " : head, list->v[i]);
+		at = w < 0 || (size_t)w >= n - at ? n : at + (size_t)w;
+	}
+	if (at >= n && n > 4)
+		strcpy(buf + n - 4, "…");
+}
+
+// omega_unprotected names what a sandbox without its mounts leaves open:
+// the masked stores readable, the files kept read-only inside writable
+// roots (the config file, .git/config, .envrc, --read-only) writable.
+void omega_unprotected(const struct spec *s, char *buf, size_t n) {
+	buf[0] = 0; // the writable first: a long list is cut short at the end
+	join(buf, n, "; writable, though kept read-only in the sandbox: ", &s->read_only);
+	join(buf, n, "; readable: ", &s->hide_dirs);
+	join(buf, n, s->hide_dirs.n ? ", " : "; readable: ", &s->hide_files);
+}

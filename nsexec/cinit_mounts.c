@@ -2,9 +2,9 @@
 
 // cinit_mounts.c: the C init stage's mounts (mounts_linux.go in Go): the
 // host root made read-only but for the writable roots, a fresh /run and
-// /proc, then cinit_masks.c's /dev, masks and read-only binds; and the
-// mount helpers both files use. Every path the parent sends is canonical
-// and opened without following symlinks.
+// /proc, then cinit_masks.c's /dev, masks and read-only binds (the mount
+// helpers both use are in cinit_mount_util.c). Every path the parent
+// sends is canonical and opened without following symlinks.
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -18,89 +18,6 @@
 #include <unistd.h>
 
 #include "cinit_internal.h"
-
-// ----------------------------------------------------------------- files
-
-// omega_create_file is Go's os.WriteFile(path, nil, mode).
-int omega_create_file(const char *path, mode_t mode) {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
-// ---------------------------------------------------------------- mounts
-
-int omega_mount(const char *src, const char *dst, const char *fstype, unsigned long flags, const char *data) {
-	if (mount(src, dst, fstype, flags, data) < 0)
-		return omega_step_fail(errno, "mount %s on %s", src, dst);
-	return 0;
-}
-
-int omega_bind_fd(int fd, const char *dst, unsigned long flags) {
-	char src[32];
-	snprintf(src, sizeof src, "/proc/self/fd/%d", fd);
-	return omega_mount(src, dst, NULL, MS_BIND | flags, NULL);
-}
-
-// omega_set_attr is mount_setattr(2) on canonical path; how names the
-// change in errors. A kernel without it (before 5.12) remounts.
-int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
-	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
-	if (syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof a) == 0)
-		return 0;
-	if (errno == ENOSYS)
-		return omega_remount(-1, path, flags, set, clr, how);
-	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
-}
-
-// omega_set_attr_fd is set_attr on what fd refers to.
-int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
-	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
-	if (syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof a) == 0)
-		return 0;
-	if (errno == ENOSYS)
-		return omega_remount(fd, path, flags, set, clr, how);
-	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
-}
-
-// omega_open_nofollow opens a canonical path (O_PATH) without following any
-// symlink on the way: the parent resolved every path it sends, so a
-// symlink found now appeared since — in a directory a confined program
-// can write — and must not redirect a mount. errno is ELOOP then.
-int omega_open_nofollow(const char *path) {
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
-		end = strchr(name, '/');
-		if (end)
-			*end++ = 0;
-		else
-			end = name + strlen(name);
-		int next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), e = errno;
-		close(fd);
-		struct stat st;
-		if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
-			close(next);
-			next = -1, e = ELOOP;
-		}
-		errno = e;
-		fd = next;
-	}
-	return fd;
-}
-
-// omega_nofollow_fail reports a path that omega_open_nofollow refused.
-int omega_nofollow_fail(int e, const char *what, const char *path) {
-	if (e == ELOOP)
-		return omega_step_fail(e, "%s %s: a symlink appeared on its path after omega-run checked it (a confined program may have made it)", what, path);
-	return omega_step_fail(e, "%s %s: open", what, path);
-}
 
 // held is a host path kept open (O_PATH) across the mounts that cover it.
 struct held {
@@ -353,28 +270,6 @@ int omega_setup_mounts(const struct spec *s) {
 		rc = proc;
 	release(kept, n);
 	return rc;
-}
-
-// join appends "; HEAD: a, b, c" for list to buf (of size n), cut short
-// with "…" where it does not fit.
-static void join(char *buf, size_t n, const char *head, const struct strs *list) {
-	size_t at = strlen(buf);
-	for (uint32_t i = 0; i < list->n && at < n; i++) {
-		int w = snprintf(buf + at, n - at, "%s%s", i ? ", " : head, list->v[i]);
-		at = w < 0 || (size_t)w >= n - at ? n : at + (size_t)w;
-	}
-	if (at >= n && n > 4)
-		strcpy(buf + n - 4, "…");
-}
-
-// omega_unprotected names what a sandbox without its mounts leaves open:
-// the masked stores readable, the files kept read-only inside writable
-// roots (the config file, .git/config, .envrc, --read-only) writable.
-void omega_unprotected(const struct spec *s, char *buf, size_t n) {
-	buf[0] = 0; // the writable first: a long list is cut short at the end
-	join(buf, n, "; writable, though kept read-only in the sandbox: ", &s->read_only);
-	join(buf, n, "; readable: ", &s->hide_dirs);
-	join(buf, n, s->hide_dirs.n ? ", " : "; readable: ", &s->hide_files);
 }
 
 // warn_host_proc says that the sandbox kept the host's /proc.

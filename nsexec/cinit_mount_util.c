@@ -1,0 +1,100 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_mount_util.c: the mount helpers cinit_mounts.c and cinit_masks.c
+// use: mount and mount_setattr with the step's error, and opening a
+// canonical path without following any symlink.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cinit_internal.h"
+
+// ----------------------------------------------------------------- files
+
+// omega_create_file is Go's os.WriteFile(path, nil, mode).
+int omega_create_file(const char *path, mode_t mode) {
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+// ---------------------------------------------------------------- mounts
+
+int omega_mount(const char *src, const char *dst, const char *fstype, unsigned long flags, const char *data) {
+	if (mount(src, dst, fstype, flags, data) < 0)
+		return omega_step_fail(errno, "mount %s on %s", src, dst);
+	return 0;
+}
+
+int omega_bind_fd(int fd, const char *dst, unsigned long flags) {
+	char src[32];
+	snprintf(src, sizeof src, "/proc/self/fd/%d", fd);
+	return omega_mount(src, dst, NULL, MS_BIND | flags, NULL);
+}
+
+// omega_set_attr is mount_setattr(2) on canonical path; how names the
+// change in errors. A kernel without it (before 5.12) remounts.
+int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
+	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
+	if (syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof a) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return omega_remount(-1, path, flags, set, clr, how);
+	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
+}
+
+// omega_set_attr_fd is set_attr on what fd refers to.
+int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {
+	struct omega_mount_attr a = {.attr_set = set, .attr_clr = clr};
+	if (syscall(SYS_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof a) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return omega_remount(fd, path, flags, set, clr, how);
+	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
+}
+
+// omega_open_nofollow opens a canonical path (O_PATH) without following any
+// symlink on the way: the parent resolved every path it sends, so a
+// symlink found now appeared since — in a directory a confined program
+// can write — and must not redirect a mount. errno is ELOOP then.
+int omega_open_nofollow(const char *path) {
+	char buf[4096];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
+		end = strchr(name, '/');
+		if (end)
+			*end++ = 0;
+		else
+			end = name + strlen(name);
+		int next = openat(fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC), e = errno;
+		close(fd);
+		struct stat st;
+		if (next >= 0 && fstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+			close(next);
+			next = -1, e = ELOOP;
+		}
+		errno = e;
+		fd = next;
+	}
+	return fd;
+}
+
+// omega_nofollow_fail reports a path that omega_open_nofollow refused.
+int omega_nofollow_fail(int e, const char *what, const char *path) {
+	if (e == ELOOP)
+		return omega_step_fail(e, "%s %s: a symlink appeared on its path after omega-run checked it (a confined program may have made it)", what, path);
+	return omega_step_fail(e, "%s %s: open", what, path);
+}
