@@ -9,6 +9,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +65,25 @@ static int below(const char *mp, const char *path) {
 	return strncmp(mp, path, n) == 0 && mp[n] == '/';
 }
 
-// remount_below changes every mount strictly below path. It runs before
-// the sandbox binds anything over them, and nothing else changes this
-// namespace's tree, so a mount it cannot reach fails the step.
+// mnt_id_of is the id of the mount fd is on (fdinfo's mnt_id), or -1.
+static int mnt_id_of(int fd) {
+	char p[64], buf[512];
+	snprintf(p, sizeof p, "/proc/self/fdinfo/%d", fd);
+	int f = open(p, O_RDONLY | O_CLOEXEC);
+	ssize_t n = f < 0 ? -1 : read(f, buf, sizeof buf - 1);
+	if (f >= 0)
+		close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	char *m = strstr(buf, "mnt_id:");
+	return m ? atoi(m + 7) : -1;
+}
+
+// remount_below changes every mount strictly below path that a path
+// reaches. One that none does — covered by a later mount (a tmpfs over
+// /tmp), stacked under another at the same place, its mount point
+// deleted — is out of the program's reach as well, and keeps its flags.
 static int remount_below(const char *path, uint64_t set, uint64_t clr, const char *how) {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	if (!f)
@@ -76,8 +93,9 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 	int rc = 0;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
 		char mp[4096];
+		int id;
 		// id parent major:minor root mount-point ...
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1)
+		if (sscanf(line, "%d %*s %*s %*s %4095s", &id, mp) != 2)
 			continue;
 		if (strlen(mp) == sizeof mp - 1) {
 			rc = omega_step_fail(ENAMETOOLONG, "remount below %s (%s): a mount point in /proc/self/mountinfo", path, how);
@@ -87,15 +105,16 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 		if (!below(mp, path))
 			continue;
 		int fd = omega_open_nofollow(mp);
-		size_t len = strlen(mp);
-		// A mount whose mount point was deleted: no path reaches it.
-		if (fd < 0 && errno == ENOENT && len > 10 && strcmp(mp + len - 10, " (deleted)") == 0)
-			continue;
+		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP))
+			continue; // what covers it has no such path
 		if (fd < 0) {
 			rc = omega_nofollow_fail(errno, "remount", mp);
 			break;
 		}
-		if (remount_one(fd, set, clr) < 0)
+		int at = mnt_id_of(fd);
+		if (at < 0)
+			rc = omega_step_fail(EIO, "remount %s (%s): no mnt_id in /proc/self/fdinfo", mp, how);
+		else if (at == id && remount_one(fd, set, clr) < 0)
 			rc = omega_step_fail(errno, "remount %s (%s)", mp, how);
 		close(fd);
 	}

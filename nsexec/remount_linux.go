@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -72,10 +73,11 @@ func msFlags(attr uint64) uintptr {
 // stNoSymFollow is statfs's ST_NOSYMFOLLOW (Linux 5.10).
 const stNoSymFollow = 0x2000
 
-// remountBelow changes every mount strictly below p, from
-// /proc/self/mountinfo. It runs before the sandbox binds anything over
-// them, and nothing else changes this namespace's tree, so a mount it
-// cannot reach fails the step.
+// remountBelow changes every mount strictly below p (from
+// /proc/self/mountinfo) that a path reaches. One that none does —
+// covered by a later mount (a tmpfs over /tmp), stacked under another at
+// the same place, its mount point deleted — is out of the program's
+// reach as well, and keeps its flags.
 func remountBelow(p string, attr *unix.MountAttr) error {
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
@@ -95,19 +97,36 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 			continue
 		}
 		fd, err := openNoFollow(mp)
-		if errors.Is(err, unix.ENOENT) && strings.HasSuffix(mp, " (deleted)") {
-			continue // a mount whose mount point was deleted: no path reaches it
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
+			continue // what covers it has no such path
 		}
 		if err != nil {
 			return err
 		}
-		err = remountOne(fd, attr)
+		at, err := mntID(fd)
+		if err == nil && strconv.Itoa(at) == fields[0] {
+			err = remountOne(fd, attr)
+		}
 		unix.Close(fd)
 		if err != nil {
 			return fmt.Errorf("remount %s: %w", mp, err)
 		}
 	}
 	return sc.Err()
+}
+
+// mntID is the id of the mount fd is on (fdinfo's mnt_id).
+func mntID(fd int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", fd))
+	if err != nil {
+		return 0, err
+	}
+	_, rest, ok := strings.Cut(string(b), "mnt_id:")
+	if !ok {
+		return 0, errors.New("no mnt_id in /proc/self/fdinfo")
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	return strconv.Atoi(strings.TrimSpace(line))
 }
 
 // unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
