@@ -32,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -58,6 +59,18 @@
 
 // ---------------------------------------------------------- the program
 
+// refused_once says, the first time, that pidfd_getfd is refused (a
+// filter or LSM around omega-run): the broker cannot take the program's
+// socket, and every unix connect it brokers fails.
+static void refused_once(int e) {
+	static int said;
+	if (said++)
+		return;
+	char msg[256];
+	snprintf(msg, sizeof msg, "connect broker: pidfd_getfd: %s: the program's unix connects fail", omega_errstr(e));
+	omega_warn(msg);
+}
+
 // omega_broker_child runs in the program's process before execve: it
 // installs the program's filter with the broker's rules (nsexec.Broker)
 // and a listener, and hands the listener to PID 1 over sock. 0 when it
@@ -68,11 +81,14 @@ int omega_broker_child(const struct spec *s, int sock) {
 	unsigned long flags = s->seccomp_flags | SECCOMP_FILTER_FLAG_NEW_LISTENER;
 	long fd = -1;
 	const char *what = "seccomp(NEW_LISTENER)";
-	// The broker takes the program's socket with pidfd_getfd and lets a
-	// connect through with SECCOMP_USER_NOTIF_FLAG_CONTINUE: without them
-	// (before Linux 5.6) every connect would fail. EBADF: it exists.
-	if (syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 && errno == ENOSYS)
-		what = "pidfd_getfd";
+	// The broker connects a copy of the program's socket, taken with
+	// pidfd_getfd: before Linux 5.6 every connect would fail. Told by the
+	// kernel's version, not by a call, which a filter around omega-run
+	// might answer by killing the process.
+	struct utsname u;
+	int major = 0, minor = 0;
+	if (uname(&u) == 0 && sscanf(u.release, "%d.%d", &major, &minor) == 2 && (major < 5 || (major == 5 && minor < 6)))
+		what = "pidfd_getfd, which came with Linux 5.6", errno = ENOSYS;
 	else if ((fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags | SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV, &prog)) < 0 &&
 	         errno == EINVAL) // before Linux 5.19: signals may then restart a brokered connect
 		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
@@ -299,6 +315,8 @@ int omega_broker_take(int listener, struct omega_call *c) {
 	c->sock = syscall(SYS_pidfd_getfd, pidfd, c->fd, 0);
 	if (c->sock < 0)
 		r = -errno;
+	if (c->sock < 0 && errno != EBADF && errno != ESRCH)
+		refused_once(errno);
 	close(pidfd);
 	if (r < 0)
 		return r;

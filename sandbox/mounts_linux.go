@@ -174,8 +174,9 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan)
 		}
 	}
 	socks, err := hostSockets(pol, plan)
-	if err != nil && pol.Seccomp == profiles.SeccompNone && landlock.EffectiveABI() < 9 {
-		// Neither the connect broker nor Landlock refuses them then.
+	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {
+		// Neither the connect broker (none with the Go init stage) nor
+		// Landlock refuses them then.
 		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
 	}
 	plan.HideFiles = append(plan.HideFiles, socks...)

@@ -266,7 +266,11 @@ func (p *plan) programUID() int {
 }
 
 func usernsWarning(cause string) string {
-	head := "user namespaces are unavailable (" + cause + "): running with Landlock and seccomp only, " +
+	confined := "Landlock and seccomp"
+	if landlock.ABI() < 1 {
+		confined = "seccomp" // the Landlock warning says what that leaves
+	}
+	head := "user namespaces are unavailable (" + cause + "): running with " + confined + " only, " +
 		"without namespaces, masks or a private /proc"
 	if outer := os.Getenv("OMEGA_SANDBOX"); (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
 		// Nested: no sysctl helps. The outer sandbox keeps programs from

@@ -170,13 +170,22 @@ func TestFallbackOldKernel(t *testing.T) {
 exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 				asRoot := *w
 				asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
-				r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", host, cov, probe, "seccomp-exec", calls,
-					bin, "--", "/bin/sh", "-c", script, w.outside+"/sentinel", cfg)
+				// Before 5.6 omega-run tells from uname that the connect
+				// broker cannot work: setarch makes uname say 2.6.
+				uname := []string{"setarch", "x86_64"}
+				if name == "5.4" {
+					uname = append(uname, "--uname-2.6")
+				}
+				r := asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", host, cov},
+					append(uname, probe, "seccomp-exec", calls, bin, "--", "/bin/sh", "-c", script, w.outside+"/sentinel", cfg)...)...)
 				if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "only the read-only mounts stop writes") {
 					t.Errorf("exit %d, stdout %q, stderr %q; want the program run, fd 9 closed, and the Landlock warning", r.code, r.stdout, r.stderr)
 				}
 				if got, _ := os.ReadFile(cfg); w.sentinel() != "original" || len(got) != 0 {
 					t.Errorf("written: sentinel %q, config %q", w.sentinel(), got)
+				}
+				if name == "5.4" && !strings.Contains(r.stderr, "connect broker unavailable (pidfd_getfd") {
+					t.Errorf("no word of the connect broker: %q", r.stderr)
 				}
 			})
 		}
@@ -262,5 +271,21 @@ func TestHostSocketsUnlisted(t *testing.T) {
 	r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--seccomp", "none", "--", "/bin/echo", "ran")
 	if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "host sockets bound before the start stay reachable") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the program run and the gap said", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBrokerPidfdRefused: a filter around omega-run refuses pidfd_getfd,
+// which the connect broker takes the program's socket with. The
+// program's unix connects then fail (the broker fails closed), and the
+// launch says why, once, instead of leaving every connect a mystery.
+func TestBrokerPidfdRefused(t *testing.T) {
+	w := newWorld(t, nobody)
+	own := `import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/own.sock"); s.listen(1)
+for _ in range(2):
+    try: socket.socket(socket.AF_UNIX).connect("/tmp/own.sock"); print("connected")
+    except OSError as e: print("refused", e.errno)`
+	r := w.under([]string{probe, "seccomp-exec", "438=1"}, "--", "/bin/sh", "-c", `rm -f /tmp/own.sock; python3 -c "$0"`, own)
+	if r.stdout != "refused 1\nrefused 1\n" || strings.Count(r.stderr, "connect broker: pidfd_getfd: operation not permitted") != 1 {
+		t.Errorf("stdout %q, stderr %q; want both connects refused and one warning", r.stdout, r.stderr)
 	}
 }
