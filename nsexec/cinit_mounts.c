@@ -295,7 +295,7 @@ static char *getwd_go(void) {
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
 void omega_enter_mounts(struct spec *s) {
-	char *wd = getwd_go(), msg[2048];
+	char *wd = getwd_go(), msg[8192];
 	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
 	if (rc == 1)
 		warn_host_proc(); // Landlock keeps its full ruleset: host processes' fds are in sight
@@ -307,7 +307,7 @@ void omega_enter_mounts(struct spec *s) {
 		// Ubuntu's AppArmor userns restriction: clone worked but the
 		// namespace holds no privilege. Landlock, where there is one,
 		// still confines writes.
-		char lost[1536];
+		char lost[6144]; // cut short (…) only past some 60 long paths
 		omega_unprotected(s, lost, sizeof lost);
 		int abi = omega_landlock_abi();
 		snprintf(msg, sizeof msg,
