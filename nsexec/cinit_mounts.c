@@ -304,6 +304,10 @@ void omega_enter_mounts(struct spec *s) {
 		// nodev /dev, a read-only /tmp): never run the program in it.
 		if (rc == -1 || omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
+		if (s->flags & F_MOUNTS_REQUIRED)
+			omega_die(125, "mounts: %s: %s: --hide and --read-only need the sandbox's mounts; on Ubuntu allow user "
+			          "namespaces for omega-run with an AppArmor profile (see README), or drop them",
+			          omega_step_msg, omega_errstr(omega_step_err));
 		// Ubuntu's AppArmor userns restriction: clone worked but the
 		// namespace holds no privilege. Landlock, where there is one,
 		// still confines writes.

@@ -124,6 +124,10 @@ func enterMounts(s *Spec, w *warner) error {
 		if !errors.As(err, new(untouchedError)) || !errors.Is(err, unix.EPERM) || s.FailClosed {
 			return fmt.Errorf("mounts: %w", err)
 		}
+		if s.Mounts.Required {
+			return fmt.Errorf("mounts: %w: --hide and --read-only need the sandbox's mounts; on Ubuntu allow user "+
+				"namespaces for omega-run with an AppArmor profile (see README), or drop them", err)
+		}
 		// Ubuntu's AppArmor userns restriction: clone worked but the
 		// namespace holds no privilege. Landlock, where there is one,
 		// still confines writes, with its full ruleset: no read-only root

@@ -18,6 +18,10 @@ type MountPlan struct {
 	// FreshRun replaces /run with an empty tmpfs: host service sockets
 	// (docker, dbus, ssh-agent, systemd) live there.
 	FreshRun bool
+	// Required: the caller asked for masks or read-only paths (--hide,
+	// --read-only), so a mount namespace that refuses to mount ends the
+	// launch instead of falling back without them.
+	Required bool
 	// Keep are host paths under /run or /tmp that stay visible in the new
 	// ones: name resolution files, each --allow-socket, and writable roots
 	// below /run (RunWritable), which are made writable again there.

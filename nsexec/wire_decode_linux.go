@@ -121,6 +121,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Hostname = r.str()
 	if has(flagMounts) {
 		s.Mounts = r.mounts(has(flagFreshRun))
+		s.Mounts.Required = has(flagMountsRequired)
 	}
 	if has(flagUser) {
 		s.User = r.user()

@@ -72,6 +72,8 @@ const (
 	// builds its ruleset from the rules (the C one reads the plan's
 	// RestrictFlags).
 	flagLogDenials
+	// flagMountsRequired: Mounts.Required.
+	flagMountsRequired
 )
 
 type wireWriter struct {
@@ -164,6 +166,7 @@ func specFlags(s *Spec) uint32 {
 		{flagFailClosed, s.FailClosed}, {flagPlain, s.Plain}, {flagClearEnv, s.ClearEnv},
 		{flagGoAhead, s.GoAhead}, {flagCgroupNS, s.CgroupNS}, {flagProbe, s.Probe}, {flagLogJSON, s.LogJSON},
 		{flagMounts, s.Mounts != nil}, {flagFreshRun, s.Mounts != nil && s.Mounts.FreshRun},
+		{flagMountsRequired, s.Mounts != nil && s.Mounts.Required},
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},

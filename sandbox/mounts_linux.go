@@ -31,7 +31,8 @@ const maxProtected = 4096
 // holds the writable roots' canonical paths (canonicalRoots); nil is
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
-	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
+	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true,
+		Required: len(pol.Hide) > 0 || len(pol.ReadOnly) > 0}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
 	warnings := append(roWarnings, masks(pol, canon, plan)...)

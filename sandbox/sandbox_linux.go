@@ -110,6 +110,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 		warnings = append(warnings, mwarn...)
 		if cause != "" {
+			if plan.Required {
+				return nil, ns, launcherErr(requiredMounts(cause))
+			}
 			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
 		} else {
 			// Said once the namespaces exist: without them (the

@@ -265,6 +265,12 @@ func (p *plan) programUID() int {
 	return os.Geteuid()
 }
 
+// requiredMounts refuses a launch whose --hide or --read-only only a
+// mount namespace can carry out, where user namespaces are unavailable.
+func requiredMounts(cause string) error {
+	return fmt.Errorf("--hide and --read-only need the sandbox's mounts, and user namespaces are unavailable (%s): fix that, or drop them", cause)
+}
+
 func usernsWarning(cause string) string {
 	confined := "Landlock and seccomp"
 	if landlock.ABI() < 1 {

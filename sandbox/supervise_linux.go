@@ -93,6 +93,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if cause == "" {
 		return 0, launcherErr(err)
 	}
+	if spec.Mounts != nil && spec.Mounts.Required {
+		return 0, launcherErr(requiredMounts(cause))
+	}
 	warnings := []string{usernsWarning(cause)} // report refuses them with --fail-closed
 	if spec.Mounts != nil {
 		warnings = append(warnings, notHidden(spec.Mounts))

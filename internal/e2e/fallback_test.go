@@ -116,6 +116,14 @@ func TestFallbackMountRefused(t *testing.T) {
 	if r.code != 125 || strings.Contains(r.stdout, "ran") {
 		t.Errorf("--fail-closed: exit %d stdout %q; want 125 and nothing run", r.code, r.stdout)
 	}
+	// What the caller asked to hide or keep read-only only mounts do:
+	// refused, as rx refuses them, rather than run without.
+	for _, flag := range []string{"--hide", "--read-only"} {
+		r = w.under(noMount, flag, filepath.Join(w.dataDir, "workspace"), "--", "/bin/sh", "-c", "echo ran")
+		if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "--hide and --read-only need the sandbox's mounts") {
+			t.Errorf("%s: exit %d stdout %q stderr %q; want 125 and nothing run", flag, r.code, r.stdout, r.stderr)
+		}
+	}
 }
 
 // TestFallbackNoUserNamespaces runs omega-run where creating a user
@@ -150,6 +158,10 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 			r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
 			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "--fail-closed: user namespaces are unavailable") {
 				t.Errorf("--fail-closed: exit %d stdout %q stderr %q; want 125, nothing run, and why", r.code, r.stdout, r.stderr)
+			}
+			r = w.under(wrap, "--read-only", filepath.Join(w.dataDir, "workspace"), "--", "/bin/sh", "-c", "echo ran")
+			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "--hide and --read-only need the sandbox's mounts") {
+				t.Errorf("--read-only: exit %d stdout %q stderr %q; want 125 and nothing run", r.code, r.stdout, r.stderr)
 			}
 		})
 	}
