@@ -22,9 +22,7 @@ func TestFallbackHostProc(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			cfg := filepath.Join(w.dataDir, "config.toml")
-			writeFile(t, cfg, "")
-			chownTree(t, w.dataDir, u)
+			cfg := emptyConfig(t, w)
 			script := fmt.Sprintf(`mount -t tmpfs none /proc/sys/kernel/random || exit 99
 exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 			asRoot := *w
@@ -105,9 +103,7 @@ func TestMappedRoot(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			cfg := filepath.Join(w.dataDir, "config.toml")
-			writeFile(t, cfg, "")
-			chownTree(t, w.dataDir, u)
+			cfg := emptyConfig(t, w)
 			r := w.runProg("unshare", "-Ur", bin, "--", "/bin/sh", "-c", `echo 'mode = "rwx"' > "$0"; echo pwned > "$1"; echo ran`,
 				cfg, w.outside+"/sentinel")
 			if !strings.Contains(r.stdout, "ran") || strings.Contains(r.stderr, "unavailable") {
@@ -155,9 +151,7 @@ func TestFallbackOldKernel(t *testing.T) {
 		for _, u := range users {
 			t.Run(name+"/"+u.name, func(t *testing.T) {
 				w := newWorld(t, u)
-				cfg := filepath.Join(w.dataDir, "config.toml")
-				writeFile(t, cfg, "")
-				chownTree(t, w.dataDir, u)
+				cfg := emptyConfig(t, w)
 				// The program's own unix socket still takes a connection
 				// (the connect broker needs pidfd_getfd, from 5.6).
 				own := `import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/own.sock"); s.listen(1); socket.socket(socket.AF_UNIX).connect("/tmp/own.sock")`
@@ -291,4 +285,14 @@ for _ in range(2):
 	if r.stdout != "refused 1\nrefused 1\n" || strings.Count(r.stderr, "connect broker: pidfd_getfd: operation not permitted") != 1 {
 		t.Errorf("stdout %q, stderr %q; want both connects refused and one warning", r.stdout, r.stderr)
 	}
+}
+
+// emptyConfig gives w's data dir an empty config file, owned by w's user,
+// for a test to check from outside that no launch wrote it.
+func emptyConfig(t *testing.T, w *world) string {
+	t.Helper()
+	cfg := filepath.Join(w.dataDir, "config.toml")
+	writeFile(t, cfg, "")
+	chownTree(t, w.dataDir, w.u)
+	return cfg
 }

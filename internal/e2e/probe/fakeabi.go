@@ -57,27 +57,34 @@ func fakeABI(args []string) error {
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_USER_NOTIF},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
 	}
+	fd, cmd, err := startSupervised(filter, args[1:])
+	if err != nil {
+		return err
+	}
+	go answerVersion(fd, int64(abi))
+	cmd.Wait()
+	os.Exit(cmd.ProcessState.ExitCode())
+	return nil
+}
+
+// startSupervised installs filter with a user-notification listener on
+// this thread only (the child forked from it inherits it; the
+// supervisor's threads do not need it) and starts args: the listener's
+// fd and the started command.
+func startSupervised(filter []unix.SockFilter, args []string) (int, *exec.Cmd, error) {
 	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
-	// The filter goes on this thread only; the child forked from it
-	// inherits it, the supervisor's threads do not need it.
 	runtime.LockOSThread()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
+		return -1, nil, err
 	}
 	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
 		unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
 	if errno != 0 {
-		return fmt.Errorf("seccomp: %w", errno)
+		return -1, nil, fmt.Errorf("seccomp: %w", errno)
 	}
-	cmd := exec.Command(args[1], args[2:]...)
+	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go answerVersion(int(fd), int64(abi))
-	cmd.Wait()
-	os.Exit(cmd.ProcessState.ExitCode())
-	return nil
+	return int(fd), cmd, cmd.Start()
 }
 
 // answerVersion is the supervisor's loop; it ends with the process.

@@ -6,8 +6,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
-	"runtime"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -29,29 +27,18 @@ func loseParent(args []string) error {
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_USER_NOTIF},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
 	}
-	prog := unix.SockFprog{Len: uint16(len(filter)), Filter: &filter[0]}
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return err
 	}
-	runtime.LockOSThread()
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return err
-	}
-	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER,
-		unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
-	if errno != 0 {
-		return fmt.Errorf("seccomp: %w", errno)
-	}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
+	fd, cmd, err := startSupervised(filter, args)
+	if err != nil {
 		return err
 	}
 	pidfd, err := unix.PidfdOpen(cmd.Process.Pid, 0)
 	if err != nil {
 		return err
 	}
-	go killOnReset(int(fd), pidfd, cmd.Process)
+	go killOnReset(fd, pidfd, cmd.Process)
 	cmd.Wait()
 	for { // the orphans come to this subreaper
 		if _, err := unix.Wait4(-1, nil, 0, nil); err == unix.ECHILD {
