@@ -39,9 +39,12 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 				e.Warnings = append(e.Warnings, mwarn...)
 				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
 				e.ReadOnly = plan.ReadOnly
+				// What the host's layout leaves of the writable set and
+				// the private /tmp (read-only mounts, a /tmp symlink).
+				e.Writable = append(slices.Clone(plan.Writable), landlock.DeviceDirs...)
+				e.PrivateTmp = plan.TmpFrom
 			}
 			mounts = true
-			e.PrivateTmp = pol.PrivateTmp()
 			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
 			if pol.Net == profiles.NetNone {
 				e.Namespaces = append(e.Namespaces, "net")

@@ -38,10 +38,14 @@ func hostTmp(plan *nsexec.MountPlan) []string {
 	switch {
 	case err == nil && fi.IsDir():
 		return nil
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0 && !slices.Contains(plan.Writable, "/tmp"):
-		real, _ := filepath.EvalSymlinks("/tmp")
-		plan.TmpFrom = ""
-		return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's" + sharedTmpNote}
+	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		if real, err := filepath.EvalSymlinks("/tmp"); err == nil {
+			plan.TmpFrom = ""
+			if i := slices.Index(plan.Writable, "/tmp"); i >= 0 {
+				plan.Writable[i] = real // explain's look, which resolves nothing
+			}
+			return []string{"/tmp is a symlink to " + real + " on this host: the sandbox's /tmp is the host's" + sharedTmpNote}
+		}
 	}
 	plan.TmpFrom = ""
 	plan.Writable = slices.DeleteFunc(plan.Writable, func(w string) bool { return w == "/tmp" })

@@ -33,6 +33,9 @@ const maxProtected = 4096
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true,
 		Required: len(pol.Hide) > 0 || len(pol.ReadOnly) > 0}
+	if canon == nil {
+		plan.TmpFrom = pol.PrivateTmp() // explain: as named
+	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
 	warnings := append(roWarnings, masks(pol, canon, plan)...)

@@ -92,6 +92,13 @@ func TestMountsNeverHalfway(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(ro, "f")); string(got) != "original" {
 			t.Errorf("--read-only %s in the shared /tmp was written: %q", ro, got)
 		}
+		// explain tells the same: no private /tmp, the data dir not writable.
+		r = w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "explain")
+		if strings.Contains(r.stdout, "the sandbox's own") || strings.Contains(r.stdout, "writable:    "+w.dataDir+"\n") ||
+			strings.Contains(r.stdout, "             "+w.dataDir+"\n") ||
+			!strings.Contains(r.stdout, "the sandbox's /tmp is the host's") {
+			t.Errorf("explain does not show the shared /tmp and the read-only data dir: %q", r.stdout)
+		}
 	})
 }
 
