@@ -59,15 +59,18 @@
 
 // ---------------------------------------------------------- the program
 
-// refused_once says, the first time, that pidfd_getfd is refused (a
-// filter or LSM around omega-run): the broker cannot take the program's
-// socket, and every unix connect it brokers fails.
+// refused_once says, the first time, that pidfd_getfd was refused: the
+// broker cannot take the socket, and that connect fails. The pool's
+// threads may all get here at once.
 static void refused_once(int e) {
 	static int said;
-	if (said++)
+	if (__atomic_fetch_add(&said, 1, __ATOMIC_RELAXED))
 		return;
-	char msg[256];
-	snprintf(msg, sizeof msg, "connect broker: pidfd_getfd: %s: the program's unix connects fail", omega_errstr(e));
+	char msg[384];
+	snprintf(msg, sizeof msg,
+	         "connect broker: pidfd_getfd: %s: unix connects of that process fail (a filter or LSM around omega-run "
+	         "refuses the call, or the process made itself non-dumpable, as ssh-agent does)",
+	         omega_errstr(e));
 	omega_warn(msg);
 }
 

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -124,8 +125,11 @@ void omega_warn(const char *msg) { log_line("warning", "warning", "", msg); }
 // msg", or with --log-format json a logrus-style object at level whose
 // msg is json_prefix followed by msg.
 static void log_line(const char *level, const char *tag, const char *json_prefix, const char *msg) {
-	char line[4096];
-	FILE *f = fmemopen(line, sizeof line, "w");
+	// One write(2) of the whole line, however long (a fallback's list
+	// of what it leaves open can be kilobytes): lines do not interleave.
+	char *line = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&line, &size);
 	if (!f) {
 		dprintf(2, "omega-run: %s: %s\n", tag, msg); // a fatal error must not go unsaid
 		return;
@@ -149,8 +153,9 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 		json_put_raw(f, msg);
 		fprintf(f, "\",\"time\":\"%s%s\"}\n", ts, zone);
 	}
-	long n = ftell(f);
-	fclose(f);
-	if (n > 0)
-		(void)!write(2, line, n < (long)sizeof line ? (size_t)n : sizeof line - 1);
+	if (fclose(f) == 0 && size > 0)
+		(void)!write(2, line, size);
+	else
+		dprintf(2, "omega-run: %s: %s\n", tag, msg);
+	free(line);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -335,9 +336,17 @@ void omega_enter_mounts(struct spec *s) {
 	if (e) {
 		if (oldwd >= 0 && fchdir(oldwd) < 0)
 			omega_dief(errno, "fchdir back to %s", wd);
-		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); staying in it read-only",
+		// Read-only, as every mount is now: but a mount that no path
+		// reached (covered on the host) stays as it was where the kernel
+		// has no mount_setattr, and the program must not start in it.
+		struct statvfs vfs;
+		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
+		if (rw && chdir("/") < 0)
+			omega_dief(errno, "chdir /");
+		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s",
 		         *wd ? wd : "(no longer in the host's tree either)",
-		         e == EXDEV ? "that path is another directory there" : omega_errstr(e));
+		         e == EXDEV ? "that path is another directory there" : omega_errstr(e),
+		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only");
 		omega_warn(msg);
 	}
 	if (mounted)

@@ -105,8 +105,8 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 		if (!below(mp, path))
 			continue;
 		int fd = omega_open_nofollow(mp);
-		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP))
-			continue; // what covers it has no such path
+		if (fd < 0 && (errno == ENOENT || errno == ENOTDIR || errno == ELOOP || errno == EACCES))
+			continue; // what covers it has no such path, or one the caller (and program) cannot search
 		if (fd < 0) {
 			rc = omega_nofollow_fail(errno, "remount", mp);
 			break;

@@ -149,7 +149,18 @@ func enterMounts(s *Spec, w *warner) error {
 		if wd == "" {
 			wd = "(no longer in the host's tree either)"
 		}
-		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); staying in it read-only")
+		// Read-only, as every mount is now: but a mount that no path
+		// reached (covered on the host) stays as it was where the kernel
+		// has no mount_setattr, and the program must not start in it.
+		stay := "staying in it read-only"
+		var st unix.Statfs_t
+		if err == nil && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0 {
+			if err := os.Chdir("/"); err != nil {
+				return err
+			}
+			stay = "starting in / (its mount could not be made read-only)"
+		}
+		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); " + stay)
 	}
 	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
 		s.Landlock.WritesOnly = false

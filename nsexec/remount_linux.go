@@ -97,8 +97,8 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 			continue
 		}
 		fd, err := openNoFollow(mp)
-		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) {
-			continue // what covers it has no such path
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) || errors.Is(err, unix.ELOOP) || errors.Is(err, unix.EACCES) {
+			continue // what covers it has no such path, or one the caller (and program) cannot search
 		}
 		if err != nil {
 			return err

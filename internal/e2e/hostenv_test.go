@@ -138,6 +138,12 @@ func TestFallbackForeignProc(t *testing.T) {
 				!strings.Contains(r.stderr, "unshare --mount-proc") || strings.Contains(r.stderr, "sysctl") {
 				t.Errorf("want the program run and the /proc cause named: %+v", r)
 			}
+			// What only mounts do is refused there, before anything runs.
+			r = asRoot.runProg("unshare", "-pf", "setpriv", fmt.Sprintf("--reuid=%d", u.uid), fmt.Sprintf("--regid=%d", u.gid),
+				"--clear-groups", bin, "--hide", w.outside, "--", "/bin/sh", "-c", "echo ran")
+			if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--hide and --read-only need the sandbox's mounts") {
+				t.Errorf("--hide: want 125 and nothing run: %+v", r)
+			}
 		})
 	}
 }
@@ -167,7 +173,9 @@ func TestFallbackOldKernel(t *testing.T) {
 				// a tmpfs over a bind of /) is reached by no path: the
 				// remounts leave it, and the launch goes on.
 				cov := filepath.Join(w.extra, "covered")
-				host := fmt.Sprintf(`mkdir -p "$0/sub" && mount -t tmpfs none "$0/sub" && mount -t tmpfs none "$0" && exec 9</etc/hostname &&
+				// The cover has a directory where the covered mount is:
+				// its path reaches that one, which the mount id tells.
+				host := fmt.Sprintf(`mkdir -p "$0/sub" && mount -t tmpfs none "$0/sub" && mount -t tmpfs none "$0" && mkdir "$0/sub" && exec 9</etc/hostname &&
 exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 				asRoot := *w
 				asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
@@ -302,4 +310,22 @@ func emptyConfig(t *testing.T, w *world) string {
 	writeFile(t, cfg, "")
 	chownTree(t, w.dataDir, w.u)
 	return cfg
+}
+
+// TestOldKernelCoveredWorkdir: the caller's working directory is on a
+// host mount that a later mount covers. The sandbox cannot show it, and
+// the program starts in it, read-only; where the kernel has no
+// mount_setattr the remounts reach no covered mount, so the program
+// started in a writable one. It now starts in / there. Checked by the
+// caller's shell, which stays in that directory.
+func TestOldKernelCoveredWorkdir(t *testing.T) {
+	w := newWorld(t, rootUser)
+	cw := filepath.Join(w.extra, "cw")
+	mustMkdir(t, cw)
+	script := `mount -t tmpfs none "$0" && cd "$0" && mount -t tmpfs none "$0" && "$@"; ls`
+	r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, cw,
+		probe, "seccomp-exec", sysMountSetattr+"=38,"+sysLandlockCreateRuleset+"=38", bin, "--", "/bin/sh", "-c", "echo x > ./pwned")
+	if strings.Contains(r.stdout, "pwned") || !strings.Contains(r.stderr, "starting in /") {
+		t.Errorf("stdout %q, stderr %q; want nothing written in the covered working directory", r.stdout, r.stderr)
+	}
 }
