@@ -29,7 +29,7 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	mounts := false
 	if pol.Mode == ModeSandbox {
 		if cause := usernsProbe(); cause != "" {
-			e.Warnings = append(e.Warnings, usernsWarning(cause))
+			e.Warnings = append(e.Warnings, usernsWarning(cause, pol))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
 			e.Warnings = append(e.Warnings, ownDirWarnings(pol)...)

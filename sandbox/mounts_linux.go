@@ -31,14 +31,18 @@ const maxProtected = 4096
 // holds the writable roots' canonical paths (canonicalRoots); nil is
 // explain's look, which resolves and creates nothing.
 func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
-	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true,
-		Required: len(pol.Hide) > 0 || len(pol.ReadOnly) > 0}
+	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
 	if canon == nil {
 		plan.TmpFrom = pol.PrivateTmp() // explain: as named
 	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
 	warnings := append(roWarnings, masks(pol, canon, plan)...)
+	// What the caller named and only mounts carry out (a --hide of
+	// nothing, which masks says, needs none).
+	plan.Required = len(pol.ReadOnly) > 0 || slices.ContainsFunc(pol.Hide, func(h string) bool {
+		return slices.Contains(plan.HideDirs, h) || slices.Contains(plan.HideFiles, h)
+	})
 	readOnly, scan, warns, err := protected(pol, canon, plan)
 	if err != nil {
 		return nil, nil, nil, err

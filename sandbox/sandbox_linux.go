@@ -113,7 +113,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 			if plan.Required {
 				return nil, ns, launcherErr(requiredMounts(cause))
 			}
-			warnings = append(warnings, usernsWarning(cause), notHidden(plan))
+			warnings = append(warnings, usernsWarning(cause, p.policy), notHidden(plan))
 		} else {
 			// Said once the namespaces exist: without them (the
 			// fallback) /tmp and /run are the host's and the grant holds.

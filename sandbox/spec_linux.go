@@ -271,12 +271,21 @@ func requiredMounts(cause string) error {
 	return fmt.Errorf("--hide and --read-only need the sandbox's mounts, and user namespaces are unavailable (%s): fix that, or drop them", cause)
 }
 
-func usernsWarning(cause string) string {
-	confined := "Landlock and seccomp"
-	if landlock.ABI() < 1 {
-		confined = "seccomp" // the Landlock warning says what that leaves
+func usernsWarning(cause string, pol profiles.Policy) string {
+	// What still confines (the Landlock warning says what its absence
+	// leaves).
+	var with []string
+	if landlock.ABI() >= 1 {
+		with = append(with, "Landlock")
 	}
-	head := "user namespaces are unavailable (" + cause + "): running with " + confined + " only, " +
+	if pol.Seccomp != profiles.SeccompNone {
+		with = append(with, "seccomp")
+	}
+	confined := "running with " + strings.Join(with, " and ") + " only"
+	if len(with) == 0 {
+		confined = "running unconfined"
+	}
+	head := "user namespaces are unavailable (" + cause + "): " + confined + ", " +
 		"without namespaces, masks or a private /proc"
 	if outer := os.Getenv("OMEGA_SANDBOX"); (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
 		// Nested: no sysctl helps. The outer sandbox keeps programs from

@@ -96,7 +96,7 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if spec.Mounts != nil && spec.Mounts.Required {
 		return 0, launcherErr(requiredMounts(cause))
 	}
-	warnings := []string{usernsWarning(cause)} // report refuses them with --fail-closed
+	warnings := []string{usernsWarning(cause, p.policy)} // report refuses them with --fail-closed
 	if spec.Mounts != nil {
 		warnings = append(warnings, notHidden(spec.Mounts))
 		if landlock.ABI() < 1 { // the Landlock warning counted on the mounts
