@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -219,55 +220,67 @@ func TestHostLayouts(t *testing.T) {
 		{"run symlink", "mkdir -p -m 1777 tmp && mkdir -p hostrun && mount --bind $base/extra/hostrun hostrun && ln -sfn hostrun run",
 			"/run is a symlink (to /hostrun) on this host"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			w := newWorld(t, rootUser)
-			o := filepath.Join(w.extra, "layout")
-			mustMkdir(t, filepath.Join(o, "root"))
-			mustMkdir(t, filepath.Join(w.extra, "hostrun"))
-			base := filepath.Dir(w.home)
-			flag := filepath.Join(w.extra, "listener")
-			script := `set -e; o=$0; base=$1; bindir=$2; shift 2; PATH=$PATH:/usr/sbin:/sbin
+		for _, u := range users {
+			t.Run(c.name+"/"+u.name, func(t *testing.T) { hostLayout(t, u, c.name, c.make, c.warn) })
+		}
+	}
+}
+
+// hostLayout is one case of TestHostLayouts: the layout is built as root,
+// omega-run runs as u.
+func hostLayout(t *testing.T, u user, name, build, warn string) {
+	w := newWorld(t, u)
+	o := filepath.Join(w.extra, "layout")
+	mustMkdir(t, filepath.Join(o, "root"))
+	mustMkdir(t, filepath.Join(w.extra, "hostrun"))
+	base := filepath.Dir(w.home)
+	flag := filepath.Join(w.extra, "listener")
+	script := `set -e; o=$0; base=$1; bindir=$2; shift 2; PATH=$PATH:/usr/sbin:/sbin
 r=$o/root; mount --bind $r $r; cd $r
 mkdir -p usr etc var proc dev sys oldroot
 for l in bin lib lib64 sbin; do if [ -L /$l ]; then ln -sfn "$(readlink /$l)" $l; fi; done
 mount --rbind /usr usr; mount --rbind /etc etc; mount --rbind /var var
 mount --rbind /proc proc; mount --rbind /dev dev; mount --rbind /sys sys
 case $bindir in /var/*|/usr/*) ;; *) mkdir -p .$bindir; mount --bind $bindir .$bindir;; esac
-` + c.make + `
+` + build + `
 pivot_root . oldroot; umount -l /oldroot
 python3 -c "$LISTENER" /run/svc.sock $base/extra/listener &
 while [ ! -s $base/extra/listener ]; do sleep 0.05; done
 set +e; "$@"; rc=$?; kill $! 2>/dev/null; exit $rc`
-			script = "LISTENER='" + `import socket, sys
+	script = "LISTENER='" + `import socket, sys
 s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); open(sys.argv[2], "w").write("ready")
 s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
-			layout := func(args ...string) result {
-				return w.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, o, base, filepath.Dir(bin), bin}, args...)...)
-			}
-			r := layout("--seccomp", "none", "--", "/bin/sh", "-c", `echo pwned > "$0"; "$1" connect unix /run/svc.sock; echo ran`,
-				w.outside+"/sentinel", probe)
-			if r.code != 0 || !strings.HasSuffix(r.stdout, "ran\n") || !strings.Contains(r.stderr, c.warn) {
-				t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q", r.code, r.stdout, r.stderr, c.warn)
-			}
-			if w.sentinel() != "original" {
-				t.Error("the write went through")
-			}
-			if _, err := os.Lstat(filepath.Join(o, "root", "tmp")); c.name == "tmp missing" && err == nil {
-				t.Error("the layout's root got a /tmp")
-			}
-			if got, _ := os.ReadFile(flag); string(got) != "ready" {
-				t.Errorf("the host's socket in /run: %q", got)
-			}
-			if c.name != "tmp symlink" {
-				return
-			}
-			// rx names /tmp's real path in its rules as well.
-			os.Remove(flag)
-			r = layout("--mode", "rx", "--", "/bin/sh", "-c", `echo x > /tmp/omega-e2e-layout && rm /tmp/omega-e2e-layout && echo ran`)
-			if r.code != 0 || r.stdout != "ran\n" {
-				t.Errorf("rx: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-			}
-		})
+	asRoot := *w
+	asRoot.u = rootUser // the layout needs root; setpriv makes the caller u again
+	launcher := []string{bin}
+	if u.uid != 0 {
+		launcher = []string{"setpriv", fmt.Sprintf("--reuid=%d", u.uid), fmt.Sprintf("--regid=%d", u.gid), "--clear-groups", bin}
+	}
+	layout := func(args ...string) result {
+		return asRoot.runProg("unshare", slices.Concat([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, o, base, filepath.Dir(bin)}, launcher, args)...)
+	}
+	r := layout("--seccomp", "none", "--", "/bin/sh", "-c", `echo pwned > "$0"; "$1" connect unix /run/svc.sock; echo ran`,
+		w.outside+"/sentinel", probe)
+	if r.code != 0 || !strings.HasSuffix(r.stdout, "ran\n") || !strings.Contains(r.stderr, warn) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q", r.code, r.stdout, r.stderr, warn)
+	}
+	if w.sentinel() != "original" {
+		t.Error("the write went through")
+	}
+	if _, err := os.Lstat(filepath.Join(o, "root", "tmp")); name == "tmp missing" && err == nil {
+		t.Error("the layout's root got a /tmp")
+	}
+	if got, _ := os.ReadFile(flag); string(got) != "ready" {
+		t.Errorf("the host's socket in /run: %q", got)
+	}
+	if name != "tmp symlink" {
+		return
+	}
+	// rx names /tmp's real path in its rules as well.
+	os.Remove(flag)
+	r = layout("--mode", "rx", "--", "/bin/sh", "-c", `echo x > /tmp/omega-e2e-layout && rm /tmp/omega-e2e-layout && echo ran`)
+	if r.code != 0 || r.stdout != "ran\n" {
+		t.Errorf("rx: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
 
