@@ -295,17 +295,21 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
 			continue // unnamed or abstract (Landlock scopes those)
 		}
-		// The path is the last column and may itself contain spaces.
-		// Masks go on canonical paths: the init stage follows no link.
-		p, err := filepath.EvalSymlinks(filepath.Clean(strings.Join(f[7:], " ")))
+		// The path is the last column and may itself contain spaces. A
+		// socket unlinked since is listed while open: one stat skips it
+		// before the walk. Masks go on canonical paths: the init stage
+		// follows no link.
+		bound := filepath.Clean(strings.Join(f[7:], " "))
+		if st, err := os.Stat(bound); err != nil || st.Mode()&fs.ModeSocket == 0 {
+			continue
+		}
+		p, err := filepath.EvalSymlinks(bound)
 		if err != nil || (privateRun && profiles.Within(p, "/run")) || (plan.TmpFrom != "" && profiles.Within(p, "/tmp")) ||
 			ownRoot(p) || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
 			slices.ContainsFunc(plan.HideDirs, func(d string) bool { return profiles.Within(p, d) }) {
 			continue
 		}
-		if st, err := os.Stat(p); err == nil && st.Mode()&fs.ModeSocket != 0 {
-			out = append(out, p)
-		}
+		out = append(out, p)
 	}
 	return out, nil
 }
