@@ -13,3 +13,22 @@ package main
 OMEGA_CONSTRUCTOR(omega_cli_early, omega_early_start)
 */
 import "C"
+
+import (
+	"os"
+	"strings"
+)
+
+// restoreEnv gives back the environment entry the constructor lent
+// GOMAXPROCS=1 for this runtime's start. It must run before anything
+// reads the environment: the variable is missing until then.
+func restoreEnv() {
+	lent := C.omega_early_env_restore()
+	if lent == nil {
+		return
+	}
+	key, value, _ := strings.Cut(C.GoString(lent), "=")
+	// The slot was the last one: unset, then set again, it is last again.
+	os.Unsetenv("GOMAXPROCS")
+	os.Setenv(key, value)
+}

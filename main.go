@@ -18,6 +18,7 @@ import (
 )
 
 func main() {
+	restoreEnv()
 	runInitIfRequested()
 	status := run(os.Args)
 	sandbox.Release()

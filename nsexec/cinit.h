@@ -55,5 +55,8 @@ int omega_initial_args(int *argc, char ***argv, char ***envp);
 int omega_early_wanted(int argc, char **argv, char **envp);
 int omega_early_take(int *pid, int *spec_fd);
 void omega_early_drop(void);
+// omega_early_env_restore gives back the environment entry a sandbox
+// launch lent GOMAXPROCS=1 (cinit_early.c); NULL when none was lent.
+const char *omega_early_env_restore(void);
 
 #endif

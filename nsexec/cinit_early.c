@@ -196,6 +196,8 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	_exit(ok ? 0 : 2);
 }
 
+static void one_proc(int argc, char **argv, char **envp);
+
 // move_high moves fd to EARLY_FD_MIN or above (close-on-exec); it leaves
 // fd as it is when it cannot.
 static int move_high(int fd) {
@@ -249,8 +251,50 @@ void omega_early_start(int argc, char **argv, char **envp) {
 	helper = h;
 	spec_w = move_high(spec[1]);
 	pid_r = move_high(back[0]);
-	if (spec_w < EARLY_FD_MIN || pid_r < EARLY_FD_MIN)
+	if (spec_w < EARLY_FD_MIN || pid_r < EARLY_FD_MIN) {
 		omega_early_drop(); // where --preserve-fds would find them
+		return;
+	}
+	one_proc(argc, argv, envp);
+}
+
+// The launcher's Go runtime starts with one P while the init stage works
+// on the other CPU: with two, the runtime wakes spare threads for the
+// goroutines it makes before main, and they compete with the init stage
+// (sandbox −0.35 ms paired, bench/PROFILE.md). The runtime reads
+// GOMAXPROCS from the vectors on the stack, before any Go code runs, so
+// the last entry of envp (the one the kernel passed, which Go reads) lends
+// its slot until omega_early_env_restore gives it back; Go then unsets
+// GOMAXPROCS and sets that variable again, last, where it was.
+static char **lent_slot;
+static char *lent_entry;
+
+static void one_proc(int argc, char **argv, char **envp) {
+	if (envp != argv + argc + 1 || !envp[0])
+		return;
+	char **last = envp;
+	while (last[1])
+		last++;
+	const char *eq = strchr(*last, '=');
+	// Go's own variables configure this runtime; a key seen earlier would
+	// be set where that one is, not where it was.
+	if (!eq || eq == *last || strncmp(*last, "GO", 2) == 0)
+		return;
+	size_t klen = (size_t)(eq - *last) + 1;
+	for (char **e = envp; e < last; e++)
+		if (strncmp(*e, "GOMAXPROCS=", 11) == 0 || strncmp(*e, *last, klen) == 0)
+			return;
+	lent_slot = last;
+	lent_entry = *last;
+	*last = "GOMAXPROCS=1";
+}
+
+const char *omega_early_env_restore(void) {
+	if (!lent_slot)
+		return NULL;
+	*lent_slot = lent_entry;
+	lent_slot = NULL;
+	return lent_entry;
 }
 
 static void reap(pid_t pid) {

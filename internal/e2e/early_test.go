@@ -195,3 +195,45 @@ func TestEarlyStartTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestEarlyStartLentSlot: a sandbox launch's constructor lends the last
+// environment entry's slot to GOMAXPROCS=1 for the launcher's own Go
+// runtime, and main gives it back. Whichever process starts the program —
+// the early init stage (raw environment), or Go after the config decided
+// otherwise (--net none, rx, rwx) — the program must get the caller's
+// environment as it was, in its order; a GOMAXPROCS or GODEBUG of the
+// caller's stays as given. env -i starts omega-run with exactly these.
+func TestEarlyStartLentSlot(t *testing.T) {
+	envs := [][]string{
+		{"A=1", "ZZ_LAST=kept"},
+		{"GOMAXPROCS=3", "ZZ_LAST=kept"},
+		{"A=1", "GODEBUG=madvdontneed=1"},
+	}
+	for _, u := range users {
+		// Dotted keys: the constructor's quick look at the file does not
+		// see them, so it starts the init stage and lends the slot.
+		for _, config := range []string{"", `sandbox.net = "none"`, `sandbox.mode = "rx"`, `sandbox.mode = "rwx"`} {
+			for i, extra := range envs {
+				name := u.name + "/" + strings.ReplaceAll(config, " ", "") + "/" + strconv.Itoa(i)
+				t.Run(name, func(t *testing.T) {
+					w := newWorld(t, u)
+					if config != "" {
+						writeFile(t, filepath.Join(w.dataDir, "config.toml"), config+"\n")
+					}
+					env := append([]string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}, extra...)
+					args := append(append([]string{"-i"}, env...), bin, "--", "/usr/bin/env")
+					r := w.runProg("/usr/bin/env", args...)
+					var got []string
+					for _, kv := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+						if !strings.HasPrefix(kv, "OMEGA_SANDBOX") { // what omega-run adds
+							got = append(got, kv)
+						}
+					}
+					if strings.Join(got, " ") != strings.Join(env, " ") || r.code != 0 {
+						t.Errorf("the program's environment %q (exit %d, stderr %q), want %q", got, r.code, r.stderr, env)
+					}
+				})
+			}
+		}
+	}
+}
