@@ -20,8 +20,10 @@ import (
 )
 
 // restoreEnv gives back the environment entry the constructor lent
-// GOMAXPROCS=1 for this runtime's start. It must run before anything
-// reads the environment: the variable is missing until then.
+// GOMAXPROCS=1 for this runtime's start (nsexec/cinit_early.c: a launcher
+// has no work for a second P, and its threads would compete with the
+// init stage). It must run before anything reads the environment: the
+// variable is missing until then.
 func restoreEnv() {
 	lent := C.omega_early_env_restore()
 	if lent == nil {

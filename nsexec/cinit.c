@@ -383,8 +383,9 @@ int omega_ctor_args(char ***argv, char ***envp) {
 	return ctor_argc;
 }
 
-// cinit runs first in every process of a binary that links nsexec with
-// cgo.
+// cinit runs in every process of a binary that links nsexec with cgo,
+// before the Go runtime; the CLI's own constructor may run before it
+// (link order), and leaves an init stage's process alone.
 static void cinit(int argc, char **argv, char **envp) {
 	ctor_argc = argc, ctor_argv = argv, ctor_envp = envp;
 	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)

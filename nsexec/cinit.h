@@ -23,7 +23,9 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // in sandbox mode, it starts the init stage in its namespaces before the
 // Go runtime does (cinit_early.c). omega_early_take hands it to Go once
 // (pid of the init stage, write end of its spec pipe), and returns 0 when
-// there is none; omega_early_drop kills and reaps one not taken.
+// there is none; omega_early_drop kills and reaps one not taken. Every
+// command line also gets the Go runtime started with one P (see
+// omega_early_env_restore).
 void omega_early_start(int argc, char **argv, char **envp);
 // omega_ctor_args returns argc as the constructor got it, -1 when it got
 // none, for a test.
@@ -55,8 +57,8 @@ int omega_initial_args(int *argc, char ***argv, char ***envp);
 int omega_early_wanted(int argc, char **argv, char **envp);
 int omega_early_take(int *pid, int *spec_fd);
 void omega_early_drop(void);
-// omega_early_env_restore gives back the environment entry a sandbox
-// launch lent GOMAXPROCS=1 (cinit_early.c); NULL when none was lent.
+// omega_early_env_restore gives back the environment entry the
+// constructor lent GOMAXPROCS=1 (cinit_early.c); NULL when none was lent.
 const char *omega_early_env_restore(void);
 
 #endif

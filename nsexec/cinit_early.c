@@ -18,7 +18,8 @@
 // and sends the spec; otherwise it kills and reaps it and starts one the
 // usual way. Guessing wrong costs time, never correctness. An init stage
 // whose launcher died reads EOF on the pipe and exits quietly (or gets
-// PDEATHSIG first).
+// PDEATHSIG first). Whatever it decides, it then has the launcher's Go
+// runtime start with one P (one_proc).
 
 #define _GNU_SOURCE
 #include <errno.h>
@@ -207,7 +208,7 @@ static int move_high(int fd) {
 	return n < 0 ? fd : n;
 }
 
-void omega_early_start(int argc, char **argv, char **envp) {
+static void early_start(int argc, char **argv, char **envp) {
 	// The fds kept go at EARLY_FD_MIN and above, which a low fd limit
 	// leaves no room for.
 	struct rlimit nofile;
@@ -251,17 +252,26 @@ void omega_early_start(int argc, char **argv, char **envp) {
 	helper = h;
 	spec_w = move_high(spec[1]);
 	pid_r = move_high(back[0]);
-	if (spec_w < EARLY_FD_MIN || pid_r < EARLY_FD_MIN) {
+	if (spec_w < EARLY_FD_MIN || pid_r < EARLY_FD_MIN)
 		omega_early_drop(); // where --preserve-fds would find them
+}
+
+void omega_early_start(int argc, char **argv, char **envp) {
+	// A re-executed init stage may come here before cinit (constructors
+	// run in link order): its environment is the program's.
+	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
 		return;
-	}
+	early_start(argc, argv, envp);
+	// After the fork: the init stage keeps the environment as it is.
 	one_proc(argc, argv, envp);
 }
 
-// The launcher's Go runtime starts with one P while the init stage works
-// on the other CPU: with two, the runtime wakes spare threads for the
-// goroutines it makes before main, and they compete with the init stage
-// (sandbox −0.35 ms paired, bench/PROFILE.md). The runtime reads
+// The launcher's Go runtime starts with one P: with two, it wakes spare
+// threads for the goroutines it makes before main, and they compete with
+// the init stage on the other CPU and with whatever else runs there
+// (paired A/Bs, bench/PROFILE.md: sandbox −0.35 ms; rx nothing on a quiet
+// machine, −0.4 ms on a busy one; −3.5 to −5 ms with Docker's profile to
+// compile). A launcher has no work for a second P. The runtime reads
 // GOMAXPROCS from the vectors on the stack, before any Go code runs, so
 // the last entry of envp (the one the kernel passed, which Go reads) lends
 // its slot until omega_early_env_restore gives it back; Go then unsets

@@ -196,33 +196,45 @@ func TestEarlyStartTaken(t *testing.T) {
 	}
 }
 
-// TestEarlyStartLentSlot: a sandbox launch's constructor lends the last
-// environment entry's slot to GOMAXPROCS=1 for the launcher's own Go
-// runtime, and main gives it back. Whichever process starts the program —
-// the early init stage (raw environment), or Go after the config decided
-// otherwise (--net none, rx, rwx) — the program must get the caller's
-// environment as it was, in its order; a GOMAXPROCS or GODEBUG of the
-// caller's stays as given. env -i starts omega-run with exactly these.
+// TestEarlyStartLentSlot: the constructor lends the last environment
+// entry's slot to GOMAXPROCS=1 for the launcher's own Go runtime, and main
+// gives it back. Whichever process starts the program — the early init
+// stage (raw environment), Go after the config decided otherwise (--net
+// none, rx, rwx), or Go alone (rx and rwx by flag: no early start) — the
+// program must get the caller's environment as it was, in its order; a
+// GOMAXPROCS or GODEBUG of the caller's stays as given. env -i starts
+// omega-run with exactly these.
 func TestEarlyStartLentSlot(t *testing.T) {
 	envs := [][]string{
 		{"A=1", "ZZ_LAST=kept"},
 		{"GOMAXPROCS=3", "ZZ_LAST=kept"},
 		{"A=1", "GODEBUG=madvdontneed=1"},
 	}
+	// Dotted keys: the constructor's quick look at the file does not see
+	// them, so it starts the init stage and Go drops it.
+	launches := []struct{ config, flag string }{
+		{"", ""},
+		{`sandbox.net = "none"`, ""},
+		{`sandbox.mode = "rx"`, ""},
+		{`sandbox.mode = "rwx"`, ""},
+		{"", "rx"},
+		{"", "rwx"},
+	}
 	for _, u := range users {
-		// Dotted keys: the constructor's quick look at the file does not
-		// see them, so it starts the init stage and lends the slot.
-		for _, config := range []string{"", `sandbox.net = "none"`, `sandbox.mode = "rx"`, `sandbox.mode = "rwx"`} {
+		for _, l := range launches {
 			for i, extra := range envs {
-				name := u.name + "/" + strings.ReplaceAll(config, " ", "") + "/" + strconv.Itoa(i)
+				name := u.name + "/" + strings.ReplaceAll(l.config, " ", "") + l.flag + "/" + strconv.Itoa(i)
 				t.Run(name, func(t *testing.T) {
 					w := newWorld(t, u)
-					if config != "" {
-						writeFile(t, filepath.Join(w.dataDir, "config.toml"), config+"\n")
+					if l.config != "" {
+						writeFile(t, filepath.Join(w.dataDir, "config.toml"), l.config+"\n")
 					}
 					env := append([]string{"HOME=" + w.home, "PATH=/usr/bin:/bin"}, extra...)
-					args := append(append([]string{"-i"}, env...), bin, "--", "/usr/bin/env")
-					r := w.runProg("/usr/bin/env", args...)
+					args := append(append([]string{"-i"}, env...), bin)
+					if l.flag != "" {
+						args = append(args, "--mode", l.flag)
+					}
+					r := w.runProg("/usr/bin/env", append(args, "--", "/usr/bin/env")...)
 					var got []string
 					for _, kv := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
 						if !strings.HasPrefix(kv, "OMEGA_SANDBOX") { // what omega-run adds
