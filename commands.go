@@ -99,7 +99,7 @@ func explainCommand() *cli.Command {
 		Usage:     "print the effective policy without running anything",
 		ArgsUsage: "[-- PROGRAM [ARGS...]]",
 		Flags: withNamesOnce(append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.StringFlag{Name: "os", Usage: "explain for another OS: darwin prints the Seatbelt profile and the sandbox-exec command"})),
+			&cli.StringFlag{Name: "os", Usage: "explain for another `OS`: darwin prints the Seatbelt profile and the sandbox-exec command"})),
 		Action: func(c *cli.Context) error {
 			s, err := resolveSettings(c)
 			if err != nil {

@@ -146,6 +146,9 @@ func (s settings) checkRWX() error {
 // fromSource adds to an error about a flag ("--allow-write X: …") where
 // its value came from when that was not the command line.
 func (s settings) fromSource(msg string) string {
+	if head, _, _ := strings.Cut(msg, ": "); strings.Contains(head, " (from ") {
+		return msg // said already (checkRWX)
+	}
 	name, _, _ := strings.Cut(msg, " ")
 	name, isFlag := strings.CutPrefix(strings.TrimSuffix(name, ":"), "--")
 	switch src := s.sources[name]; {

@@ -156,6 +156,8 @@ func TestErrorNamesSource(t *testing.T) {
 		{nil, []string{"--allow-write", "/no/such/flag"}, "--allow-write /no/such/flag: no such file or directory\n"},
 		{map[string]string{"OMEGA_SANDBOX_MODE": "zz"}, nil, `--mode: unknown mode "zz" (want one of sandbox, rx, rwx) (from OMEGA_SANDBOX_MODE)`},
 		{map[string]string{"OMEGA_RUN_SECCOMP": "/no/such.json"}, nil, "(from OMEGA_RUN_SECCOMP)"},
+		// Said once, where the setting is named.
+		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 	}
 	for _, c := range cases {
 		for k, v := range c.env {

@@ -59,6 +59,11 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	}, warnings, nil
 }
 
+// setidGap is what only the filter stops: no mount flag or Landlock
+// right keeps an owner from setting the bit on a file in the writable set,
+// where it runs as that user for whoever runs it from outside.
+const setidGap = "set-user-ID and set-group-ID files can be made in the writable set (chmod u+s), which run with your ids for anyone who runs them from outside"
+
 func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
@@ -66,9 +71,9 @@ func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (
 			if landlock.EffectiveABI() < 9 {
 				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
 			}
-			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable" + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
+			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable, " + setidGap + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
-		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI) — use sandbox mode or a seccomp profile"}, nil
+		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use sandbox mode or a seccomp profile"}, nil
 	}
 	if prof == nil { // not read by validate (a built-in, or a pipe that can be read once)
 		var err error

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,5 +90,31 @@ func TestAllowWriteTmp(t *testing.T) {
 	r = w.run("--mode", "rx", "--", bin, "--allow-write", "/tmp", "--", "/bin/true")
 	if r.code != 0 || strings.Contains(r.stderr, "--allow-write /tmp") || !strings.Contains(r.stderr, "user namespaces are unavailable") {
 		t.Errorf("nested: %+v; want the fallback's warning only", r)
+	}
+}
+
+// TestSeccompNoneSetidWarning: only the seccomp filter keeps a program
+// from making set-user-ID files in the writable set (nosuid does not stop
+// setting the bit, Landlock has no right for chmod). With --seccomp none
+// the chmod goes through — checked from outside — and the launch must say
+// so; under the default profile it fails and nothing is said.
+func TestSeccompNoneSetidWarning(t *testing.T) {
+	const sign = "set-user-ID and set-group-ID files can be made"
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for _, prof := range []string{"none", "default"} {
+				t.Run(u.name+"/"+mode+"/"+prof, func(t *testing.T) {
+					w := newWorld(t, u)
+					f := filepath.Join(w.dataDir, "workspace", "suid")
+					writeFile(t, f, "#!/bin/sh\n")
+					chownTree(t, f, w.u)
+					r := w.run("--mode", mode, "--seccomp", prof, "--", probe, "chmod", f, "4755")
+					made := modeOf(t, f)&os.ModeSetuid != 0
+					if made != (prof == "none") || strings.Contains(r.stderr, sign) != made {
+						t.Errorf("set-user-ID bit set: %v, warned: %v (stderr %q); want both %v", made, strings.Contains(r.stderr, sign), r.stderr, prof == "none")
+					}
+				})
+			}
+		}
 	}
 }
