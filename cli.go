@@ -304,12 +304,12 @@ func runAction(c *cli.Context) error {
 	}
 	s, err := resolveSettings(c)
 	if err != nil {
-		return cli.Exit("omega-run: "+s.fromSource(err.Error()), sandbox.ExitLauncher)
+		return cli.Exit("omega-run: "+s.fromSource(err), sandbox.ExitLauncher)
 	}
 	args := c.Args().Slice()
 	status, err := s.opts.RunAndExit(args[0], args[1:]...) // runAction's return ends the process
 	if err != nil {
-		return cli.Exit("omega-run: "+s.fromSource(err.Error()), codeOf(err))
+		return cli.Exit("omega-run: "+s.fromSource(err), codeOf(err))
 	}
 	return cli.Exit("", status)
 }

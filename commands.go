@@ -103,7 +103,7 @@ func explainCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			s, err := resolveSettings(c)
 			if err != nil {
-				return cli.Exit("omega-run: "+s.fromSource(err.Error()), sandbox.ExitLauncher)
+				return cli.Exit("omega-run: "+s.fromSource(err), sandbox.ExitLauncher)
 			}
 			opts := s.opts
 			var program string
@@ -114,7 +114,7 @@ func explainCommand() *cli.Command {
 			if target := c.String("os"); target == "darwin" {
 				out, err := opts.ExplainDarwin(program, args...)
 				if err != nil {
-					return cli.Exit("omega-run: "+s.fromSource(err.Error()), codeOf(err))
+					return cli.Exit("omega-run: "+s.fromSource(err), codeOf(err))
 				}
 				fmt.Fprint(os.Stdout, out)
 				return nil
@@ -123,7 +123,7 @@ func explainCommand() *cli.Command {
 			}
 			e, err := opts.Explain(program, args...)
 			if err != nil {
-				return cli.Exit("omega-run: "+s.fromSource(err.Error()), codeOf(err))
+				return cli.Exit("omega-run: "+s.fromSource(err), codeOf(err))
 			}
 			e.Sources = s.explainSources()
 			if c.Bool("json") {

@@ -19,12 +19,12 @@ import (
 	"strings"
 )
 
-// restoreEnv gives back the environment entry the constructor lent
-// GOMAXPROCS=1 for this runtime's start (nsexec/cinit_early.c: a launcher
-// has no work for a second P, and its threads would compete with the
-// init stage). It must run before anything reads the environment: the
-// variable is missing until then.
-func restoreEnv() {
+// init gives back, before anything reads the environment (no package
+// does in its init), the entry the constructor lent GOMAXPROCS=1 for this
+// runtime's start (nsexec/cinit_early.c: a launcher has no work for a
+// second P, and its threads would compete with the init stage). In init,
+// not main: the package's test binaries have the constructor too.
+func init() {
 	lent := C.omega_early_env_restore()
 	if lent == nil {
 		return

@@ -18,7 +18,6 @@ import (
 )
 
 func main() {
-	restoreEnv()
 	runInitIfRequested()
 	status := run(os.Args)
 	sandbox.Release()

@@ -145,9 +145,10 @@ func (s settings) checkRWX() error {
 
 // fromSource adds to an error about a flag ("--allow-write X: …") where
 // its value came from when that was not the command line.
-func (s settings) fromSource(msg string) string {
-	if head, _, _ := strings.Cut(msg, ": "); strings.Contains(head, " (from ") {
-		return msg // said already (checkRWX)
+func (s settings) fromSource(err error) string {
+	msg := err.Error()
+	if re := (*profiles.RWXError)(nil); errors.As(err, &re) && re.From != "" {
+		return msg // checkRWX named it
 	}
 	name, _, _ := strings.Cut(msg, " ")
 	name, isFlag := strings.CutPrefix(strings.TrimSuffix(name, ":"), "--")

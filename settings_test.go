@@ -158,6 +158,8 @@ func TestErrorNamesSource(t *testing.T) {
 		{map[string]string{"OMEGA_RUN_SECCOMP": "/no/such.json"}, nil, "(from OMEGA_RUN_SECCOMP)"},
 		// Said once, where the setting is named.
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
+		// A value that reads like a source is still followed by its own.
+		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no (from x"}, nil, "--allow-write /no (from x: no such file or directory (from OMEGA_RUN_ALLOW_WRITE)"},
 	}
 	for _, c := range cases {
 		for k, v := range c.env {

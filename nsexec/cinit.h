@@ -23,9 +23,9 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // in sandbox mode, it starts the init stage in its namespaces before the
 // Go runtime does (cinit_early.c). omega_early_take hands it to Go once
 // (pid of the init stage, write end of its spec pipe), and returns 0 when
-// there is none; omega_early_drop kills and reaps one not taken. Every
-// command line also gets the Go runtime started with one P (see
-// omega_early_env_restore).
+// there is none; omega_early_drop kills and reaps one not taken. It then
+// has the Go runtime start with one P where the environment lets it lend
+// a slot (one_proc in cinit_early.c; omega_early_env_restore).
 void omega_early_start(int argc, char **argv, char **envp);
 // omega_ctor_args returns argc as the constructor got it, -1 when it got
 // none, for a test.

@@ -73,7 +73,7 @@ func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (
 			}
 			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable, " + setidGap + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
-		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use sandbox mode or a seccomp profile"}, nil
+		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use a seccomp profile"}, nil
 	}
 	if prof == nil { // not read by validate (a built-in, or a pipe that can be read once)
 		var err error

@@ -249,3 +249,23 @@ func TestEarlyStartLentSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestLauncherOneP: the lent slot does what it is for — the launcher's Go
+// runtime starts with one P (GODEBUG=schedtrace prints the launcher's
+// gomaxprocs as sysmon starts), and a caller's own GOMAXPROCS is obeyed.
+func TestLauncherOneP(t *testing.T) {
+	w := newWorld(t, nobody)
+	for _, mode := range []string{"sandbox", "rx", "rwx"} {
+		for _, c := range []struct{ given, want string }{{"", "gomaxprocs=1 "}, {"GOMAXPROCS=2", "gomaxprocs=2 "}} {
+			env := []string{"HOME=" + w.home, "PATH=/usr/bin:/bin", "GODEBUG=schedtrace=1000"}
+			if c.given != "" {
+				env = append(env, c.given)
+			}
+			args := append(append([]string{"-i"}, append(env, "ZZ_LAST=1")...), bin, "--mode", mode, "--", "/bin/true")
+			r := w.runProg("/usr/bin/env", args...)
+			if r.code != 0 || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%s with %q: exit %d, stderr %q; want the launcher's %q", mode, c.given, r.code, r.stderr, c.want)
+			}
+		}
+	}
+}
