@@ -165,7 +165,7 @@ static int landlock_prepare(const struct spec *s) {
 			continue; // narrowed away (omega_landlock_writes_only)
 		if (r->missing == MISSING_STREAM && !written_file(r->path))
 			continue;
-		int pfd = open(r->path, O_PATH | O_CLOEXEC);
+		int pfd = openat(AT_FDCWD, r->path, O_PATH | O_CLOEXEC);
 		if (pfd < 0) {
 			if (r->missing == MISSING_IGNORED || r->missing == MISSING_STREAM ||
 			    (r->missing == MISSING_SKIPPED && errno == ENOENT))

@@ -150,6 +150,7 @@ int omega_bind_fd(int fd, const char *dst, unsigned long flags);
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_remount(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
+int omega_open_existing(const char *path);
 int omega_open_nofollow(const char *path);
 int omega_nofollow_fail(int e, const char *what, const char *path);
 int omega_create_file(const char *path, mode_t mode);

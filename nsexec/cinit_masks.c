@@ -26,7 +26,7 @@ int omega_setup_dev(void) {
 	// Hold the host nodes by fd: the tmpfs is about to cover their paths.
 	for (int i = 0; i < 6; i++) {
 		snprintf(path, sizeof path, "/dev/%s", nodes[i]);
-		fds[i] = open(path, O_PATH | O_CLOEXEC);
+		fds[i] = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
 	}
 	if (omega_mount("tmpfs", "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") < 0)
 		goto out;

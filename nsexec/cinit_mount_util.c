@@ -20,7 +20,7 @@
 
 // omega_create_file is Go's os.WriteFile(path, nil, mode).
 int omega_create_file(const char *path, mode_t mode) {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	int fd = openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		return -1;
 	close(fd);
@@ -62,17 +62,42 @@ int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, ui
 	return omega_step_fail(errno, "mount_setattr(%s, %s)", path, how);
 }
 
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+// omega_open_existing is one openat2(RESOLVE_NO_SYMLINKS) of a canonical
+// path (O_PATH): what the walk of omega_open_nofollow does in three system
+// calls per component, where ≈ 280 of them were a tenth of a sandbox's
+// mount step. -1 on any failure — a kernel before 5.6, a filter around
+// omega-run, a missing path, a symlink — and the callers' walks then
+// decide, with their own errors. Paths that are not canonical ("//", a
+// trailing "/"), which the walks refuse, are left to them too.
+int omega_open_existing(const char *path) {
+	size_t n = strlen(path);
+	if (path[0] != '/' || strstr(path, "//") || (n > 1 && path[n - 1] == '/'))
+		return -1;
+	struct {
+		uint64_t flags, mode, resolve;
+	} how = {O_PATH | O_CLOEXEC, 0, 0x04 /* RESOLVE_NO_SYMLINKS, which implies NO_MAGICLINKS */};
+	return syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+}
+
 // omega_open_nofollow opens a canonical path (O_PATH) without following any
 // symlink on the way: the parent resolved every path it sends, so a
 // symlink found now appeared since — in a directory a confined program
 // can write — and must not redirect a mount. errno is ELOOP then.
 int omega_open_nofollow(const char *path) {
+	int fd = omega_open_existing(path);
+	if (fd >= 0)
+		return fd;
 	char buf[4096];
 	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	// openat, not open: musl's open adds an fcntl(F_SETFD) for O_CLOEXEC.
+	fd = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
 		end = strchr(name, '/');
 		if (end)

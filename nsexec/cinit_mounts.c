@@ -163,9 +163,17 @@ static int fresh_run(const struct spec *s) {
 // runs, and a symlink a program left there must not redirect a bind.
 // path is canonical (the parent resolved it on the host).
 static int mount_point(const char *path, int dir) {
+	// Usually all there from an earlier run: one openat2, no walk.
+	int fd = omega_open_existing(path);
+	if (fd >= 0) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && !!S_ISDIR(st.st_mode) == !!dir)
+			return fd;
+		close(fd); // the walk says what is wrong
+	}
 	char buf[4096];
 	snprintf(buf, sizeof buf, "%s", path);
-	int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
 		end = strchr(name, '/');
 		int last = !end;
@@ -297,7 +305,7 @@ static char *getwd_go(void) {
 // host's tree with a warning unless the spec says fail closed.
 void omega_enter_mounts(struct spec *s) {
 	char *wd = getwd_go(), msg[8192];
-	int oldwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
+	int oldwd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
 	if (rc == 1)
 		warn_host_proc(); // Landlock keeps its full ruleset: host processes' fds are in sight
 	if (rc < 0) {

@@ -15,7 +15,10 @@
 //	         landlock_create_ruleset() the Landlock ABI query in buildSpec,
 //	         its last memfd_create() the spec, its clone(CLONE_NEWUSER…)
 //	         the start of the init stage
-//	init     the process that execs /proc/self/exe (comm "exe"): the same
+//	init     the init stage the CLI's constructor started early (comm
+//	         "omega-run-init", reported as -mode sandbox-early: its first
+//	         mount() follows the spec's arrival), or
+//	         the process that execs /proc/self/exe (comm "exe"): the same
 //	         seccomp() probe, then mount(), landlock_*, the seccomp()
 //	         install (SECCOMP_SET_MODE_FILTER with a program), and the
 //	         clone() that starts the program; an init stage in C
@@ -89,13 +92,39 @@ func parse(path string) ([]event, error) {
 // system calls on whichever thread runs the goroutine (os/exec clones
 // from another thread, any thread may call exit_group), so a role is its
 // comm, not a thread id: the parent keeps its own ("omega-run"), the init
-// stage execs /proc/self/exe ("exe"), the program has its own.
+// stage execs /proc/self/exe ("exe") or, started early by the CLI's
+// constructor, names itself earlyInit; the program has its own.
 type roles struct{ parent, init, program string }
+
+const earlyInit = "omega-run-init"
 
 func findRoles(evs []event, prog string) roles {
 	r := roles{init: "exe", program: prog}
 	if len(evs) > 0 {
 		r.parent = evs[0].comm
+	}
+	// perf names a task by a comm it had at some point, or ":PID": one
+	// task may show up under several names. An early init stage's tasks
+	// get earlyInit up to their execve, and any task after an execve
+	// (bar perf's own of the command) is the program.
+	pids := map[int]bool{}
+	for _, e := range evs {
+		if e.comm == earlyInit {
+			r.init = earlyInit
+			pids[e.pid] = true
+		}
+	}
+	execd := map[int]bool{}
+	for i, e := range evs {
+		switch {
+		case execd[e.pid]:
+			evs[i].comm = prog
+		case pids[e.pid] && e.name != "execve":
+			evs[i].comm = earlyInit
+		}
+		if e.name == "execve" && i > 0 {
+			execd[e.pid] = true
+		}
 	}
 	return r
 }
@@ -132,15 +161,21 @@ func last(role func(roles) string, names []string, argsHas string, end bool) fun
 	}
 }
 
-// execOf is the program's execve, seen under its new comm.
+// execOf is the program's execve: the last one before the program's
+// first exit_group (perf shows it under the old comm, the new one or
+// ":PID").
 func execOf(prog string) func([]event, roles) (float64, bool) {
 	return func(evs []event, r roles) (float64, bool) {
+		t, ok := 0.0, false
 		for _, e := range evs {
-			if e.name == "execve" && e.comm == prog {
-				return e.ts, true
+			if e.name == "exit_group" && e.comm == prog {
+				break
+			}
+			if e.name == "execve" && e.ts > 0 {
+				t, ok = e.ts, true
 			}
 		}
-		return 0, false
+		return t, ok
 	}
 }
 
@@ -180,6 +215,24 @@ func phases(mode, prog string) []marker {
 			{"init stage: drop capabilities, no_new_privs, Landlock", first(initPID, "seccomp", "TSYNC, uargs")},
 			{"init stage: seccomp install, signal.Notify, pidfd probe, up to the program's clone", last(initPID, []string{"clone", "clone3"}, "VFORK", false)},
 			{"fork of the program up to its execve", execOf(prog)},
+			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
+			{"PID 1 reaps the program and exits", exitOf("", initPID)},
+			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
+		}
+	case "sandbox-early":
+		// The CLI's constructor forks a helper that clones the init stage
+		// before the Go runtime starts (nsexec/cinit_early.c); the init
+		// stage then waits for the spec on a pipe, and its first mount
+		// follows the spec's arrival.
+		return []marker{
+			start,
+			{"constructor: fork of the early-start helper, up to its clone of the init stage", first(parentPID, "clone", "NEWUSER")},
+			{"parent: Go runtime start, package init up to libseccomp-golang (init stage: namespaces, id maps, waiting)", first(parentPID, "seccomp", "")},
+			{"parent: rest of package init, main, CLI, policy, data dirs", first(parentPID, "landlock_create_ruleset", "")},
+			{"parent: mount plan, Landlock rules, warnings, spec sent; init stage: spec read and decoded", first(initPID, "mount", "")},
+			{"init stage (C): mounts", last(initPID, []string{"mount", "mount_setattr"}, "", true)},
+			{"init stage (C): drop capabilities, no_new_privs, Landlock", first(initPID, "landlock_restrict_self", "")},
+			{"init stage (C): fork of the program, its seccomp install, up to its execve", execOf(prog)},
 			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
 			{"PID 1 reaps the program and exits", exitOf("", initPID)},
 			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
@@ -255,7 +308,10 @@ func main() {
 			fail(err)
 		}
 		r := findRoles(evs, *prog)
-		if i == 0 && *mode == "sandbox" && cInit(evs, r) {
+		if i == 0 && *mode == "sandbox" && r.init == earlyInit {
+			ms = phases("sandbox-early", *prog)
+			durs = make([][]float64, len(ms))
+		} else if i == 0 && *mode == "sandbox" && cInit(evs, r) {
 			ms = phases("sandbox-c", *prog)
 			durs = make([][]float64, len(ms))
 		}
