@@ -80,7 +80,10 @@ int omega_open_existing(const char *path) {
 	struct {
 		uint64_t flags, mode, resolve;
 	} how = {O_PATH | O_CLOEXEC, 0, 0x04 /* RESOLVE_NO_SYMLINKS, which implies NO_MAGICLINKS */};
-	return syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+	int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof how);
+	// 0-2 are open here (cinit_early.c, the Go runtime): a result there is
+	// a filter answering openat2 with errno 0, not a file.
+	return fd > 2 ? fd : -1;
 }
 
 // omega_open_nofollow opens a canonical path (O_PATH) without following any

@@ -153,9 +153,12 @@ func setAttrAt(p string, flags uint, attr *unix.MountAttr, how string) error {
 func openNoFollow(path string) (int, error) {
 	if strings.HasPrefix(path, "/") {
 		how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
-		if fd, err := unix.Openat2(unix.AT_FDCWD, path, &how); err == nil {
+		fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
+		if err == nil && fd > 2 {
 			return fd, nil
 		}
+		// fd 0-2: a filter answering openat2 with errno 0 (they are open
+		// here, so no new file got them); the walk decides.
 	}
 	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {

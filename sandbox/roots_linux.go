@@ -128,19 +128,26 @@ func plantedIn(link string, writable []string) string {
 // openDirNoSymlinks opens the directory path without following a symlink
 // anywhere in it (openat2 RESOLVE_NO_SYMLINKS; ENOSYS before Linux 5.6).
 func openDirNoSymlinks(path string) (int, error) {
-	return unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{
 		Flags: unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
 	})
+	if err == nil && fd <= 2 {
+		// A filter answering openat2 with errno 0 "returns" fd 0: the
+		// Go runtime keeps 0-2 open, so this is no file of ours.
+		return -1, unix.ENOSYS
+	}
+	return fd, err
 }
 
 // stickyTmp gives the private /tmp a real /tmp's mode, 1777, so that a
 // --user other than its owner can use it too (the data dir around it,
 // 0700, keeps other host users out). path is canonical: opened without
 // following any symlink, so a planted one cannot point the chmod
-// elsewhere. A kernel without openat2 keeps the mode.
+// elsewhere. A kernel without openat2, or a filter around omega-run
+// that refuses it (ENOSYS, EPERM), keeps the mode.
 func stickyTmp(path string) error {
 	fd, err := openDirNoSymlinks(path)
-	if errors.Is(err, unix.ENOSYS) {
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		return nil
 	}
 	if err != nil {

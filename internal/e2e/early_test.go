@@ -254,6 +254,9 @@ func TestEarlyStartLentSlot(t *testing.T) {
 // runtime starts with one P (GODEBUG=schedtrace prints the launcher's
 // gomaxprocs as sysmon starts), and a caller's own GOMAXPROCS is obeyed.
 func TestLauncherOneP(t *testing.T) {
+	if goInitStage() {
+		t.Skip("a build without cgo's constructor (-tags omega_goinit) lends no slot")
+	}
 	w := newWorld(t, nobody)
 	for _, mode := range []string{"sandbox", "rx", "rwx"} {
 		for _, c := range []struct{ given, want string }{{"", "gomaxprocs=1 "}, {"GOMAXPROCS=2", "gomaxprocs=2 "}} {

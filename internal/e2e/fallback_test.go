@@ -274,3 +274,31 @@ func TestFallbackNothingStopsWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenat2Refused: the launcher opens the paths it mounts, binds and
+// hands to Landlock with one openat2, and walks them one component at a
+// time where that fails. A filter around omega-run may refuse openat2
+// (ENOSYS, EPERM) or answer it with errno 0, which "returns" fd 0: that
+// must not be taken for the path. Here fd 0 is a directory outside the
+// writable set; from outside, the program's write there must not have
+// happened, while its writes to /tmp still work.
+func TestOpenat2Refused(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for _, errno := range []string{"0", "1", "38"} {
+				t.Run(u.name+"/"+mode+"/"+errno, func(t *testing.T) {
+					w := newWorld(t, u)
+					script := `echo pwned > "$0/f"; echo ok > /tmp/openat2-$$ && echo wrote-tmp`
+					r := w.runProg("/bin/sh", "-c", `exec "$@" < "$0"`, w.outside,
+						probe, "seccomp-exec", "437="+errno, bin, "--mode", mode, "--", "/bin/sh", "-c", script, w.outside)
+					if _, err := os.Stat(filepath.Join(w.outside, "f")); err == nil {
+						t.Fatalf("the program wrote to the directory on its stdin (%+v)", r)
+					}
+					if r.code != 0 || !strings.Contains(r.stdout, "wrote-tmp") {
+						t.Errorf("%+v; want the program to run and write to /tmp", r)
+					}
+				})
+			}
+		}
+	}
+}
