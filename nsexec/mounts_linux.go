@@ -146,20 +146,10 @@ func setAttrAt(p string, flags uint, attr *unix.MountAttr, how string) error {
 // openNoFollow opens a canonical path (O_PATH) without following any
 // symlink on the way: the parent resolved every path it sends, so a
 // symlink found now appeared since — in a directory a confined program
-// can write — and must not redirect a mount. One openat2 does it where
-// the kernel (5.6) and any filter around omega-run allow; the walk, three
-// calls per component, decides every other case, with its errors
-// (nsexec/cinit_mount_util.c does the same).
+// can write — and must not redirect a mount. It walks one component at a
+// time: the C stage's openat2 first (nsexec/cinit_mount_util.c) measured
+// nothing in rx here (a few roots), and would be rx's only openat2.
 func openNoFollow(path string) (int, error) {
-	if strings.HasPrefix(path, "/") {
-		how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
-		fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
-		if err == nil && fd > 2 {
-			return fd, nil
-		}
-		// fd 0-2: a filter answering openat2 with errno 0 (they are open
-		// here, so no new file got them); the walk decides.
-	}
 	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, err
