@@ -269,9 +269,9 @@ void omega_early_start(int argc, char **argv, char **envp) {
 // The launcher's Go runtime starts with one P: with two, it wakes spare
 // threads for the goroutines it makes before main, and they compete with
 // the init stage on the other CPU and with whatever else runs there
-// (paired A/Bs, bench/PROFILE.md: sandbox −0.35 ms; rx nothing on a quiet
-// machine, −0.4 ms on a busy one; −3.5 to −5 ms with Docker's profile to
-// compile). A launcher has no work for a second P. The runtime reads
+// (paired A/Bs, bench/PROFILE.md: sandbox −0.28 to −0.44 ms; rx and rwx
+// up to −0.26 ms on a busy machine, nothing on a quiet one; −3.5 to −5 ms
+// with Docker's profile to compile). A launcher has no work for a second P. The runtime reads
 // GOMAXPROCS from the vectors on the stack, before any Go code runs, so
 // the last entry of envp (the one the kernel passed, which Go reads) lends
 // its slot until omega_early_env_restore gives it back; Go then unsets

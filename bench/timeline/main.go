@@ -200,9 +200,15 @@ var (
 
 func phases(mode, prog string) []marker {
 	start := marker{"start", func([]event, roles) (float64, bool) { return 0, true }}
+	// Every sandbox layout ends alike: the program, PID 1, the parent.
+	sandboxEnd := []marker{
+		{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
+		{"PID 1 reaps the program and exits", exitOf("", initPID)},
+		{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
+	}
 	switch mode {
 	case "sandbox":
-		return []marker{
+		return append([]marker{
 			start,
 			{"parent: exec, ld.so (libc, libseccomp), Go runtime start, package init up to libseccomp-golang", first(parentPID, "seccomp", "")},
 			{"parent: rest of package init, main, CLI, policy, data dirs, mount plan", first(parentPID, "landlock_create_ruleset", "")},
@@ -215,16 +221,13 @@ func phases(mode, prog string) []marker {
 			{"init stage: drop capabilities, no_new_privs, Landlock", first(initPID, "seccomp", "TSYNC, uargs")},
 			{"init stage: seccomp install, signal.Notify, pidfd probe, up to the program's clone", last(initPID, []string{"clone", "clone3"}, "VFORK", false)},
 			{"fork of the program up to its execve", execOf(prog)},
-			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
-			{"PID 1 reaps the program and exits", exitOf("", initPID)},
-			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
-		}
+		}, sandboxEnd...)
 	case "sandbox-early":
 		// The CLI's constructor forks a helper that clones the init stage
 		// before the Go runtime starts (nsexec/cinit_early.c); the init
 		// stage then waits for the spec on a pipe, and its first mount
 		// follows the spec's arrival.
-		return []marker{
+		return append([]marker{
 			start,
 			{"constructor: fork of the early-start helper, up to its clone of the init stage", first(parentPID, "clone", "NEWUSER")},
 			{"parent: Go runtime start, package init up to libseccomp-golang (init stage: namespaces, id maps, waiting)", first(parentPID, "seccomp", "")},
@@ -233,10 +236,7 @@ func phases(mode, prog string) []marker {
 			{"init stage (C): mounts", last(initPID, []string{"mount", "mount_setattr"}, "", true)},
 			{"init stage (C): drop capabilities, no_new_privs, Landlock", first(initPID, "landlock_restrict_self", "")},
 			{"init stage (C): fork of the program, its seccomp install, up to its execve", execOf(prog)},
-			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
-			{"PID 1 reaps the program and exits", exitOf("", initPID)},
-			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
-		}
+		}, sandboxEnd...)
 	case "rx":
 		return []marker{
 			start,
@@ -249,7 +249,7 @@ func phases(mode, prog string) []marker {
 	case "sandbox-c":
 		// The init stage in C (nsexec/cinit.c): no Go runtime, no
 		// libseccomp probe; its first marker is the first mount.
-		return []marker{
+		return append([]marker{
 			start,
 			{"parent: exec, ld.so (libc, libseccomp), Go runtime start, package init up to libseccomp-golang", first(parentPID, "seccomp", "")},
 			{"parent: rest of package init, main, CLI, policy, data dirs, mount plan", first(parentPID, "landlock_create_ruleset", "")},
@@ -261,10 +261,7 @@ func phases(mode, prog string) []marker {
 			{"init stage (C): drop capabilities, Landlock, no_new_privs", first(initPID, "seccomp", "TSYNC, uargs")},
 			{"init stage (C): seccomp install, rlimits, up to the program's fork", last(initPID, []string{"clone", "clone3"}, "", false)},
 			{"fork of the program up to its execve", execOf(prog)},
-			{"the program (/bin/true: execve, ld.so, exit)", exitOf(prog, nil)},
-			{"PID 1 reaps the program and exits", exitOf("", initPID)},
-			{"pid/mount namespace teardown, parent wakes up and exits", exitOf("", parentPID)},
-		}
+		}, sandboxEnd...)
 	default: // rwx
 		return []marker{
 			start,
