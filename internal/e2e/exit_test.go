@@ -122,3 +122,25 @@ func TestSeccompProfileFromPipe(t *testing.T) {
 		t.Errorf("explain: %+v; want the profile's rules", r)
 	}
 }
+
+// TestLauncherCannotStartThread: a caller at its process limit (ulimit -u,
+// LimitNPROC=), or behind a filter refusing clone3 (glibc's pthread_create
+// has no fallback for EPERM), cannot give the Go runtime its threads. It
+// gets 125 and the cause in a few lines, not a goroutine dump and exit
+// status 2, which it could not tell from the program's own 2.
+func TestLauncherCannotStartThread(t *testing.T) {
+	w := newWorld(t, nobody)
+	noClone3 := []string{probe, "seccomp-exec", sysClone3 + "=1"}
+	for _, mode := range []string{"sandbox", "rx", "rwx"} {
+		r := w.runProg("prlimit", "--nproc=1", bin, "--mode", mode, "--", "/bin/echo", "ran")
+		if r.code != 125 || strings.Contains(r.stdout, "ran") || strings.Contains(r.stderr, "goroutine") ||
+			!strings.Contains(r.stderr, "omega-run: stopped: ") || !strings.Contains(r.stderr, "process limit") {
+			t.Errorf("%s at nproc=1: exit %d, stdout %q, stderr %.300q; want 125 and the cause", mode, r.code, r.stdout, r.stderr)
+		}
+		// musl's pthread_create uses clone: the static build starts.
+		r = w.runProg(noClone3[0], append(noClone3[1:], bin, "--mode", mode, "--", "/bin/echo", "ran")...)
+		if r.code != 0 && (r.code != 125 || strings.Contains(r.stderr, "goroutine") || !strings.Contains(r.stderr, "clone3")) {
+			t.Errorf("%s with clone3 refused: exit %d, stderr %.300q; want it run, or 125 naming clone3", mode, r.code, r.stderr)
+		}
+	}
+}

@@ -17,6 +17,7 @@ const (
 	sysMount                 = "165"
 	sysMountSetattr          = "442"
 	sysLandlockCreateRuleset = "444"
+	sysClone3                = "435"
 )
 
 // TestFallbackNoLandlock simulates a kernel without Landlock (its
