@@ -353,8 +353,10 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		set_cloexec_from(SPEC_FD + s.keep_fds);
 	if (s.flags & F_USER)
 		omega_watch_parent(); // before the mounts cover the host's /proc
-	if (s.flags & F_MOUNTS)
+	if (s.flags & F_MOUNTS) {
+		omega_refuse_host_dirs(&s);
 		omega_enter_mounts(&s);
+	}
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)
 		omega_dief(errno, "sethostname");
 	if (s.flags & F_LOOPBACK)

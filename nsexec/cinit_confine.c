@@ -114,6 +114,31 @@ static int on_writable_mount(int fd) {
 	return !(fs.f_flags & ST_RDONLY);
 }
 
+// omega_refuse_host_dirs ends the launch when a directory is among the
+// fds the program gets (stdin, stdout, stderr, --preserve-fds): it is the
+// host's, outside the new mounts, and through /proc/self/fd/N the program
+// would reach the host's tree above and below it — a hidden credential
+// store's contents, host sockets (the broker allows the host's mounts),
+// modes and times the read-only root keeps. mounts_linux.go's
+// refuseHostDirs is the Go stage's.
+void omega_refuse_host_dirs(const struct spec *s) {
+	static const char *const what[] = {"stdin", "stdout", "stderr"};
+	for (int fd = 0; fd < 3 + (int)s->keep_fds; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		char link[32], dir[4096];
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		ssize_t n = readlink(link, dir, sizeof dir - 1);
+		dir[n > 0 ? n : 0] = 0;
+		omega_die(125,
+		          "fd %d (%s) is the directory %s: through it the program would reach the host's files "
+		          "around the sandbox (hidden credential stores, host sockets, file modes); give it the "
+		          "path instead (--allow-write for writes)",
+		          fd, fd < 3 ? what[fd] : "--preserve-fds", n > 0 ? dir : "?");
+	}
+}
+
 // omega_landlock_writes_only narrows the plan once the read-only root is
 // in place (wire flag WritesOnly): read and execute are allowed everywhere
 // anyway and the mounts stop truncation, so without the read-side rights

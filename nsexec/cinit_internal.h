@@ -170,6 +170,7 @@ int omega_landlock_abi(void);
 long omega_seccomp_try(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t flags);
 void omega_landlock_writes_only(struct spec *s, int old_cwd);
+void omega_refuse_host_dirs(const struct spec *s);
 void omega_enter_mounts(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
 void omega_apply_limits(const struct spec *s);

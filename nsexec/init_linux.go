@@ -63,6 +63,8 @@ func runInit(w *warner) error {
 	}
 	if s.Mounts == nil {
 		s.Landlock.WritesOnly = false // only a read-only root makes it safe
+	} else if err := refuseHostDirs(s.KeepFDs); err != nil {
+		return err
 	} else if err := enterMounts(s, w); err != nil {
 		return err
 	}

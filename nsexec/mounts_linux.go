@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -311,6 +312,33 @@ func mountPoint(path string, dir bool) (int, error) {
 func mount(source, target, fstype string, flags uintptr, data string) error {
 	if err := unix.Mount(source, target, fstype, flags, data); err != nil {
 		return fmt.Errorf("mount %s on %s: %w", source, target, err)
+	}
+	return nil
+}
+
+// refuseHostDirs is the C stage's omega_refuse_host_dirs: a directory
+// among the program's fds (0-2 and the keep preserved ones) is the
+// host's, and through /proc/self/fd/N the program would reach the host's
+// tree around the mounts (hidden credential stores, host sockets, the
+// modes the read-only root keeps).
+func refuseHostDirs(keep int) error {
+	what := []string{"stdin", "stdout", "stderr"}
+	for fd := 0; fd < 3+keep; fd++ {
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+			continue
+		}
+		name := "--preserve-fds"
+		if fd < 3 {
+			name = what[fd]
+		}
+		dir, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+		if err != nil {
+			dir = "?"
+		}
+		return fmt.Errorf("fd %d (%s) is the directory %s: through it the program would reach the host's files "+
+			"around the sandbox (hidden credential stores, host sockets, file modes); give it the path instead "+
+			"(--allow-write for writes)", fd, name, dir)
 	}
 	return nil
 }

@@ -15,9 +15,9 @@ import (
 )
 
 // TestTruncateThroughHostMounts: what the program inherits from the host
-// (stdin from a file, a --preserve-fds directory, a working directory the
-// sandbox does not show) leads onto the host's writable mounts, around
-// sandbox mode's read-only root. Truncating a file outside the writable
+// (stdin from a file, a --preserve-fds directory, which sandbox mode
+// refuses, a working directory the sandbox does not show) leads onto the
+// host's writable mounts, around sandbox mode's read-only root. Truncating a file outside the writable
 // set through them must still fail; the sentinel is checked from outside,
 // and rwx is the control.
 func TestTruncateThroughHostMounts(t *testing.T) {
@@ -37,6 +37,13 @@ func TestTruncateThroughHostMounts(t *testing.T) {
 				env := fmt.Sprintf("S=%q O=%q; ", filepath.Join(w.outside, "sentinel"), w.outside)
 				args := []string{"-c", env + c.script, "sh", bin, "--mode", mode, "--preserve-fds", c.keep, "--", probe}
 				r := w.runProg("/bin/sh", args...)
+				if mode == "sandbox" && c.keep == "1" {
+					// A directory fd is refused (TestHostDirectoryFD).
+					if r.code != 125 || w.sentinel() != "original" {
+						t.Errorf("exit %d, sentinel %q, stderr %q; want it refused", r.code, w.sentinel(), r.stderr)
+					}
+					return
+				}
 				if !strings.Contains(r.stdout+r.stderr, "ok") && !strings.Contains(r.stdout, "refused") {
 					t.Fatalf("the probe did not run: stdout %q, stderr %q", r.stdout, r.stderr)
 				}
@@ -147,5 +154,50 @@ func TestDeviceNodeOutsideDev(t *testing.T) {
 				t.Errorf("want the open refused (nodev); stderr %q", r.stderr)
 			}
 		})
+	}
+}
+
+// TestHostDirectoryFD: a directory among the program's fds (stdin, a
+// --preserve-fds fd) is the host's, outside the sandbox's mounts: through
+// /proc/self/fd/N the program would read a credential store that sandbox
+// mode hides and change a mode its read-only root keeps. sandbox refuses
+// the launch (125); rx, which hides nothing and leaves modes open, and rwx
+// are the controls that show the attempt works where nothing refuses it.
+func TestHostDirectoryFD(t *testing.T) {
+	cases := []struct{ name, keep, fd, script string }{
+		{"stdin", "0", "0", `exec "$@" < "$H"`},
+		{"preserved", "1", "3", `exec 3< "$H"; exec "$@"`},
+	}
+	for _, u := range users {
+		for _, c := range cases {
+			for _, mode := range []string{"rwx", "rx", "sandbox"} {
+				t.Run(u.name+"/"+c.name+"/"+mode, func(t *testing.T) {
+					w := newWorld(t, u)
+					ssh := filepath.Join(w.home, ".ssh")
+					mustMkdir(t, ssh)
+					writeFile(t, filepath.Join(ssh, "id_test"), "SECRET")
+					chownTree(t, ssh, u)
+					sentinel := filepath.Join(w.outside, "sentinel")
+					prog := fmt.Sprintf(`cat /proc/self/fd/%[1]s/.ssh/id_test; chmod 600 /proc/self/fd/%[1]s/outside/sentinel`, c.fd)
+					r := w.runProg("/bin/sh", "-c", fmt.Sprintf("H=%q; ", w.home)+c.script, "sh",
+						bin, "--mode", mode, "--preserve-fds", c.keep, "--", "/bin/sh", "-c", prog)
+					fi, err := os.Stat(sentinel)
+					if err != nil {
+						t.Fatal(err)
+					}
+					read, changed := strings.Contains(r.stdout, "SECRET"), fi.Mode().Perm() != 0o644
+					if mode != "sandbox" {
+						if !read || !changed {
+							t.Fatalf("control: read %v, mode changed %v; exit %d, stderr %q", read, changed, r.code, r.stderr)
+						}
+						return
+					}
+					if r.code != 125 || read || changed || !strings.Contains(r.stderr, "fd "+c.fd+" ") ||
+						!strings.Contains(r.stderr, "is the directory "+w.home) {
+						t.Errorf("read %v, mode changed %v; exit %d, stdout %q, stderr %q; want 125 naming fd %s", read, changed, r.code, r.stdout, r.stderr, c.fd)
+					}
+				})
+			}
+		}
 	}
 }
