@@ -94,11 +94,7 @@ func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
 		return nil, os.NewSyscallError("getrandom", err)
 	}
 	name := "omega-notify-" + hex.EncodeToString(id[:])
-	err = unix.Mkdirat(bfd, name, 0o700)
-	if err == nil {
-		err = unix.Fchmodat(bfd, name, 0o700, 0) // whatever the umask
-	}
-	if err != nil {
+	if err := unix.Mkdirat(bfd, name, 0o700); err != nil {
 		return nil, &os.PathError{Op: "mkdir", Path: filepath.Join(base, name), Err: err}
 	}
 	r := &notifyRelay{dir: filepath.Join(base, name)}
@@ -115,6 +111,11 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 		return err
 	}
 	defer unix.Close(dfd)
+	// Modes through fds, whatever the umask: fchmodat follows a symlink
+	// that another sandbox could swap in for the name.
+	if err := unix.Fchmod(dfd, 0o700); err != nil {
+		return err
+	}
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return os.NewSyscallError("socket", err)
@@ -127,7 +128,7 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 	}
 	r.conn = os.NewFile(uintptr(fd), "notify")
 	// The umask (a unit's UMask=) must not lock the program out.
-	err = unix.Fchmodat(dfd, "notify", 0o600, 0)
+	err = chmodSocket(dfd, "notify", 0o600)
 	if err == nil && user != nil {
 		err = unix.Fchownat(dfd, "notify", int(user.UID), int(user.GID), unix.AT_SYMLINK_NOFOLLOW)
 		if err == nil {
@@ -138,6 +139,26 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 		r.conn.Close()
 	}
 	return err
+}
+
+// chmodSocket sets the mode of the socket name in dfd without following
+// a symlink there: through an O_PATH fd of the node itself (a socket
+// cannot be opened otherwise, and fchmodat has no AT_SYMLINK_NOFOLLOW
+// before fchmodat2).
+func chmodSocket(dfd int, name string, mode uint32) error {
+	fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return errors.New(name + ": not the socket just bound")
+	}
+	return unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), mode)
 }
 
 // removeStaleRelays removes the relay directories below base whose

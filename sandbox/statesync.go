@@ -111,18 +111,21 @@ func atomicWrite(path string, data []byte, like string) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	// Mode and owner through the open file, not its name: the directory
+	// may be a confined program's (~/.claude), which could put a symlink
+	// in the temporary file's place for a chmod by name to follow.
+	err = tmp.Chmod(mode)
+	if err == nil && os.Geteuid() == 0 && uid >= 0 {
+		_ = tmp.Chown(uid, gid)
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err == nil {
+		_, err = tmp.Write(data)
 	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		return err
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
 	}
-	if os.Geteuid() == 0 && uid >= 0 {
-		_ = os.Lchown(tmp.Name(), uid, gid)
+	if err != nil {
+		return err
 	}
 	return os.Rename(tmp.Name(), path)
 }
