@@ -1,12 +1,14 @@
 package sandbox
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
+	"golang.org/x/sys/unix"
 )
 
 // gitScan is what runsLater saw inside the repositories' .git dirs, to
@@ -81,8 +83,11 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	switch {
 	case st.Mode().IsRegular():
 		protect = append(protect, dotGit)
-		if dir := gitfileDir(dotGit); dir != "" && g.writable(dir) {
-			protect = append(protect, g.gitRunsLater(dir)...)
+		// Resolved first, as a .git symlink is: a link on the way
+		// (planted by an earlier run) must not lead the scan, or the
+		// hooks dir it makes, out of the writable set.
+		if real, err := filepath.EvalSymlinks(gitfileDir(dotGit)); err == nil && g.writable(real) {
+			protect = append(protect, g.gitRunsLater(real)...)
 		}
 		return protect
 	case st.Mode()&fs.ModeSymlink != 0:
@@ -99,7 +104,7 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	for _, gitDir := range gitDirsIn(dotGit) {
 		g.gitDirs[gitDir] = true
 		if g.create && filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
-			_ = os.Mkdir(filepath.Join(gitDir, "hooks"), 0o755) // exists: fine
+			mkdirHooks(gitDir)
 		}
 		for _, n := range profiles.GitRunsLater {
 			if p := filepath.Join(gitDir, n); exists(p) {
@@ -110,6 +115,21 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 		}
 	}
 	return protect
+}
+
+// mkdirHooks makes gitDir/hooks (already there: fine) through a
+// directory opened without following symlinks: another sandbox of the
+// user, running, could swap one in on the way since the scan.
+func mkdirHooks(gitDir string) {
+	fd, err := openDirNoSymlinks(gitDir)
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		_ = os.Mkdir(filepath.Join(gitDir, "hooks"), 0o755) // no openat2 (before 5.6)
+		return
+	}
+	if err == nil {
+		_ = unix.Mkdirat(fd, "hooks", 0o755)
+		unix.Close(fd)
+	}
 }
 
 // writable says whether dir lies in a writable root (host /tmp aside,

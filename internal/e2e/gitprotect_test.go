@@ -139,3 +139,25 @@ func TestGitDirForms(t *testing.T) {
 		t.Errorf("no warning about the .git symlink; stderr %q", r.stderr)
 	}
 }
+
+// TestGitFileThroughLink: a .git file whose gitdir runs through a symlink
+// an earlier confined run planted (proj/lnk -> a repository outside the
+// writable set) must not lead the launcher there: it made the missing
+// hooks dir outside the writable set, as the caller.
+func TestGitFileThroughLink(t *testing.T) {
+	w := newWorld(t, nobody)
+	target := filepath.Join(w.outside, "repo", ".git")
+	mustMkdir(t, target)
+	writeFile(t, filepath.Join(target, "config"), "[core]\n")
+	proj := filepath.Join(w.dataDir, "workspace", "proj")
+	mustMkdir(t, proj)
+	os.Symlink(filepath.Dir(target), filepath.Join(proj, "lnk"))
+	writeFile(t, filepath.Join(proj, ".git"), "gitdir: lnk/.git\n")
+	chownTree(t, w.home, nobody)
+	if r := w.run("--", "/bin/true"); r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if w.exists(filepath.Join(target, "hooks")) {
+		t.Errorf("the launcher made %s/hooks, outside the writable set", target)
+	}
+}
