@@ -139,8 +139,8 @@ func (g *gitScan) writable(dir string) bool { return inRoots(dir, g.roots, g.pri
 // gitfileDir is the git dir a .git file names ("gitdir: PATH", relative
 // to the file's directory), or "".
 func gitfileDir(file string) string {
-	b, err := os.ReadFile(file)
-	if err != nil || len(b) > 4096 {
+	b, err := readRegular(file, true, 4096) // the program's: no FIFO, link or endless file
+	if err != nil {
 		return ""
 	}
 	dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
@@ -241,7 +241,7 @@ func plainWorktree(dotGit, gd string) bool {
 			return false
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(gd, "commondir"))
+	b, err := readRegular(filepath.Join(gd, "commondir"), true, 4096)
 	if err != nil {
 		return false
 	}

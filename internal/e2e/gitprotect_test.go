@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // What a program leaves in a repository must not run code at the user's
@@ -159,5 +160,22 @@ func TestGitFileThroughLink(t *testing.T) {
 	}
 	if w.exists(filepath.Join(target, "hooks")) {
 		t.Errorf("the launcher made %s/hooks, outside the writable set", target)
+	}
+}
+
+// TestGitScanPlantedFiles: the scan after the run reads files the program
+// made (a worktree's commondir): a FIFO must not hang the launcher and a
+// link to /dev/zero must not make it read without end.
+func TestGitScanPlantedFiles(t *testing.T) {
+	for name, plant := range map[string]string{"fifo": "mkfifo", "zero": "ln -s /dev/zero"} {
+		t.Run(name, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			w.timeout = 15 * time.Second
+			repo := gitRepo(t, w)
+			r := w.sh("sandbox", "mkdir -p .git/worktrees/x && "+plant+" .git/worktrees/x/commondir", "--workdir", repo)
+			if r.code != 0 {
+				t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+			}
+		})
 	}
 }
