@@ -221,7 +221,7 @@ func envSource(c *cli.Context, flag, env string) string {
 type lineFormatter struct{}
 
 func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
-	line := "omega-run: " + e.Level.String() + ": " + e.Message
+	line := "omega-run: " + e.Level.String() + ": " + terminalSafe(e.Message)
 	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
 		v := fmt.Sprint(e.Data[k])
 		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f }) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sirupsen/logrus"
 )
@@ -14,7 +15,7 @@ import (
 // be JSON.
 func printError(line string, args []string) {
 	if !jsonLines(args) {
-		fmt.Fprintln(os.Stderr, line)
+		fmt.Fprintln(os.Stderr, terminalSafe(line))
 		return
 	}
 	e := logrus.NewEntry(logrus.StandardLogger())
@@ -50,4 +51,33 @@ func jsonLines(args []string) bool {
 		format = value
 	}
 	return format == "json"
+}
+
+// terminalSafe escapes what a terminal would act on: C0 and C1 control
+// characters, DEL, and bytes that are not UTF-8 (a lone 0x9b is CSI to a
+// terminal in 8-bit mode). Messages name paths a confined program chose
+// (a git dir it made); raw, its escape sequences could erase or forge the
+// warning about it, or write the user's clipboard. JSON escapes its own.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case unsafeRune(r):
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError
 }

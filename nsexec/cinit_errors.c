@@ -135,7 +135,15 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 		return;
 	}
 	if (!omega_log_json) {
-		fprintf(f, "omega-run: %s: %s\n", tag, msg);
+		// Control characters escaped, as main's terminalSafe does: paths
+		// in a message may be a confined program's choice.
+		fprintf(f, "omega-run: %s: ", tag);
+		for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
+			if (*c < 0x20 || *c == 0x7f)
+				fprintf(f, "\\u%04x", *c);
+			else
+				fputc(*c, f);
+		fputc('\n', f);
 	} else {
 		// RFC 3339 in local time, as Go's time.Now().Format(time.RFC3339).
 		char ts[40], zone[24] = "Z";

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -21,7 +22,17 @@ func (w warner) fatal(err error) { w.line("error", "init", "init: ", err.Error()
 // is jsonPrefix followed by msg (cinit_errors.c's log_line).
 func (w warner) line(level, tag, jsonPrefix, msg string) {
 	if !w.json {
-		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, msg)
+		// Control characters escaped, as cinit_errors.c's log_line does:
+		// paths in a message may be a confined program's choice.
+		var b strings.Builder
+		for i := 0; i < len(msg); i++ {
+			if c := msg[i]; c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, "\\u%04x", c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, b.String())
 		return
 	}
 	line, _ := json.Marshal(map[string]string{

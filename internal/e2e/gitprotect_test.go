@@ -179,3 +179,18 @@ func TestGitScanPlantedFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestWarningEscapes: the warning after the run names a git dir the
+// program made; its name's escape sequences (erase the line, forge
+// another, write the clipboard) reach the terminal escaped.
+func TestWarningEscapes(t *testing.T) {
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	r := w.sh("sandbox", `d=".git/modules/x$(printf '\033]52;c;cHduZWQ=\007\033[2K\rforged\nomega-run: info: all clean')"; mkdir -p "$d" && touch "$d/HEAD"`, "--workdir", repo)
+	if !strings.Contains(r.stderr, "the program made the git dir") {
+		t.Fatalf("no warning: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if strings.ContainsAny(r.stderr, "\x1b\a\r") || strings.Contains(r.stderr, "\nomega-run: info: all clean") {
+		t.Errorf("raw control characters in stderr %q", r.stderr)
+	}
+}
