@@ -68,6 +68,8 @@ type plan struct {
 	workdir string
 	// changedDir: Run moved this process to workdir.
 	changedDir bool
+	// pwd is the absolute --workdir ("" without one), for PWD.
+	pwd string
 	// explicitSeccomp is set when the caller named a profile, which then
 	// must be enforced.
 	explicitSeccomp bool
@@ -161,15 +163,18 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	return p, nil
 }
 
+// workdir is the program's working directory, absolute: a relative
+// Workdir is the caller's, as everything else relative on the command
+// line is, and the program, the roots and the data dir are found from it.
 func (o Options) workdir() string {
-	if o.Workdir != "" {
-		return o.Workdir
+	if filepath.IsAbs(o.Workdir) {
+		return filepath.Clean(o.Workdir)
 	}
 	wd, err := os.Getwd()
 	if err != nil {
-		return "/"
+		wd = "/"
 	}
-	return wd
+	return filepath.Join(wd, o.Workdir)
 }
 
 func (o Options) home() (string, error) {

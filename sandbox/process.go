@@ -76,7 +76,7 @@ func (p Process) resolveIDs() (*ids, error) {
 		out.uid, out.gid = uint32(uid), uint32(gid)
 	}
 	if p.Group != "" {
-		gid, err := lookupGroup(p.Group)
+		gid, err := lookupGroup("--group", p.Group)
 		if err != nil {
 			return nil, err
 		}
@@ -84,15 +84,22 @@ func (p Process) resolveIDs() (*ids, error) {
 	}
 	for _, g := range p.Groups {
 		for _, name := range strings.Split(g, ",") {
-			gid, err := lookupGroup(strings.TrimSpace(name))
+			gid, err := lookupGroup("--groups", strings.TrimSpace(name))
 			if err != nil {
 				return nil, err
 			}
 			out.groups = append(out.groups, gid)
 		}
 	}
+	// (uid_t)-1 tells setresuid and setresgid to leave the id as it is:
+	// the program would run as root.
+	if out.uid == noID || out.gid == noID || slices.Contains(out.groups, noID) {
+		return nil, fmt.Errorf("--user, --group, --groups: id %d is not an id (the kernel reads it as \"unchanged\": the program would run as root)", noID)
+	}
 	return out, nil
 }
+
+const noID = ^uint32(0)
 
 func lookupUser(name string) (*user.User, error) {
 	if _, err := strconv.ParseUint(name, 10, 32); err == nil {
@@ -112,17 +119,20 @@ func lookupUser(name string) (*user.User, error) {
 	return u, nil
 }
 
-func lookupGroup(name string) (uint32, error) {
+func lookupGroup(flag, name string) (uint32, error) {
+	if name == "" {
+		return 0, fmt.Errorf("%s: an empty group name", flag)
+	}
 	if n, err := strconv.ParseUint(name, 10, 32); err == nil {
 		return uint32(n), nil
 	}
 	g, err := user.LookupGroup(name)
 	var unknown user.UnknownGroupError
 	if errors.As(err, &unknown) {
-		return 0, fmt.Errorf("--group %s: no such group", name)
+		return 0, fmt.Errorf("%s %s: no such group", flag, name)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("--group %s: %w", name, err)
+		return 0, fmt.Errorf("%s %s: %w", flag, name, err)
 	}
 	n, _ := strconv.ParseUint(g.Gid, 10, 32)
 	return uint32(n), nil

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -253,7 +252,7 @@ func inPlace(spec *nsexec.Spec) error {
 func plainSpec(p *plan) *nsexec.Spec {
 	return &nsexec.Spec{
 		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
-		Env:      append(slices.Clone(p.process.SetEnv), programEnv(p.policy)...),
+		Env:      append(p.setEnv(), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), ListenPID: p.process.ListenPID,
 		WatchdogPID: p.process.WatchdogPID,

@@ -41,7 +41,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	return &nsexec.Spec{
 		Path:           p.path,
 		Argv:           p.argv,
-		Env:            append(slices.Clone(p.process.SetEnv), programEnv(pol)...),
+		Env:            append(p.setEnv(), programEnv(pol)...),
 		ClearEnv:       p.process.ClearEnv,
 		Unsetenv:       slices.Clone(p.process.UnsetEnv),
 		Hostname:       p.process.Hostname,
@@ -317,4 +317,17 @@ func (p *plan) credentials() *nsexec.Credentials {
 		uid = uint32(os.Getuid())
 	}
 	return &nsexec.Credentials{UID: uid, GID: gid, Groups: p.ids.groups}
+}
+
+// setEnv is the --setenv list, with PWD=--workdir first when the
+// program starts elsewhere than its caller (a shell's stale PWD would
+// name the caller's directory) and its environment has a PWD to fix.
+func (p *plan) setEnv() []string {
+	env := slices.Clone(p.process.SetEnv)
+	_, inherited := os.LookupEnv("PWD")
+	if p.pwd == "" || p.process.ClearEnv || !inherited || hasEnvKey(env, "PWD") ||
+		slices.Contains(p.process.UnsetEnv, "PWD") {
+		return env
+	}
+	return append([]string{"PWD=" + p.pwd}, env...)
 }

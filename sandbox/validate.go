@@ -32,6 +32,7 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
 	}
 	if o.Workdir != "" {
+		o.Workdir = o.workdir()
 		if st, err := os.Stat(o.Workdir); err != nil {
 			return nil, fmt.Errorf("--workdir %s: %w", o.Workdir, errors.Unwrap(err))
 		} else if !st.IsDir() {
@@ -64,7 +65,7 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		return nil, err
 	}
 	return &plan{
-		policy: pol, workdir: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs,
+		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs,
 		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
 	}, nil
 }

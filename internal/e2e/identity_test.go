@@ -103,3 +103,38 @@ func TestUserTmp(t *testing.T) {
 		t.Errorf("false warning about %s: %q", repo, r.stderr)
 	}
 }
+
+// TestNoIDIsRefused: 4294967295 is (uid_t)-1, which setresuid and
+// setresgid read as "leave it": given as --user, --group or --groups it
+// would have run the program as root.
+func TestNoIDIsRefused(t *testing.T) {
+	w := newWorld(t, rootUser)
+	for _, args := range [][]string{{"--user", "4294967295"}, {"--user", "nobody", "--group", "4294967295"}, {"--user", "nobody", "--groups", "4294967295"}} {
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			r := w.run(append(append([]string{"--mode", mode}, args...), "--", "/usr/bin/id")...)
+			if r.code != 125 || strings.Contains(r.stdout, "uid=") || !strings.Contains(r.stderr, "is not an id") {
+				t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want 125", mode, args, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+}
+
+// TestRelativeWorkdir: a relative --workdir is the caller's, as every
+// other relative path is: the program it names (./p) is the one in that
+// directory, found and run as such, and PWD names it.
+func TestRelativeWorkdir(t *testing.T) {
+	w := newWorld(t, nobody)
+	d := filepath.Join(w.home, "wd")
+	mustMkdir(t, filepath.Join(d, "wd"))
+	writeFile(t, filepath.Join(d, "p"), "#!/bin/sh\necho right PWD=$PWD\n")
+	writeFile(t, filepath.Join(d, "wd", "p"), "#!/bin/sh\necho WRONG\n")
+	os.Chmod(filepath.Join(d, "p"), 0o755)
+	os.Chmod(filepath.Join(d, "wd", "p"), 0o755)
+	chownTree(t, w.home, nobody)
+	for _, mode := range []string{"sandbox", "rx", "rwx"} {
+		r := w.runProgIn(w.home, "/usr/bin/env", "PWD="+w.home, bin, "--mode", mode, "--workdir", "wd", "--", "./p")
+		if r.code != 0 || r.stdout != "right PWD="+d+"\n" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", mode, r.code, r.stdout, r.stderr, "right PWD="+d)
+		}
+	}
+}
