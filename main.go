@@ -21,7 +21,7 @@ func main() {
 	runInitIfRequested()
 	status := run(os.Args)
 	sandbox.Release()
-	os.Exit(status)
+	sandbox.Exit(status)
 }
 
 // run executes the CLI and returns the process exit status.

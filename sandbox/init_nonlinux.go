@@ -35,3 +35,6 @@ func execErr(path string, err error) error {
 	}
 	return &Error{Code: code, Err: &os.PathError{Op: "exec", Path: path, Err: err}}
 }
+
+// Exit is os.Exit: only Linux runs the program as a child.
+func Exit(code int) { os.Exit(code) }

@@ -4,6 +4,7 @@ package sandbox
 
 /*
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,19 @@ static int omega_catch(int fd, int sig, struct sigaction *old) {
 
 static int omega_restore(int sig, const struct sigaction *old) {
 	return sigaction(sig, old, NULL);
+}
+
+// omega_die_of ends the process with sig: its default action, unblocked.
+static void omega_die_of(int sig) {
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigaction(sig, &sa, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	kill(getpid(), sig);
 }
 */
 import "C"
@@ -147,3 +161,7 @@ func (c *cCatcher) restore(n int) {
 	}
 	sigPipe.mu.Unlock()
 }
+
+// dieOf ends the process with sig, whoever handles it now (the C
+// handler, the runtime's).
+func dieOf(sig unix.Signal) { C.omega_die_of(C.int(sig)) }

@@ -2,9 +2,29 @@ package sandbox
 
 import (
 	"os"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
+
+// received has bit N set once omega-run received signal N during a run.
+var received atomic.Uint64
+
+// Exit ends the CLI with a run's status as a shell sees it: when the
+// program died of SIGINT, SIGHUP or SIGTERM, and omega-run received that
+// signal too, omega-run dies of it as well, as an exec in place (rx)
+// would. A shell's loop stops at Ctrl-C only when its child died of
+// SIGINT (bash's wait-and-cooperative-exit); an exit status of 130 tells
+// it the child handled the signal. Otherwise it is os.Exit(code).
+func Exit(code int) {
+	if sig := unix.Signal(code - 128); code > 128 && received.Load()&(1<<uint(sig&63)) != 0 &&
+		(sig == unix.SIGINT || sig == unix.SIGHUP || sig == unix.SIGTERM) {
+		dieOf(sig)
+		time.Sleep(100 * time.Millisecond) // delivery is asynchronous
+	}
+	os.Exit(code)
+}
 
 // forwardSignals passes what omega-run receives on to the init stage,
 // which passes it to the program. Signals the terminal sends to the whole
@@ -12,6 +32,9 @@ import (
 // are not sent a second time (a doubled Ctrl-C makes many TUIs quit).
 func forwardSignals(sigs <-chan os.Signal, proc *child) {
 	for sig := range sigs {
+		if s, ok := sig.(unix.Signal); ok && s < 64 {
+			received.Or(1 << uint(s))
+		}
 		if fromTerminal(sig) && inForeground() {
 			continue
 		}

@@ -320,3 +320,37 @@ func TestNewPtyInside(t *testing.T) {
 		}
 	}
 }
+
+// TestDiesOfForwardedSignal: a program ended by the SIGINT, SIGHUP or
+// SIGTERM omega-run received ends omega-run by that signal too, as an
+// exec in place does: a shell's loop stops at Ctrl-C only when its child
+// died of SIGINT (status 130 says the child handled it). A program's own
+// exit 130, with no signal, stays an exit status.
+func TestDiesOfForwardedSignal(t *testing.T) {
+	for _, mode := range confinedModes {
+		for _, sig := range []syscall.Signal{unix.SIGINT, unix.SIGHUP, unix.SIGTERM} {
+			t.Run(fmt.Sprintf("%s/%d", mode, sig), func(t *testing.T) {
+				w := newWorld(t, nobody)
+				ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+				defer cancel()
+				c := w.cmd(ctx, "--mode", mode, "--", "/bin/sh", "-c", "echo ready; exec sleep 100")
+				startAndWaitReady(t, c)
+				if err := c.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				c.Wait()
+				if ws := c.ProcessState.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != sig {
+					t.Errorf("wait status %v, want killed by signal %d", c.ProcessState, sig)
+				}
+			})
+		}
+		t.Run(mode+"/exit-130", func(t *testing.T) {
+			w := newWorld(t, nobody)
+			c := w.cmd(context.Background(), "--mode", mode, "--", "/bin/sh", "-c", "exit 130")
+			c.Run()
+			if ws := c.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() || ws.ExitStatus() != 130 {
+				t.Errorf("wait status %v, want exit status 130", c.ProcessState)
+			}
+		})
+	}
+}
