@@ -33,6 +33,9 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	said.WritesOnly = mounts
 	warnings := landlock.Warnings(landlock.ABI(), said)
 	prog, swarn, err := compileSeccomp(pol, explicitSeccomp, p.seccompProfile)
+	if err == nil && !mounts {
+		prog, err = hostGuard(prog, pol)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -211,8 +214,12 @@ func netNoneWarning(pol profiles.Policy, netns bool) string {
 	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX {
 		return ""
 	}
-	return "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): Landlock denies " +
-		"TCP bind and connect only; UDP (DNS too), raw and other sockets stay open; use sandbox mode for no network"
+	w := "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): Landlock denies " +
+		"TCP bind and connect only; UDP (DNS too), raw and other sockets stay open"
+	if pol.Seccomp == profiles.SeccompNone {
+		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
+	}
+	return w + "; use sandbox mode for no network"
 }
 
 // rootMetadataWarning is the gap of a program that runs as root where
@@ -330,4 +337,16 @@ func (p *plan) setEnv() []string {
 		return env
 	}
 	return append([]string{"PWD=" + p.pwd}, env...)
+}
+
+// hostGuard adds seccomp.HostGuard to a program that will share the
+// host's pid and network namespaces (rx; sandbox mode without user
+// namespaces): prlimit on the user's other processes, and with --net
+// none the TCP Landlock does not see. --seccomp none has no filter to add
+// it to (its warning says what stays open).
+func hostGuard(prog *seccomp.Program, pol profiles.Policy) (*seccomp.Program, error) {
+	if prog == nil || pol.Mode == ModeRWX {
+		return prog, nil
+	}
+	return seccomp.HostGuard(prog, pol.Net == profiles.NetNone)
 }

@@ -112,6 +112,12 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if err := report(p.policy, warnings); err != nil {
 		return 0, launcherErr(err)
 	}
+	// The spec was made for pid and network namespaces, too; the broker
+	// tells the writable set by the mounts there are none of.
+	spec.Broker = nil
+	if spec.Seccomp, err = hostGuard(spec.Seccomp, p.policy); err != nil {
+		return 0, launcherErr(err)
+	}
 	if syncs != nil || !p.cgroup.IsZero() {
 		return runSupervised(p, nsexec.Namespaces{}, ready(spec, syncs))
 	}

@@ -107,3 +107,33 @@ func TestConfigNetNoneKeptAgainstProgramArguments(t *testing.T) {
 		})
 	}
 }
+
+// TestNetNoneTCPPastLandlock: TCP Fast Open's implicit connect and MPTCP
+// sockets get past Landlock's TCP rules (rx --net none); the launcher's
+// filter fails them. The listener outside checks that nothing arrived;
+// rx with --net host is the control that the probes connect.
+func TestNetNoneTCPPastLandlock(t *testing.T) {
+	for _, how := range []string{"tcp-fastopen", "mptcp-connect"} {
+		for _, c := range []struct{ mode, net string }{{"rx", "host"}, {"rx", "none"}, {"sandbox", "none"}} {
+			t.Run(how+"/"+c.mode+"/"+c.net, func(t *testing.T) {
+				for _, u := range users {
+					w := newWorld(t, u)
+					ln, err := net.Listen("tcp4", "127.0.0.1:0")
+					if err != nil {
+						t.Fatal(err)
+					}
+					r := w.run("--mode", c.mode, "--net", c.net, "--", probe, how, ln.Addr().String())
+					ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
+					conn, err := ln.Accept()
+					ln.Close()
+					if got, want := err == nil, c.net == "host"; got != want {
+						t.Errorf("%s: listener got a connection: %v, want %v (probe: %s %s)", u.name, got, want, r.stdout, r.stderr)
+					}
+					if conn != nil {
+						conn.Close()
+					}
+				}
+			})
+		}
+	}
+}

@@ -41,6 +41,9 @@ func run(action string, args []string) error {
 	if known, err := ipc(action, args); known {
 		return err
 	}
+	if known, err := hostGuard(action, args); known {
+		return err
+	}
 	switch action {
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)

@@ -1,0 +1,181 @@
+package seccomp
+
+import (
+	"fmt"
+	"runtime"
+)
+
+// A program that shares the host's pid and network namespaces (rx mode,
+// or sandbox mode without user namespaces) reaches two things that
+// neither Landlock nor a profile covers there:
+//
+//   - prlimit(2) on another process of its user: Landlock scopes signals,
+//     not prlimit, which needs only the same uid. A hard limit set to 0
+//     cannot be raised again, and RLIMIT_CPU kills: any of the user's
+//     processes (root: every process) could be crippled or killed.
+//   - with --net none, TCP that Landlock does not see: a sendto, sendmsg
+//     or sendmmsg with MSG_FASTOPEN connects without the connect hook, and
+//     an MPTCP socket is not a TCP socket to Landlock's rules.
+//
+// HostGuard puts a prologue in front of a profile's program that fails
+// these calls: prlimit64 with a pid other than 0 (the caller) and new
+// limits (EPERM: reading another process's limits stays possible); with
+// denyTCP, MSG_FASTOPEN (EOPNOTSUPP, as with Fast Open switched off:
+// programs connect instead) and socket(…, IPPROTO_MPTCP) (EPROTONOSUPPORT:
+// programs fall back to TCP), and socketcall's socket and send calls on
+// ABIs that have it, whose arguments a filter cannot read. Anything else
+// falls through to the profile's program, which loads what it needs again.
+func HostGuard(p *Program, denyTCP bool) (*Program, error) {
+	return hostGuard(p, denyTCP, runtime.GOARCH)
+}
+
+// guardABI holds one ABI's numbers for HostGuard.
+type guardABI struct {
+	arch                                       string
+	prlimit, socket, sendto, sendmsg, sendmmsg uint32
+	socketcall                                 uint32 // 0: none
+}
+
+// hostGuardCalls lists, per GOARCH, the ABIs a program of that build can
+// use (as connectCalls does) and their numbers.
+var hostGuardCalls = map[string][]guardABI{
+	"amd64": {
+		{arch: "amd64", prlimit: 302, socket: 41, sendto: 44, sendmsg: 46, sendmmsg: 307},
+		{arch: "x32", prlimit: x32 | 302, socket: x32 | 41, sendto: x32 | 44, sendmsg: x32 | 518, sendmmsg: x32 | 538},
+		{arch: "x86", prlimit: 340, socket: 359, sendto: 369, sendmsg: 370, sendmmsg: 345, socketcall: 102},
+	},
+	"arm64": {
+		{arch: "arm64", prlimit: 261, socket: 198, sendto: 206, sendmsg: 211, sendmmsg: 269},
+		{arch: "arm", prlimit: 369, socket: 281, sendto: 290, sendmsg: 296, sendmmsg: 374},
+	},
+}
+
+const (
+	x32                = 0x40000000 // __X32_SYSCALL_BIT
+	msgFastOpen        = 0x20000000
+	ipprotoMPTCP       = 262
+	errEOPNOTSUPP      = 95
+	errEPROTONOSUPPORT = 93
+)
+
+func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
+	list, ok := hostGuardCalls[goarch]
+	native := archForGOARCH(goarch)
+	if !ok || native == nil {
+		return nil, fmt.Errorf("host guard: no syscall numbers for %s", goarch)
+	}
+	body, err := decode(p.BPF, native.order())
+	if err != nil {
+		return nil, fmt.Errorf("host guard: %w", err)
+	}
+	infos := map[string]*archInfo{}
+	for _, abi := range list {
+		if infos[abi.arch], err = archByName(abi.arch); err != nil {
+			return nil, fmt.Errorf("host guard: %w", err)
+		}
+	}
+	var a assembler
+	end := a.newLabel()
+	for len(list) > 0 {
+		// The ABIs of one AUDIT_ARCH token (x86_64 and x32) are checked
+		// in one block: their numbers differ (x32's carry its bit).
+		token := infos[list[0].arch].token
+		n := 1
+		for n < len(list) && infos[list[n].arch].token == token {
+			n++
+		}
+		skip := a.newLabel()
+		a.ld(offArch)
+		a.unless(opJeq, token, skip)
+		a.ld(offNr)
+		for _, abi := range list[:n] {
+			guardABICalls(&a, abi, infos[abi.arch], denyTCP, end)
+		}
+		a.ja(end)
+		a.bind(skip)
+		list = list[n:]
+	}
+	a.bind(end)
+	prologue, err := a.link()
+	if err != nil {
+		return nil, err
+	}
+	if n := len(prologue) + len(body); n > maxInsns {
+		return nil, fmt.Errorf("host guard: %d instructions, the kernel takes at most %d", n, maxInsns)
+	}
+	return &Program{BPF: encode(append(prologue, body...), native.order()), Flags: p.Flags}, nil
+}
+
+// guardABICalls emits the checks of one ABI. A holds the syscall number
+// on entry and on every fall-through; a matched call returns or jumps to
+// end, never falls through.
+func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end label) {
+	deny := func(errno uint32) { a.ret(retErrno | ret(errno)) }
+	arg := func(i int) (lo, hi uint32) { return info.argOffsets(i) }
+
+	next := a.newLabel()
+	a.jmp(opJeq, abi.prlimit, fallThrough, next)
+	lo, _ := arg(0)
+	a.ld(lo) // pid_t: the kernel reads the low word only
+	a.jmp(opJeq, 0, end, fallThrough)
+	lo, hi := arg(2)
+	a.ld(lo)
+	if info.wide {
+		limitSet := a.newLabel()
+		a.jmp(opJeq, 0, fallThrough, limitSet)
+		a.ld(hi)
+		a.jmp(opJeq, 0, end, fallThrough)
+		a.bind(limitSet)
+	} else {
+		a.jmp(opJeq, 0, end, fallThrough)
+	}
+	deny(errEPERM)
+	a.bind(next)
+	if !denyTCP {
+		return
+	}
+	flagsAt := map[uint32]int{abi.sendto: 3, abi.sendmsg: 2, abi.sendmmsg: 3}
+	for _, nr := range []uint32{abi.sendto, abi.sendmsg, abi.sendmmsg} {
+		next := a.newLabel()
+		a.jmp(opJeq, nr, fallThrough, next)
+		lo, _ := arg(flagsAt[nr])
+		a.ld(lo)
+		a.jmp(opJset, msgFastOpen, fallThrough, end)
+		deny(errEOPNOTSUPP)
+		a.bind(next)
+	}
+	next = a.newLabel()
+	a.jmp(opJeq, abi.socket, fallThrough, next)
+	lo, _ = arg(2)
+	a.ld(lo)
+	a.jmp(opJeq, ipprotoMPTCP, fallThrough, end)
+	deny(errEPROTONOSUPPORT)
+	a.bind(next)
+	if abi.socketcall != 0 {
+		next := a.newLabel()
+		a.jmp(opJeq, abi.socketcall, fallThrough, next)
+		lo, _ := arg(0)
+		a.ld(lo)
+		refuse := a.newLabel()
+		for _, call := range []uint32{1, 11, 16, 20} { // SYS_SOCKET, SYS_SENDTO, SYS_SENDMSG, SYS_SENDMMSG
+			a.jmp(opJeq, call, refuse, fallThrough)
+		}
+		a.ja(end)
+		a.bind(refuse)
+		deny(errEPERM)
+		a.bind(next)
+	}
+}
+
+// DescribeHostGuard says what HostGuard adds, in Describe's words.
+func DescribeHostGuard(denyTCP bool) string {
+	s := "\nin front, for a program in the host's pid and network namespaces:\n" +
+		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"
+	if denyTCP {
+		s += "  sendto, sendmmsg\n    fail with EOPNOTSUPP if arg3 & 0x20000000  (MSG_FASTOPEN connects past Landlock's TCP rule)\n" +
+			"  sendmsg\n    fail with EOPNOTSUPP if arg2 & 0x20000000  (MSG_FASTOPEN)\n" +
+			"  socket\n    fail with EPROTONOSUPPORT if arg2 == 262  (IPPROTO_MPTCP: not TCP to Landlock)\n" +
+			"  socketcall (32-bit ABIs)\n    fail with EPERM for SYS_SOCKET, SYS_SENDTO, SYS_SENDMSG, SYS_SENDMMSG  (their arguments cannot be read)\n"
+	}
+	return s
+}
