@@ -78,7 +78,8 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if program != "" {
 		// Explaining runs nothing, so a missing program is worth a
 		// warning, not a failure: the policy is the same either way.
-		path, err := resolveProgram(program, o.workdir())
+		searchPath, set := o.Process.programPath()
+		path, err := resolveProgram(program, o.workdir(), searchPath, set)
 		if err != nil {
 			path = program
 			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/sirupsen/logrus"
@@ -143,7 +144,8 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err != nil {
 		return nil, launcherErr(err)
 	}
-	path, err := resolveProgram(program, o.workdir())
+	searchPath, set := o.Process.programPath()
+	path, err := resolveProgram(program, o.workdir(), searchPath, set)
 	if err != nil {
 		return nil, err
 	}
@@ -207,38 +209,86 @@ func (o Options) absAll(paths []string) []string {
 	return out
 }
 
-// resolveProgram finds program the way execvp would, deciding 127/126
-// before any namespace exists.
-func resolveProgram(program, workdir string) (string, error) {
+// resolveProgram finds program the way execvp would in the program's
+// environment (searchPath: its PATH, set says whether it has one),
+// deciding 127/126 before any namespace exists: a name with a slash is a
+// path; a bare name is looked up in PATH (unset: defaultPath), relative
+// entries from workdir, and a match that is not executable gives 126 when
+// nothing later in PATH runs.
+func resolveProgram(program, workdir, searchPath string, set bool) (string, error) {
 	if program == "" {
 		return "", &Error{Code: ExitLauncher, Err: errors.New("no program given (usage: omega-run [flags] -- PROGRAM [ARGS...])")}
 	}
-	path := program
-	if filepath.Base(program) == program {
-		found, err := exec.LookPath(program)
-		if err != nil && !errors.Is(err, exec.ErrDot) {
-			if errors.Is(err, fs.ErrPermission) {
-				return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
-			}
-			return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: command not found", program)}
-		}
-		path = found
+	if !strings.Contains(program, "/") {
+		return lookPath(program, workdir, searchPath, set)
 	}
+	path := program
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(workdir, path)
 	}
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: no such file or directory", program)}
-	case err != nil:
-		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: %w", program, err)}
-	case st.IsDir():
-		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: is a directory", program)}
-	case st.Mode()&0o111 == 0:
-		return "", &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
+	if err := executable(path); err != nil {
+		return "", programErr(program, err)
 	}
 	return path, nil
+}
+
+// defaultPath is execvp's search path when PATH is unset (musl's).
+const defaultPath = "/usr/local/bin:/bin:/usr/bin"
+
+func lookPath(program, workdir, searchPath string, set bool) (string, error) {
+	if !set {
+		searchPath = defaultPath
+	}
+	var denied error
+	for _, dir := range filepath.SplitList(searchPath) {
+		path := filepath.Join(dir, program) // "" is the working directory
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(workdir, path)
+		}
+		err := executable(path)
+		if err == nil {
+			return path, nil
+		}
+		if denied == nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errIsDir) {
+			denied = err
+		}
+	}
+	if denied != nil {
+		return "", programErr(program, denied)
+	}
+	return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: command not found", program)}
+}
+
+var errIsDir = errors.New("is a directory")
+
+// executable checks path as execve would, before running anything.
+func executable(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case st.IsDir():
+		return errIsDir
+	case st.Mode()&0o111 == 0:
+		return fs.ErrPermission
+	}
+	return nil
+}
+
+func programErr(program string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: no such file or directory", program)}
+	case errors.Is(err, fs.ErrPermission):
+		return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
+	case errors.Is(err, errIsDir):
+		return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: is a directory", program)}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: %w", program, err)}
 }
 
 // ensureDirs creates the data dir (0700, with workspace/), ~/.claude and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,7 +29,7 @@ func TestResolveProgram(t *testing.T) {
 		{"", ExitLauncher},
 	}
 	for _, c := range cases {
-		path, err := resolveProgram(c.program, dir)
+		path, err := resolveProgram(c.program, dir, os.Getenv("PATH"), true)
 		var e *Error
 		switch {
 		case c.code == 0 && err != nil:
@@ -68,5 +69,57 @@ func TestExplainMissingProgram(t *testing.T) {
 	}
 	if !found || e.Program != "no-such-program-xyz" {
 		t.Errorf("explanation %+v lacks the warning", e)
+	}
+}
+
+// TestLookPathLikeExecvp: the program is looked up in its own PATH (as
+// --setenv, --unsetenv and --clearenv leave it), execvp's way: a name
+// with a slash is a path (/ is a directory, 126), an unset PATH is the
+// default path, an empty or relative entry is the working directory, and
+// a non-executable match is 126 unless a later entry runs.
+func TestLookPathLikeExecvp(t *testing.T) {
+	dir := t.TempDir()
+	bin, noexec, both := filepath.Join(dir, "bin"), filepath.Join(dir, "noexec"), filepath.Join(dir, "both")
+	for _, d := range []string{bin, noexec, both} {
+		os.Mkdir(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(bin, "tool"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(noexec, "tool"), []byte("#!/bin/sh\n"), 0o644)
+	os.WriteFile(filepath.Join(noexec, "only"), []byte("#!/bin/sh\n"), 0o644)
+	cases := []struct {
+		program, path string
+		set           bool
+		want          string // resolved path, or "126"/"127"
+	}{
+		{"tool", bin, true, filepath.Join(bin, "tool")},
+		{"tool", noexec + ":" + bin, true, filepath.Join(bin, "tool")},
+		{"only", noexec + ":" + bin, true, "126"},
+		{"tool", "", false, "127"}, // default path: /usr/local/bin:/bin:/usr/bin
+		{"sh", "", false, "/bin/sh"},
+		{"tool", "bin", true, filepath.Join(bin, "tool")},     // relative entry: from the workdir
+		{"tool", ":" + bin, true, filepath.Join(bin, "tool")}, // "" is the workdir, which has no tool
+		{"/", os.Getenv("PATH"), true, "126"},
+		{"//", os.Getenv("PATH"), true, "126"},
+		{"bin/tool", "", true, filepath.Join(bin, "tool")},
+	}
+	for _, c := range cases {
+		got, err := resolveProgram(c.program, dir, c.path, c.set)
+		var e *Error
+		if errors.As(err, &e) {
+			got = strconv.Itoa(e.Code)
+		}
+		if got != c.want {
+			t.Errorf("%q with PATH %q (set %v): %q (%v), want %q", c.program, c.path, c.set, got, err, c.want)
+		}
+	}
+	p := Process{SetEnv: []string{"PATH=/a", "X=1", "PATH=/b"}}
+	if v, set := p.programPath(); v != "/b" || !set {
+		t.Errorf("--setenv PATH twice: %q %v", v, set)
+	}
+	if _, set := (Process{ClearEnv: true}).programPath(); set {
+		t.Error("--clearenv kept PATH")
+	}
+	if _, set := (Process{UnsetEnv: []string{"PATH"}}).programPath(); set {
+		t.Error("--unsetenv PATH kept it")
 	}
 }

@@ -177,3 +177,17 @@ func (p Process) service() []string {
 	}
 	return out
 }
+
+// programPath is the program's PATH, as the flags leave it, and whether
+// it has one: the program is looked up as it would look it up itself.
+func (p Process) programPath() (string, bool) {
+	for i := len(p.SetEnv) - 1; i >= 0; i-- {
+		if k, v, _ := strings.Cut(p.SetEnv[i], "="); k == "PATH" {
+			return v, true
+		}
+	}
+	if p.ClearEnv || slices.Contains(p.UnsetEnv, "PATH") {
+		return "", false
+	}
+	return os.LookupEnv("PATH")
+}

@@ -144,3 +144,23 @@ func TestLauncherCannotStartThread(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramPath: the program is found in the PATH it will have (--setenv
+// PATH=…), as `env PATH=… prog` finds it, and with PATH unset in the
+// default path, as execvp does.
+func TestProgramPath(t *testing.T) {
+	w := newWorld(t, nobody)
+	dir := filepath.Join(w.home, "mybin")
+	mustMkdir(t, dir)
+	writeFile(t, filepath.Join(dir, "mytool"), "#!/bin/sh\necho found\n")
+	os.Chmod(filepath.Join(dir, "mytool"), 0o755)
+	chownTree(t, w.home, nobody)
+	for _, mode := range []string{"sandbox", "rx", "rwx"} {
+		if r := w.run("--mode", mode, "--setenv", "PATH="+dir+":/usr/bin:/bin", "--", "mytool"); r.code != 0 || r.stdout != "found\n" {
+			t.Errorf("%s --setenv PATH: exit %d, stdout %q, stderr %q", mode, r.code, r.stdout, r.stderr)
+		}
+		if r := w.run("--mode", mode, "--unsetenv", "PATH", "--", "ls", "/"); r.code != 0 {
+			t.Errorf("%s --unsetenv PATH: exit %d, stderr %q; want ls from the default path", mode, r.code, r.stderr)
+		}
+	}
+}
