@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -76,4 +77,45 @@ func nlink(fi fs.FileInfo) uint64 {
 		return uint64(st.Nlink)
 	}
 	return 1
+}
+
+// lockState locks dir, the directory of working copies that concurrent
+// launches share: exclusively when no other launch's program runs
+// (alone), else shared, as that launch's program holds it. A launch
+// holds it shared while its program runs (stateShare) and copies back
+// only when it can take it exclusively again. nil: no lock (the directory
+// cannot be opened, or a confined program holds it exclusively itself),
+// and the launch syncs as if alone.
+func lockState(dir string) (lock *os.File, alone bool) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, true
+	}
+	fd := int(f.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return f, true
+	}
+	// Another launch syncing in holds it exclusively for a moment: wait
+	// a little, not for a lock a confined program may keep.
+	for i := 0; i < 50; i++ {
+		if syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB) == nil {
+			return f, false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.Close()
+	return nil, true
+}
+
+// stateShare turns an exclusive lockState into a shared one.
+func stateShare(lock *os.File) {
+	if lock != nil {
+		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
+	}
+}
+
+// lastOut reports whether no other launch's program holds lock: only
+// then may the working copy go back home and be removed.
+func lastOut(lock *os.File) bool {
+	return lock == nil || syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }

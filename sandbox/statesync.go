@@ -8,6 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/sirupsen/logrus"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -19,6 +22,11 @@ type stateSync struct {
 	before     []byte // home file content at sync-in; nil when absent
 	existed    bool
 	copied     []byte // what the working copy held after sync-in
+	// lock is held shared on the working copy's directory while the
+	// program runs: concurrent launches (two Claude Code sessions) share
+	// one working copy, and only the last one out copies it back.
+	lock *os.File
+	done bool
 }
 
 // syncIn copies each home state file into its working copy, so that the
@@ -27,6 +35,19 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 	var out []*stateSync
 	for _, s := range prog.Sync {
 		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
+		var alone bool
+		st.lock, alone = lockState(filepath.Dir(st.work))
+		if !alone {
+			// Another launch's program runs on the working copy: this
+			// one shares it as it is, as two unconfined runs share the
+			// home file.
+			if err := st.join(); err != nil {
+				st.unlock()
+				return nil, fmt.Errorf("state sync: %w", err)
+			}
+			out = append(out, st)
+			continue
+		}
 		// Regular files only, without blocking: with --allow-write ~ a
 		// confined run could leave a FIFO or a link to /dev/zero at either
 		// path, and the next launch would never get past this read. The
@@ -37,9 +58,15 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 		case err == nil:
 			st.before, st.existed = data, true
 			if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
+				st.unlock()
 				return nil, fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
 			}
+			if err := keepLeftover(st.work, data); err != nil {
+				st.unlock()
+				return nil, fmt.Errorf("state sync: %w", err)
+			}
 			if err := atomicWrite(st.work, data, st.home); err != nil {
+				st.unlock()
 				return nil, fmt.Errorf("state sync: %w", err)
 			}
 			st.copied = data
@@ -48,12 +75,15 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 			// from; not followed if a link, as syncOut reads it.
 			copied, err := readRegular(st.work, true, -1)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				st.unlock()
 				return nil, fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
 			}
 			st.copied = copied
 		default:
+			st.unlock()
 			return nil, fmt.Errorf("state sync: %s: %w", st.home, err)
 		}
+		stateShare(st.lock)
 		out = append(out, st)
 	}
 	return out, nil
@@ -63,6 +93,14 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 // meanwhile (an unconfined run): then the working copy stays and the
 // returned warning says so. The working copy is removed once home has it.
 func (st *stateSync) syncOut() (string, error) {
+	if st.done {
+		return "", nil
+	}
+	st.done = true
+	defer st.unlock()
+	if !lastOut(st.lock) {
+		return "", nil // another launch's program still runs on it
+	}
 	data, err := readWorkCopy(st.work)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
@@ -93,6 +131,45 @@ func (st *stateSync) syncOut() (string, error) {
 		return "", fmt.Errorf("state sync: %w", err)
 	}
 	return "", nil
+}
+
+// join takes the working copy another launch's program runs on as it is.
+func (st *stateSync) join() error {
+	data, err := readRegular(st.home, false, -1)
+	switch {
+	case err == nil:
+		st.before, st.existed = data, true
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: %w", st.home, err)
+	}
+	st.copied, err = readWorkCopy(st.work)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s: %w", st.work, err)
+	}
+	return nil
+}
+
+func (st *stateSync) unlock() {
+	if st.lock != nil {
+		st.lock.Close()
+		st.lock = nil
+	}
+}
+
+// keepLeftover moves aside a working copy that no launch runs on and that
+// differs from home: the state of a run that could not copy it back (home
+// changed meanwhile) or was killed. Copying home over it would lose it.
+func keepLeftover(work string, home []byte) error {
+	data, err := readWorkCopy(work)
+	if err != nil || bytes.Equal(data, home) {
+		return nil // none, the same, or not a state file: replaced
+	}
+	kept := work + ".omega-kept-" + time.Now().Format("20060102-150405")
+	if err := os.Rename(work, kept); err != nil {
+		return err
+	}
+	logrus.Warnf("%s held state that did not go back to home (changed meanwhile, or a killed run): kept as %s; the program starts from home's", work, kept)
+	return nil
 }
 
 // atomicWrite replaces path with data through a temporary file and a

@@ -92,3 +92,57 @@ func TestStateSyncHomePlanted(t *testing.T) {
 		t.Fatal("syncIn hangs")
 	}
 }
+
+// TestStateSyncConcurrent: two launches of one tool share the working
+// copy; the first one out leaves it to the other, which copies both
+// programs' state back and removes it. A working copy no launch runs on
+// and that differs from home is kept aside, not overwritten.
+func TestStateSyncConcurrent(t *testing.T) {
+	claude := profiles.ProgramFor("claude")
+	home := t.TempDir()
+	homeFile, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
+	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
+	os.WriteFile(homeFile, []byte("v0"), 0o600)
+	a, err := syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(work, []byte("a1"), 0o600) // A's program
+	b, err := syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(work); string(got) != "a1" {
+		t.Fatalf("B's sync-in replaced the shared working copy: %q", got)
+	}
+	if w, err := a[0].syncOut(); err != nil || w != "" {
+		t.Fatalf("A out: %q, %v", w, err)
+	}
+	if got, err := os.ReadFile(work); err != nil || string(got) != "a1" {
+		t.Fatalf("A took the working copy away from B: %q, %v", got, err)
+	}
+	os.WriteFile(work, []byte("a1b1"), 0o600) // B's program
+	if w, err := b[0].syncOut(); err != nil || w != "" {
+		t.Fatalf("B out: %q, %v", w, err)
+	}
+	if got, _ := os.ReadFile(homeFile); string(got) != "a1b1" {
+		t.Errorf("home = %q, want both programs' state", got)
+	}
+	if _, err := os.Stat(work); err == nil {
+		t.Error("the last one out left the working copy")
+	}
+	// A run whose copy-back was refused left its state: kept aside.
+	os.WriteFile(work, []byte("left"), 0o600)
+	c, err := syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c[0].syncOut()
+	kept, _ := filepath.Glob(work + ".omega-kept-*")
+	if len(kept) != 1 {
+		t.Fatalf("kept %v", kept)
+	}
+	if got, _ := os.ReadFile(kept[0]); string(got) != "left" {
+		t.Errorf("kept %q, want the earlier state", got)
+	}
+}
