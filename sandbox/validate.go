@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 	"syscall"
 
 	"github.com/omega-run/omega-run/cgroups"
@@ -30,6 +31,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	}
 	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
 		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
+	}
+	if h := o.Process.Hostname; len(h) > 64 || strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return nil, fmt.Errorf("--hostname %q: at most 64 bytes, without spaces or control characters", h)
 	}
 	if o.Workdir != "" {
 		o.Workdir = o.workdir()

@@ -34,6 +34,8 @@ func TestExitCodes(t *testing.T) {
 		{"interpreter-missing", []string{"--", noInterp}, 127, "(the file exists: its interpreter /no/such/interp does not)"},
 		{"bad-mode", []string{"--mode", "bogus", "--", "true"}, 125, "unknown mode"},
 		{"bad-net", []string{"--net", "bogus", "--", "true"}, 125, "unknown network"},
+		{"bad-hostname", []string{"--hostname", "a\nb", "--", "true"}, 125, "--hostname"},                   // sandbox: at most 64 bytes, without…
+		{"long-hostname", []string{"--hostname", strings.Repeat("h", 65), "--", "true"}, 125, "--hostname"}, // rx: needs --mode sandbox
 		{"bad-flag", []string{"--bogus", "--", "true"}, 125, "unknown flag --bogus"},
 		{"no-program", []string{}, 125, "no program given"},
 		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "/no/such/dir"},
