@@ -289,8 +289,15 @@ func TestOpenat2Refused(t *testing.T) {
 			for _, errno := range []string{"0", "1", "38"} {
 				t.Run(u.name+"/"+mode+"/"+errno, func(t *testing.T) {
 					w := newWorld(t, u)
+					// sandbox refuses a directory on stdin (TestHostDirectoryFD):
+					// there fd 0 is /dev/null, which the init stage, taking
+					// it for the directory it opened, would fail to mount on.
+					stdin := w.outside
+					if mode == "sandbox" {
+						stdin = "/dev/null"
+					}
 					script := `echo pwned > "$0/f"; echo ok > /tmp/openat2-$$ && echo wrote-tmp`
-					r := w.runProg("/bin/sh", "-c", `exec "$@" < "$0"`, w.outside,
+					r := w.runProg("/bin/sh", "-c", `exec "$@" < "$0"`, stdin,
 						probe, "seccomp-exec", "437="+errno, bin, "--mode", mode, "--", "/bin/sh", "-c", script, w.outside)
 					if _, err := os.Stat(filepath.Join(w.outside, "f")); err == nil {
 						t.Fatalf("the program wrote to the directory on its stdin (%+v)", r)
