@@ -64,6 +64,9 @@ func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
 	case !fi.Mode().IsRegular():
 		return nil, errors.New("it is not a regular file")
 	case max >= 0 && fi.Size() > max:
+		if max < 1<<20 {
+			return nil, fmt.Errorf("it is larger than %d bytes", max)
+		}
 		return nil, fmt.Errorf("it is larger than %d MiB", max>>20)
 	case max < 0:
 		return io.ReadAll(f)
@@ -81,36 +84,55 @@ func nlink(fi fs.FileInfo) uint64 {
 
 // lockState locks dir, the directory of working copies that concurrent
 // launches share: exclusively when no other launch's program runs
-// (alone), else shared, as that launch's program holds it. A launch
-// holds it shared while its program runs (stateShare) and copies back
-// only when it can take it exclusively again. nil: no lock (the directory
-// cannot be opened, or a confined program holds it exclusively itself),
-// and the launch syncs as if alone.
-func lockState(dir string) (lock *os.File, alone bool) {
+// (syncAlone), shared when one does (syncShared, as that launch holds
+// it). A launch holds it shared while its program runs and copies back
+// only when it can take it exclusively again (lastOut). syncContested:
+// nothing could be taken within stateLockWait (a process left running by
+// an earlier launch may hold it); the launch then shares the working copy
+// as it is, unlocked. A directory that cannot be opened: syncAlone,
+// unlocked, as before locks.
+func lockState(dir string) (*os.File, syncMode) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, true
+		return nil, syncAlone
 	}
-	fd := int(f.Fd())
-	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
-		return f, true
-	}
-	// Another launch syncing in holds it exclusively for a moment: wait
-	// a little, not for a lock a confined program may keep.
-	for i := 0; i < 50; i++ {
+	fd, deadline := int(f.Fd()), time.Now().Add(stateLockWait)
+	for {
+		// Exclusive first, every time: a launch that held it to copy
+		// back has removed the working copy once it lets go.
+		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return f, syncAlone
+		}
 		if syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB) == nil {
-			return f, false
+			return f, syncShared
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, syncContested
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	f.Close()
-	return nil, true
 }
 
-// stateShare turns an exclusive lockState into a shared one.
-func stateShare(lock *os.File) {
-	if lock != nil {
-		_ = syscall.Flock(int(lock.Fd()), syscall.LOCK_SH)
+// stateLockWait bounds the wait for another launch's sync (copying a
+// state file of hundreds of MB takes a second).
+const stateLockWait = 5 * time.Second
+
+// stateShare turns an exclusive lockState into a shared one; nil when
+// that fails within stateLockWait (the conversion lets go first, and
+// something else may take it meanwhile).
+func stateShare(lock *os.File) *os.File {
+	if lock == nil {
+		return nil
+	}
+	for deadline := time.Now().Add(stateLockWait); ; time.Sleep(10 * time.Millisecond) {
+		if syscall.Flock(int(lock.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) == nil {
+			return lock
+		}
+		if time.Now().After(deadline) {
+			lock.Close()
+			return nil
+		}
 	}
 }
 

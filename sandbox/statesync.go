@@ -35,9 +35,12 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 	var out []*stateSync
 	for _, s := range prog.Sync {
 		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
-		var alone bool
-		st.lock, alone = lockState(filepath.Dir(st.work))
-		if !alone {
+		var mode syncMode
+		st.lock, mode = lockState(filepath.Dir(st.work))
+		if mode == syncContested {
+			logrus.Warnf("state sync: another process holds the lock on %s (a program left running by an earlier launch?): the working copy is shared as it is", filepath.Dir(st.work))
+		}
+		if mode != syncAlone {
 			// Another launch's program runs on the working copy: this
 			// one shares it as it is, as two unconfined runs share the
 			// home file.
@@ -83,7 +86,7 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 			st.unlock()
 			return nil, fmt.Errorf("state sync: %s: %w", st.home, err)
 		}
-		stateShare(st.lock)
+		st.lock = stateShare(st.lock)
 		out = append(out, st)
 	}
 	return out, nil
@@ -133,21 +136,32 @@ func (st *stateSync) syncOut() (string, error) {
 	return "", nil
 }
 
-// join takes the working copy another launch's program runs on as it is.
+// join takes the working copy another launch's program runs on as it
+// is. Its baseline is home, not the working copy: what the other
+// program wrote there goes home too when this launch is the last one out.
 func (st *stateSync) join() error {
 	data, err := readRegular(st.home, false, -1)
 	switch {
 	case err == nil:
-		st.before, st.existed = data, true
+		st.before, st.existed, st.copied = data, true, data
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: %w", st.home, err)
 	}
-	st.copied, err = readWorkCopy(st.work)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s: %w", st.work, err)
+	if _, err := os.Lstat(st.work); errors.Is(err, fs.ErrNotExist) && st.existed {
+		// Its program removed it: start from home, as alone.
+		return atomicWrite(st.work, data, st.home)
 	}
 	return nil
 }
+
+// syncMode is how a launch found the working copy's lock (lockState).
+type syncMode int
+
+const (
+	syncAlone syncMode = iota
+	syncShared
+	syncContested
+)
 
 func (st *stateSync) unlock() {
 	if st.lock != nil {

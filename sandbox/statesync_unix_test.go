@@ -146,3 +146,40 @@ func TestStateSyncConcurrent(t *testing.T) {
 		t.Errorf("kept %q, want the earlier state", got)
 	}
 }
+
+// TestStateSyncJoinBaseline: what the first session's program wrote
+// before a second joined goes home when the second, which changed
+// nothing itself, is the last one out; a joiner that finds no working
+// copy starts from home, not from nothing.
+func TestStateSyncJoinBaseline(t *testing.T) {
+	claude := profiles.ProgramFor("claude")
+	home := t.TempDir()
+	homeFile, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
+	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
+	os.WriteFile(homeFile, []byte("v0"), 0o600)
+	a, _ := syncIn(home, claude)
+	os.WriteFile(work, []byte("a1"), 0o600)
+	b, err := syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a[0].syncOut()
+	b[0].syncOut()
+	if got, _ := os.ReadFile(homeFile); string(got) != "a1" {
+		t.Errorf("home = %q, want the first program's a1", got)
+	}
+	a, _ = syncIn(home, claude)
+	os.Remove(work) // its program removed it
+	b, err = syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(work); string(got) != "a1" {
+		t.Errorf("joiner's working copy = %q, want home's", got)
+	}
+	a[0].syncOut()
+	b[0].syncOut()
+	if got, _ := os.ReadFile(homeFile); string(got) != "a1" {
+		t.Errorf("home = %q after two untouched sessions", got)
+	}
+}
