@@ -78,8 +78,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if program != "" {
 		// Explaining runs nothing, so a missing program is worth a
 		// warning, not a failure: the policy is the same either way.
-		searchPath, set := o.Process.programPath()
-		path, err := resolveProgram(program, o.workdir(), searchPath, set)
+		path, err := resolveProgram(program, o.lookup())
 		if err != nil {
 			path = program
 			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())

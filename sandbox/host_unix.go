@@ -141,3 +141,13 @@ func stateShare(lock *os.File) *os.File {
 func lastOut(lock *os.File) bool {
 	return lock == nil || syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
+
+// mayExecute is the kernel's own check for this process's user, as
+// exec.LookPath makes it: an ACL, a noexec mount, or a file only its
+// owner may run.
+func mayExecute(path string) error {
+	if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
+		return &fs.PathError{Op: "access", Path: path, Err: err}
+	}
+	return nil
+}

@@ -144,8 +144,7 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	if err != nil {
 		return nil, launcherErr(err)
 	}
-	searchPath, set := o.Process.programPath()
-	path, err := resolveProgram(program, o.workdir(), searchPath, set)
+	path, err := resolveProgram(program, o.lookup())
 	if err != nil {
 		return nil, err
 	}
@@ -209,24 +208,34 @@ func (o Options) absAll(paths []string) []string {
 	return out
 }
 
+// lookup is where and as whom resolveProgram looks a program up.
+type lookup struct {
+	workdir string
+	path    string // the program's PATH
+	pathSet bool   // whether it has one
+	// asCaller: the program runs as this process's user (no --user), so
+	// the kernel's own check (faccessat X_OK) applies, as execvp's
+	// execve would; else the mode bits are all there is to go by.
+	asCaller bool
+}
+
 // resolveProgram finds program the way execvp would in the program's
-// environment (searchPath: its PATH, set says whether it has one),
-// deciding 127/126 before any namespace exists: a name with a slash is a
-// path; a bare name is looked up in PATH (unset: defaultPath), relative
-// entries from workdir, and a match that is not executable gives 126 when
-// nothing later in PATH runs.
-func resolveProgram(program, workdir, searchPath string, set bool) (string, error) {
+// environment, deciding 127/126 before any namespace exists: a name with
+// a slash is a path; a bare name is looked up in PATH (unset:
+// defaultPath), relative entries from the workdir, and a match that is not
+// executable gives 126 when nothing later in PATH runs.
+func resolveProgram(program string, l lookup) (string, error) {
 	if program == "" {
 		return "", &Error{Code: ExitLauncher, Err: errors.New("no program given (usage: omega-run [flags] -- PROGRAM [ARGS...])")}
 	}
 	if !strings.Contains(program, "/") {
-		return lookPath(program, workdir, searchPath, set)
+		return lookPath(program, l)
 	}
 	path := program
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(workdir, path)
+		path = filepath.Join(l.workdir, path)
 	}
-	if err := executable(path); err != nil {
+	if err := executable(path, l.asCaller); err != nil {
 		return "", programErr(program, err)
 	}
 	return path, nil
@@ -235,17 +244,18 @@ func resolveProgram(program, workdir, searchPath string, set bool) (string, erro
 // defaultPath is execvp's search path when PATH is unset (musl's).
 const defaultPath = "/usr/local/bin:/bin:/usr/bin"
 
-func lookPath(program, workdir, searchPath string, set bool) (string, error) {
-	if !set {
+func lookPath(program string, l lookup) (string, error) {
+	searchPath := l.path
+	if !l.pathSet {
 		searchPath = defaultPath
 	}
 	var denied error
 	for _, dir := range filepath.SplitList(searchPath) {
 		path := filepath.Join(dir, program) // "" is the working directory
 		if !filepath.IsAbs(path) {
-			path = filepath.Join(workdir, path)
+			path = filepath.Join(l.workdir, path)
 		}
-		err := executable(path)
+		err := executable(path, l.asCaller)
 		if err == nil {
 			return path, nil
 		}
@@ -262,7 +272,7 @@ func lookPath(program, workdir, searchPath string, set bool) (string, error) {
 var errIsDir = errors.New("is a directory")
 
 // executable checks path as execve would, before running anything.
-func executable(path string) error {
+func executable(path string, asCaller bool) error {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -271,6 +281,8 @@ func executable(path string) error {
 		return errIsDir
 	case st.Mode()&0o111 == 0:
 		return fs.ErrPermission
+	case asCaller:
+		return mayExecute(path)
 	}
 	return nil
 }
@@ -369,4 +381,11 @@ func kindOf(fi fs.FileInfo) string {
 		return "symlink"
 	}
 	return "file"
+}
+
+// lookup is how the program is found: from the workdir, in its own PATH.
+func (o Options) lookup() lookup {
+	l := lookup{workdir: o.workdir(), asCaller: o.Process.User == ""}
+	l.path, l.pathSet = o.Process.programPath()
+	return l
 }

@@ -157,8 +157,14 @@ func TestProgramPath(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "mytool"), "#!/bin/sh\necho found\n")
 	os.Chmod(filepath.Join(dir, "mytool"), 0o755)
 	chownTree(t, w.home, nobody)
+	// Root's own copy first in PATH, which nobody may not run: execvp
+	// goes on to the next one.
+	rootOnly := filepath.Join(w.extra, "rootbin")
+	mustMkdir(t, rootOnly)
+	writeFile(t, filepath.Join(rootOnly, "mytool"), "#!/bin/sh\necho root's\n")
+	os.Chmod(filepath.Join(rootOnly, "mytool"), 0o700)
 	for _, mode := range []string{"sandbox", "rx", "rwx"} {
-		if r := w.run("--mode", mode, "--setenv", "PATH="+dir+":/usr/bin:/bin", "--", "mytool"); r.code != 0 || r.stdout != "found\n" {
+		if r := w.run("--mode", mode, "--setenv", "PATH="+rootOnly+":"+dir+":/usr/bin:/bin", "--", "mytool"); r.code != 0 || r.stdout != "found\n" {
 			t.Errorf("%s --setenv PATH: exit %d, stdout %q, stderr %q", mode, r.code, r.stdout, r.stderr)
 		}
 		if r := w.run("--mode", mode, "--unsetenv", "PATH", "--", "ls", "/"); r.code != 0 {
