@@ -2,10 +2,7 @@ package main
 
 import (
 	"fmt"
-	"maps"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -214,22 +211,6 @@ func envSource(c *cli.Context, flag, env string) string {
 		return " (from " + env + ")"
 	}
 	return ""
-}
-
-// lineFormatter prints "omega-run: warning: msg", like the init stage,
-// and an entry's fields after it as key=value, sorted.
-type lineFormatter struct{}
-
-func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
-	line := "omega-run: " + e.Level.String() + ": " + terminalSafe(e.Message)
-	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
-		v := fmt.Sprint(e.Data[k])
-		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f }) {
-			v = strconv.Quote(v)
-		}
-		line += " " + k + "=" + v
-	}
-	return []byte(line + "\n"), nil
 }
 
 // options builds the sandbox options from the run flags; file holds the

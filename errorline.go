@@ -2,11 +2,14 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/sirupsen/logrus"
 )
 
@@ -15,7 +18,7 @@ import (
 // be JSON.
 func printError(line string, args []string) {
 	if !jsonLines(args) {
-		fmt.Fprintln(os.Stderr, terminalSafe(line))
+		fmt.Fprintln(os.Stderr, termsafe.String(line))
 		return
 	}
 	e := logrus.NewEntry(logrus.StandardLogger())
@@ -53,31 +56,18 @@ func jsonLines(args []string) bool {
 	return format == "json"
 }
 
-// terminalSafe escapes what a terminal would act on: C0 and C1 control
-// characters, DEL, and bytes that are not UTF-8 (a lone 0x9b is CSI to a
-// terminal in 8-bit mode). Messages name paths a confined program chose
-// (a git dir it made); raw, its escape sequences could erase or forge the
-// warning about it, or write the user's clipboard. JSON escapes its own.
-func terminalSafe(s string) string {
-	if !strings.ContainsFunc(s, unsafeRune) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "\\x%02x", s[i])
-		case unsafeRune(r):
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
-}
+// lineFormatter prints "omega-run: warning: msg", like the init stage,
+// and an entry's fields after it as key=value, sorted.
+type lineFormatter struct{}
 
-func unsafeRune(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError
+func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
+	line := "omega-run: " + e.Level.String() + ": " + termsafe.String(e.Message)
+	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
+		v := fmt.Sprint(e.Data[k])
+		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f }) {
+			v = strconv.Quote(v)
+		}
+		line += " " + k + "=" + v
+	}
+	return []byte(line + "\n"), nil
 }

@@ -124,6 +124,34 @@ void omega_warn(const char *msg) { log_line("warning", "warning", "", msg); }
 // log_line writes one line in the parent's log format: "omega-run: tag:
 // msg", or with --log-format json a logrus-style object at level whose
 // msg is json_prefix followed by msg.
+// utf8_len is the length of the UTF-8 sequence at s, 0 when it is not one.
+static int utf8_len(const unsigned char *s) {
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
+	for (int i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+// omega_put_term_safe writes msg escaped as Go's internal/termsafe does:
+// C0 and C1 controls and DEL as \uXXXX, bytes that are not UTF-8 as
+// \xNN. Paths in a message may be a confined program's choice, whose
+// escape sequences could erase or forge a warning on the terminal.
+void omega_put_term_safe(FILE *f, const char *msg) {
+	for (const unsigned char *c = (const unsigned char *)msg; *c;) {
+		int n = *c < 0x80 ? 1 : utf8_len(c);
+		if (n == 0)
+			fprintf(f, "\\x%02x", *c), n = 1;
+		else if (*c < 0x20 || *c == 0x7f)
+			fprintf(f, "\\u%04x", *c);
+		else if (n == 2 && c[0] == 0xc2 && c[1] < 0xa0)
+			fprintf(f, "\\u%04x", c[1]);
+		else
+			fwrite(c, 1, n, f);
+		c += n;
+	}
+}
+
 static void log_line(const char *level, const char *tag, const char *json_prefix, const char *msg) {
 	// One write(2) of the whole line, however long (a fallback's list
 	// of what it leaves open can be kilobytes): lines do not interleave.
@@ -138,11 +166,7 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 		// Control characters escaped, as main's terminalSafe does: paths
 		// in a message may be a confined program's choice.
 		fprintf(f, "omega-run: %s: ", tag);
-		for (const unsigned char *c = (const unsigned char *)msg; *c; c++)
-			if (*c < 0x20 || *c == 0x7f)
-				fprintf(f, "\\u%04x", *c);
-			else
-				fputc(*c, f);
+		omega_put_term_safe(f, msg);
 		fputc('\n', f);
 	} else {
 		// RFC 3339 in local time, as Go's time.Now().Format(time.RFC3339).

@@ -19,6 +19,7 @@
 #define OMEGA_CINIT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -40,6 +41,7 @@ extern int omega_log_json;
 
 const char *omega_errstr(int e);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...);
+void omega_put_term_safe(FILE *f, const char *msg);
 void omega_exec_hint(const char *path, char *out, size_t size);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...);
 

@@ -13,7 +13,20 @@ package nsexec
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
+#include <stdio.h>
 const char *omega_errstr(int e);
+void omega_put_term_safe(FILE *f, const char *msg);
+
+static char *omega_term_safe_dup(const char *msg) {
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	if (!f)
+		return NULL;
+	omega_put_term_safe(f, msg);
+	fclose(f);
+	return out;
+}
 */
 import "C"
 
@@ -27,6 +40,15 @@ func cInitArg() string { return C.GoString(C.omega_init_arg()) }
 
 // cErrstr is the C init stage's text for errno e.
 func cErrstr(e int) string { return C.GoString(C.omega_errstr(C.int(e))) }
+
+// cTermSafe is the C init stage's escaping of a log message.
+func cTermSafe(msg string) string {
+	cs := C.CString(msg)
+	defer C.free(unsafe.Pointer(cs))
+	out := C.omega_term_safe_dup(cs)
+	defer C.free(unsafe.Pointer(out))
+	return C.GoString(out)
+}
 
 // cReadSide is the C init stage's copy of landlock.ReadSide.
 func cReadSide() uint64 { return uint64(C.omega_read_side()) }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/seccomp"
 )
@@ -202,4 +203,14 @@ func describe(b []byte) string {
 	}
 	fmt.Fprintf(&w, "ignored %s\n", hex(uint64(s.IgnoredSignals)))
 	return w.String()
+}
+
+// TestCLogEscapes: the C init stage escapes its log lines as the Go side
+// does (internal/termsafe's table).
+func TestCLogEscapes(t *testing.T) {
+	for _, c := range termsafe.Vectors {
+		if got := cTermSafe(c.In); got != c.Want {
+			t.Errorf("C escapes %q as %q, want %q", c.In, got, c.Want)
+		}
+	}
 }

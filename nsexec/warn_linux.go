@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
 	"time"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
 )
 
 // warner writes the init stage's warnings in the parent's log format.
@@ -22,17 +23,9 @@ func (w warner) fatal(err error) { w.line("error", "init", "init: ", err.Error()
 // is jsonPrefix followed by msg (cinit_errors.c's log_line).
 func (w warner) line(level, tag, jsonPrefix, msg string) {
 	if !w.json {
-		// Control characters escaped, as cinit_errors.c's log_line does:
-		// paths in a message may be a confined program's choice.
-		var b strings.Builder
-		for i := 0; i < len(msg); i++ {
-			if c := msg[i]; c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, "\\u%04x", c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, b.String())
+		// Escaped, as cinit_errors.c's log_line does: paths in a
+		// message may be a confined program's choice.
+		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, termsafe.String(msg))
 		return
 	}
 	line, _ := json.Marshal(map[string]string{

@@ -1,0 +1,39 @@
+// Package termsafe escapes what a terminal would act on in a line that
+// omega-run prints: messages name paths a confined program chose (a git
+// dir it made), and raw, their escape sequences could erase or forge a
+// warning, or write the user's clipboard (OSC 52). nsexec/cinit_errors.c
+// escapes the C init stage's lines the same way.
+package termsafe
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// String escapes C0 and C1 control characters and DEL as \uXXXX, and
+// bytes that are not UTF-8 as \xNN (a lone 0x9b is CSI to a terminal in
+// 8-bit mode). Other text, UTF-8 included, is kept.
+func String(s string) string {
+	if !strings.ContainsFunc(s, unsafe) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unsafe(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func unsafe(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError
+}
