@@ -10,7 +10,9 @@ package main
 // a caller at its process limit, and, with glibc, behind a filter that
 // refuses clone3 with EPERM (glibc falls back to clone only on ENOSYS).
 // Linking with --wrap sends this binary's calls here instead: the cause in
-// one line, and 125, omega-run's own failure.
+// one line, and 125, omega-run's own failure. Every other abort() linked
+// in (the C library's assert, libseccomp's) ends the same way, which is
+// what it means: omega-run failed.
 #cgo LDFLAGS: -Wl,--wrap=pthread_create -Wl,--wrap=abort
 
 #include <errno.h>
@@ -20,15 +22,15 @@ package main
 
 int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 
-// The last error pthread_create returned: runtime/cgo retries EAGAIN
-// before it gives up, so abort() reads the last one.
+// What the last pthread_create returned (0: it worked): runtime/cgo
+// retries EAGAIN before it gives up, so abort() reads the last try, and
+// an abort after a thread that did start names no thread error.
 static volatile int omega_thread_err;
 
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
 {
 	int err = __real_pthread_create(t, a, fn, arg);
-	if (err != 0)
-		omega_thread_err = err;
+	omega_thread_err = err;
 	return err;
 }
 
