@@ -22,8 +22,9 @@ import (
 // limits (EPERM: reading another process's limits stays possible); with
 // denyTCP, MSG_FASTOPEN (EOPNOTSUPP, as with Fast Open switched off:
 // programs connect instead) and socket(…, IPPROTO_MPTCP) (EPROTONOSUPPORT:
-// programs fall back to TCP), and socketcall's socket and send calls on
-// ABIs that have it, whose arguments a filter cannot read. Anything else
+// programs fall back to TCP), io_uring_setup (ENOSYS: a ring's socket and
+// connect operations are no syscalls), and socketcall's socket and send
+// calls on ABIs that have it, whose arguments a filter cannot read. Anything else
 // falls through to the profile's program, which loads what it needs again.
 func HostGuard(p *Program, denyTCP bool) (*Program, error) {
 	return hostGuard(p, denyTCP, runtime.GOARCH)
@@ -54,6 +55,7 @@ const (
 	x32                = 0x40000000 // __X32_SYSCALL_BIT
 	msgFastOpen        = 0x20000000
 	ipprotoMPTCP       = 262
+	errENOSYS          = 38
 	errEOPNOTSUPP      = 95
 	errEPROTONOSUPPORT = 93
 )
@@ -151,6 +153,13 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 	a.jmp(opJeq, ipprotoMPTCP, fallThrough, end)
 	deny(errEPROTONOSUPPORT)
 	a.bind(next)
+	// An io_uring's IORING_OP_SOCKET and IORING_OP_CONNECT would do the
+	// same without a syscall this prologue sees: ENOSYS, as the built-in
+	// profiles answer, for a custom profile that allows it.
+	next = a.newLabel()
+	a.jmp(opJeq, abi.ioUringSetup(), fallThrough, next)
+	deny(errENOSYS)
+	a.bind(next)
 	if abi.socketcall != 0 {
 		next := a.newLabel()
 		a.jmp(opJeq, abi.socketcall, fallThrough, next)
@@ -175,7 +184,17 @@ func DescribeHostGuard(denyTCP bool) string {
 		s += "  sendto, sendmmsg\n    fail with EOPNOTSUPP if arg3 & 0x20000000  (MSG_FASTOPEN connects past Landlock's TCP rule)\n" +
 			"  sendmsg\n    fail with EOPNOTSUPP if arg2 & 0x20000000  (MSG_FASTOPEN)\n" +
 			"  socket\n    fail with EPROTONOSUPPORT if arg2 == 262  (IPPROTO_MPTCP: not TCP to Landlock)\n" +
+			"  io_uring_setup\n    fail with ENOSYS  (a ring's socket and connect are no syscalls)\n" +
 			"  socketcall (32-bit ABIs)\n    fail with EPERM for SYS_SOCKET, SYS_SENDTO, SYS_SENDMSG, SYS_SENDMMSG  (their arguments cannot be read)\n"
 	}
 	return s
+}
+
+// ioUringSetup is io_uring_setup's number on the ABI (one number on
+// every ABI, x32's with its bit).
+func (g guardABI) ioUringSetup() uint32 {
+	if g.arch == "x32" {
+		return x32 | ioUringSetup
+	}
+	return ioUringSetup
 }

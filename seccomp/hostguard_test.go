@@ -32,12 +32,7 @@ func TestHostGuard(t *testing.T) {
 			}
 			for _, abi := range abis {
 				info, _ := archByName(abi.arch)
-				cases := []struct {
-					name string
-					nr   uint32
-					args [6]uint64
-					want ret
-				}{
+				cases := []guardCase{
 					{"prlimit self", abi.prlimit, [6]uint64{0, 7, 0x1000}, retAllow},
 					{"prlimit read other", abi.prlimit, [6]uint64{4242, 7, 0, 0x2000}, retAllow},
 					{"prlimit set other", abi.prlimit, [6]uint64{4242, 7, 0x1000}, eperm},
@@ -50,27 +45,14 @@ func TestHostGuard(t *testing.T) {
 					{"socket tcp", abi.socket, [6]uint64{2, 1, 6}, retAllow},
 					{"socket mptcp", abi.socket, [6]uint64{2, 1, ipprotoMPTCP}, tcp(eprotonosupport)},
 					{"socket mptcp, high bits", abi.socket, [6]uint64{10, 1, 1<<32 | ipprotoMPTCP}, tcp(eprotonosupport)},
+					{"io_uring_setup", abi.ioUringSetup(), [6]uint64{8}, tcp(retErrno | errENOSYS)},
 				}
 				if info.wide {
-					cases = append(cases, struct {
-						name string
-						nr   uint32
-						args [6]uint64
-						want ret
-					}{"prlimit set other, high pointer", abi.prlimit, [6]uint64{4242, 7, 1 << 40}, eperm})
+					cases = append(cases, guardCase{"prlimit set other, high pointer", abi.prlimit, [6]uint64{4242, 7, 1 << 40}, eperm})
 				}
 				if abi.socketcall != 0 {
-					cases = append(cases, struct {
-						name string
-						nr   uint32
-						args [6]uint64
-						want ret
-					}{"socketcall sendto", abi.socketcall, [6]uint64{11}, tcp(eperm)}, struct {
-						name string
-						nr   uint32
-						args [6]uint64
-						want ret
-					}{"socketcall connect", abi.socketcall, [6]uint64{3}, retAllow})
+					cases = append(cases, guardCase{"socketcall sendto", abi.socketcall, [6]uint64{11}, tcp(eperm)},
+						guardCase{"socketcall connect", abi.socketcall, [6]uint64{3}, retAllow})
 				}
 				for _, c := range cases {
 					got, err := run(prog, call{nr: c.nr, arch: info, args: c.args})
@@ -86,6 +68,13 @@ func TestHostGuard(t *testing.T) {
 			}
 		}
 	}
+}
+
+type guardCase struct {
+	name string
+	nr   uint32
+	args [6]uint64
+	want ret
 }
 
 // TestHostGuardNumbers: the native ABI's numbers are x/sys/unix's.
