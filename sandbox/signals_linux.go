@@ -16,7 +16,9 @@ var received atomic.Uint64
 // signal too, omega-run dies of it as well, as an exec in place (rx)
 // would. A shell's loop stops at Ctrl-C only when its child died of
 // SIGINT (bash's wait-and-cooperative-exit); an exit status of 130 tells
-// it the child handled the signal. Otherwise it is os.Exit(code).
+// it the child handled the signal. PID 1 reports a program killed by N
+// and one that exited with 128+N alike, so both count: the status means
+// "interrupted" either way. Otherwise it is os.Exit(code).
 func Exit(code int) {
 	if sig := unix.Signal(code - 128); code > 128 && received.Load()&(1<<uint(sig&63)) != 0 &&
 		(sig == unix.SIGINT || sig == unix.SIGHUP || sig == unix.SIGTERM) {
