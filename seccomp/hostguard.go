@@ -66,12 +66,12 @@ func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 	if !ok || native == nil {
 		return nil, fmt.Errorf("host guard: no syscall numbers for %s", goarch)
 	}
-	body, err := decode(p.BPF, native.order())
-	if err != nil {
-		return nil, fmt.Errorf("host guard: %w", err)
+	if len(p.BPF)%insnSize != 0 {
+		return nil, fmt.Errorf("host guard: a program of %d bytes", len(p.BPF))
 	}
 	infos := map[string]*archInfo{}
 	for _, abi := range list {
+		var err error
 		if infos[abi.arch], err = archByName(abi.arch); err != nil {
 			return nil, fmt.Errorf("host guard: %w", err)
 		}
@@ -102,10 +102,11 @@ func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	if n := len(prologue) + len(body); n > maxInsns {
+	if n := len(prologue) + len(p.BPF)/insnSize; n > maxInsns {
 		return nil, fmt.Errorf("host guard: %d instructions, the kernel takes at most %d", n, maxInsns)
 	}
-	return &Program{BPF: encode(append(prologue, body...), native.order()), Flags: p.Flags}, nil
+	// The body's bytes as they are: the prologue jumps only within itself.
+	return &Program{BPF: append(encode(prologue, native.order()), p.BPF...), Flags: p.Flags}, nil
 }
 
 // guardABICalls emits the checks of one ABI. A holds the syscall number
