@@ -98,11 +98,7 @@ func TestStateSyncHomePlanted(t *testing.T) {
 // programs' state back and removes it. A working copy no launch runs on
 // and that differs from home is kept aside, not overwritten.
 func TestStateSyncConcurrent(t *testing.T) {
-	claude := profiles.ProgramFor("claude")
-	home := t.TempDir()
-	homeFile, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
-	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
-	os.WriteFile(homeFile, []byte("v0"), 0o600)
+	claude, home, homeFile, work := claudeHome(t, "v0")
 	a, err := syncIn(home, claude)
 	if err != nil {
 		t.Fatal(err)
@@ -152,11 +148,7 @@ func TestStateSyncConcurrent(t *testing.T) {
 // nothing itself, is the last one out; a joiner that finds no working
 // copy starts from home, not from nothing.
 func TestStateSyncJoinBaseline(t *testing.T) {
-	claude := profiles.ProgramFor("claude")
-	home := t.TempDir()
-	homeFile, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
-	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
-	os.WriteFile(homeFile, []byte("v0"), 0o600)
+	claude, home, homeFile, work := claudeHome(t, "v0")
 	a, _ := syncIn(home, claude)
 	os.WriteFile(work, []byte("a1"), 0o600)
 	b, err := syncIn(home, claude)
@@ -182,4 +174,13 @@ func TestStateSyncJoinBaseline(t *testing.T) {
 	if got, _ := os.ReadFile(homeFile); string(got) != "a1" {
 		t.Errorf("home = %q after two untouched sessions", got)
 	}
+}
+
+// claudeHome is a home with ~/.claude and a ~/.claude.json holding state.
+func claudeHome(t *testing.T, state string) (claude *profiles.Program, home, homeFile, work string) {
+	home = t.TempDir()
+	homeFile, work = filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
+	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
+	os.WriteFile(homeFile, []byte(state), 0o600)
+	return profiles.ProgramFor("claude"), home, homeFile, work
 }
