@@ -110,7 +110,8 @@ static void ignore_signals(const struct spec *s) {
 }
 
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
-const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
+const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
+                                               SIGUSR2, SIGWINCH, SIGCONT, SIGABRT, SIGALRM};
 #define forwarded omega_forwarded
 
 // next_signal waits for a signal on sfd (a signalfd of the blocked set)

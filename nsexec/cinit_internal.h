@@ -58,7 +58,7 @@ void omega_warn(const char *msg);
 void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp);
 
 // The signals PID 1 forwards (pid1_linux.go's Forwarded); SIGCHLD aside.
-#define OMEGA_NFORWARDED 8
+#define OMEGA_NFORWARDED 10
 extern const int omega_forwarded[OMEGA_NFORWARDED];
 
 // ---------------------------------------------------- spec (cinit_spec.c)

@@ -11,10 +11,14 @@ import (
 )
 
 // Forwarded are the signals PID 1 passes on to the program. SIGURG is
-// absent on purpose: it is the Go runtime's preemption signal.
+// absent on purpose: it is the Go runtime's preemption signal. SIGABRT
+// (kill -ABRT for a hung program's core dump) and SIGALRM would
+// otherwise end the launcher itself: the Go runtime crashes on the one
+// and ignores the other.
 var Forwarded = []os.Signal{
 	unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT,
 	unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH, unix.SIGCONT,
+	unix.SIGABRT, unix.SIGALRM,
 }
 
 // supervise starts the program as a child of this PID 1, forwards signals

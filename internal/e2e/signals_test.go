@@ -22,13 +22,14 @@ import (
 
 // trapScript prints "ready", then the number of every signal it gets,
 // until it has seen one or its loop ends.
-const trapScript = `for s in 1 2 3 10 12 15 18 28; do trap "echo got $s" $s; done
+const trapScript = `for s in 1 2 3 6 10 12 14 15 18 28; do trap "echo got $s" $s; done
 echo ready; i=0; while [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done`
 
 // TestSignalForwarding sends each forwarded signal to omega-run (not on a
 // terminal, so nothing else delivers it) and checks the program got it.
 func TestSignalForwarding(t *testing.T) {
-	sigs := []syscall.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGTERM, unix.SIGCONT, unix.SIGWINCH}
+	sigs := []syscall.Signal{unix.SIGHUP, unix.SIGINT, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGTERM, unix.SIGCONT, unix.SIGWINCH,
+		unix.SIGABRT, unix.SIGALRM}
 	for _, mode := range confinedModes {
 		for _, sig := range sigs {
 			t.Run(fmt.Sprintf("%s/%d", mode, sig), func(t *testing.T) {
