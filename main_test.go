@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/sirupsen/logrus"
@@ -174,5 +175,24 @@ func TestLineEscapes(t *testing.T) {
 	e := &logrus.Entry{Level: logrus.WarnLevel, Message: "made .git/modules/x\x1b[2K"}
 	if got, _ := (lineFormatter{}).Format(e); string(got) != "omega-run: warning: made .git/modules/x\\u001b[2K\n" {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestHelpBeforeDashes: help asked for before the program shows the help
+// (exit 0), not "No help topic for 'PROGRAM'" (exit 3).
+func TestHelpBeforeDashes(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"omega-run", "-h", "--", "true"}, []string{"omega-run", "-h"}},
+		{[]string{"omega-run", "--mode", "rx", "--help", "--", "ls", "-l"}, []string{"omega-run", "--mode", "rx", "--help"}},
+		{[]string{"omega-run", "explain", "-h", "--", "true"}, []string{"omega-run", "explain", "-h"}},
+		{[]string{"omega-run", "--", "sh", "-h"}, []string{"omega-run", "--", "sh", "-h"}},
+		{[]string{"omega-run", "-h"}, []string{"omega-run", "-h"}},
+	} {
+		if got := helpBeforeDashes(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+	if code := run([]string{"omega-run", "-h", "--", "true"}); code != 0 {
+		t.Errorf("omega-run -h -- true: exit %d, want 0", code)
 	}
 }
