@@ -112,7 +112,9 @@ func ParseLimits(memory, pids, cpus string) (Limits, error) {
 		}
 		if l.Memory < MinMemory {
 			hint := ""
-			if _, err := strconv.ParseUint(memory, 10, 64); err == nil {
+			// A bare number meant as MiB: suggested only where that is
+			// enough.
+			if n, err := strconv.ParseUint(memory, 10, 64); err == nil && n<<20 >= MinMemory && n < 1<<40 {
 				hint = fmt.Sprintf(" (did you mean %sM?)", memory)
 			}
 			return Limits{}, fmt.Errorf("cgroups: %w: memory %q is below the minimum 6M: omega-run's init stage runs in the group too%s",

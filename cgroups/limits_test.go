@@ -134,3 +134,14 @@ func TestLimitsString(t *testing.T) {
 		t.Errorf("String() = %q", got)
 	}
 }
+
+// TestMemoryHint: a bare number below the minimum suggests MiB only
+// where that would be enough.
+func TestMemoryHint(t *testing.T) {
+	for memory, hint := range map[string]bool{"64": true, "6": true, "1": false, "0": false, "5": false} {
+		_, err := ParseLimits(memory, "", "")
+		if got := err != nil && strings.Contains(err.Error(), "did you mean"); got != hint {
+			t.Errorf("--memory %s: %v; want a hint: %v", memory, err, hint)
+		}
+	}
+}
