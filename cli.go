@@ -332,18 +332,25 @@ func givenBefore(args []string, name string, app *cli.App) bool {
 // look like omega-run's (curl --user a:b, sh -c … --net=host). It reports
 // whether it stopped at a "--" that no word came before.
 func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)) bool {
+	_, dashes := flagsEnd(args, app, fn)
+	return dashes
+}
+
+// flagsEnd is walkFlags that also says where it stopped: the index of the
+// "--" or of the program's first word (len(args) at the end).
+func flagsEnd(args []string, app *cli.App, fn func(flag string, inCommand bool)) (end int, dashes bool) {
 	flags, inCommand := app.Flags, false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			return !inCommand
+			return i, !inCommand
 		}
 		if a == "-" || !strings.HasPrefix(a, "-") {
 			if cmd := app.Command(a); cmd != nil && !inCommand {
 				flags, inCommand = cmd.Flags, true
 				continue
 			}
-			return false // the program, or a command's argument
+			return i, false // the program, or a command's argument
 		}
 		flag, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		fn(flag, inCommand)
@@ -351,7 +358,23 @@ func walkFlags(args []string, app *cli.App, fn func(flag string, inCommand bool)
 			i++ // its value
 		}
 	}
-	return false
+	return len(args), false
+}
+
+// helpBeforeProgram drops the program from a command line that asks for
+// help before it (omega-run -h -- claude): the CLI library would take the
+// program for a help topic, fail to find it and exit 3. A command named
+// after "--" stays (omega-run --help -- check: that command's help).
+func helpBeforeProgram(args []string, app *cli.App) []string {
+	help := false
+	end, _ := flagsEnd(args, app, func(flag string, _ bool) { help = help || flag == "help" || flag == "h" })
+	switch {
+	case !help || end == len(args):
+		return args
+	case args[end] == "--" && end+1 < len(args) && app.Command(args[end+1]) != nil:
+		return args
+	}
+	return args[:end]
 }
 
 // dashesFirst tells whether "--" comes before any word that is neither a

@@ -12,7 +12,6 @@ package main
 import (
 	"errors"
 	"os"
-	"slices"
 
 	"github.com/omega-run/omega-run/sandbox"
 	"github.com/urfave/cli/v2"
@@ -28,7 +27,7 @@ func main() {
 // run executes the CLI and returns the process exit status.
 func run(args []string) int {
 	app := newApp()
-	args = helpBeforeDashes(args)
+	args = helpBeforeProgram(args, app)
 	if dashesFirst(args, app) {
 		// A program named like a command: omega-run -- check, -- help.
 		app.Commands = nil
@@ -42,24 +41,6 @@ func run(args []string) int {
 		status = exitStatus(err, args)
 	}
 	return status
-}
-
-// helpBeforeDashes drops the program from a command line that asks for
-// help before it (omega-run -h -- claude): the CLI library would take the
-// program for a help topic, fail to find it and exit 3.
-func helpBeforeDashes(args []string) []string {
-	for i, a := range args {
-		switch a {
-		case "--":
-			return args
-		case "-h", "--help", "-help":
-			if j := slices.Index(args[i:], "--"); j >= 0 {
-				return args[:i+j]
-			}
-			return args
-		}
-	}
-	return args
 }
 
 // exitStatus prints err as one line and maps it to DESIGN.md's codes.

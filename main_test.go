@@ -178,17 +178,21 @@ func TestLineEscapes(t *testing.T) {
 	}
 }
 
-// TestHelpBeforeDashes: help asked for before the program shows the help
-// (exit 0), not "No help topic for 'PROGRAM'" (exit 3).
-func TestHelpBeforeDashes(t *testing.T) {
+// TestHelpBeforeProgram: help asked for before the program shows the help
+// (exit 0), not "No help topic for 'PROGRAM'" (exit 3); a command named
+// after "--" keeps its own help, and a flag's value is no help flag.
+func TestHelpBeforeProgram(t *testing.T) {
 	for _, c := range []struct{ in, want []string }{
 		{[]string{"omega-run", "-h", "--", "true"}, []string{"omega-run", "-h"}},
 		{[]string{"omega-run", "--mode", "rx", "--help", "--", "ls", "-l"}, []string{"omega-run", "--mode", "rx", "--help"}},
 		{[]string{"omega-run", "explain", "-h", "--", "true"}, []string{"omega-run", "explain", "-h"}},
 		{[]string{"omega-run", "--", "sh", "-h"}, []string{"omega-run", "--", "sh", "-h"}},
 		{[]string{"omega-run", "-h"}, []string{"omega-run", "-h"}},
+		{[]string{"omega-run", "--help", "--", "check"}, []string{"omega-run", "--help", "--", "check"}},
+		{[]string{"omega-run", "-h", "prog", "-x"}, []string{"omega-run", "-h"}},
+		{[]string{"omega-run", "--hostname", "-h", "--", "true"}, []string{"omega-run", "--hostname", "-h", "--", "true"}},
 	} {
-		if got := helpBeforeDashes(c.in); !slices.Equal(got, c.want) {
+		if got := helpBeforeProgram(c.in, newApp()); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.in, got, c.want)
 		}
 	}
