@@ -62,3 +62,29 @@ func exitStatus(err error, args []string) int {
 	}
 	return sandbox.ExitLauncher
 }
+
+// dashesFirst tells whether "--" comes before any word that is neither a
+// flag nor a flag's value: `omega-run [flags] -- check` runs a program
+// named check. urfave/cli would hand the first word after "--" to the
+// check command. With --help, it shows that command's help.
+func dashesFirst(args []string, app *cli.App) bool {
+	help := false
+	dashes := walkFlags(args, app, func(flag string, _ bool) { help = help || flag == "help" || flag == "h" })
+	return dashes && !help
+}
+
+// helpBeforeProgram drops the program from a command line that asks for
+// help before it (omega-run -h -- claude): the CLI library would take the
+// program for a help topic, fail to find it and exit 3. A command named
+// after "--" stays (omega-run --help -- check: that command's help).
+func helpBeforeProgram(args []string, app *cli.App) []string {
+	help := false
+	end, _ := flagsEnd(args, app, func(flag string, _ bool) { help = help || flag == "help" || flag == "h" })
+	switch {
+	case !help || end == len(args):
+		return args
+	case args[end] == "--" && end+1 < len(args) && app.Command(args[end+1]) != nil:
+		return args
+	}
+	return args[:end]
+}
