@@ -124,10 +124,27 @@ void omega_warn(const char *msg) { log_line("warning", "warning", "", msg); }
 // log_line writes one line in the parent's log format: "omega-run: tag:
 // msg", or with --log-format json a logrus-style object at level whose
 // msg is json_prefix followed by msg.
-// utf8_len is the length of the UTF-8 sequence at s, 0 when it is not one.
+// utf8_len is the length of the well-formed UTF-8 sequence at s (RFC
+// 3629: no overlong forms, surrogates or code points past U+10FFFF, as
+// Go's decoder), 0 when there is none. A NUL ends it, as any byte that is
+// no continuation does.
 static int utf8_len(const unsigned char *s) {
-	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : 0;
-	for (int i = 1; i < n; i++)
+	int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+	if (n == 0)
+		return 0;
+	// The second byte's range depends on the first (RFC 3629, section 4).
+	unsigned char lo = 0x80, hi = 0xbf;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 	return n;
@@ -146,6 +163,8 @@ void omega_put_term_safe(FILE *f, const char *msg) {
 			fprintf(f, "\\u%04x", *c);
 		else if (n == 2 && c[0] == 0xc2 && c[1] < 0xa0)
 			fprintf(f, "\\u%04x", c[1]);
+		else if (n == 3 && c[0] == 0xef && c[1] == 0xbf && c[2] == 0xbd)
+			fputs("\\ufffd", f); // U+FFFD, which Go's decoder also yields for bad bytes
 		else
 			fwrite(c, 1, n, f);
 		c += n;

@@ -66,7 +66,7 @@ func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 	if !ok || native == nil {
 		return nil, fmt.Errorf("host guard: no syscall numbers for %s", goarch)
 	}
-	if len(p.BPF)%insnSize != 0 {
+	if len(p.BPF) == 0 || len(p.BPF)%insnSize != 0 {
 		return nil, fmt.Errorf("host guard: a program of %d bytes", len(p.BPF))
 	}
 	infos := map[string]*archInfo{}
