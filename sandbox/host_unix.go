@@ -137,9 +137,19 @@ func stateShare(lock *os.File) *os.File {
 }
 
 // lastOut reports whether no other launch's program holds lock: only
-// then may the working copy go back home and be removed.
+// then may the working copy go back home and be removed. Two launches
+// ending together would each see the other's shared lock: each lets go of
+// its own and tries once more, and the later one gets it.
 func lastOut(lock *os.File) bool {
-	return lock == nil || syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+	if lock == nil {
+		return true
+	}
+	fd := int(lock.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return true
+	}
+	_ = syscall.Flock(fd, syscall.LOCK_UN)
+	return syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
 
 // mayExecute is the kernel's own check for this process's user, as

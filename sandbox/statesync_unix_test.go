@@ -184,3 +184,30 @@ func claudeHome(t *testing.T, state string) (claude *profiles.Program, home, hom
 	os.WriteFile(homeFile, []byte(state), 0o600)
 	return profiles.ProgramFor("claude"), home, homeFile, work
 }
+
+// TestStateSyncBothLastOut: two sessions ending together, each holding
+// its shared lock while the other tries for the exclusive one: the one
+// that tries after the other let go copies back.
+func TestStateSyncBothLastOut(t *testing.T) {
+	claude, home, homeFile, work := claudeHome(t, "v0")
+	a, _ := syncIn(home, claude)
+	b, _ := syncIn(home, claude)
+	os.WriteFile(work, []byte("ab"), 0o600)
+	// A's first try fails on B's shared lock; B then ends: the retry in
+	// lastOut is what lets the later one through.
+	if lastOut(a[0].lock) {
+		t.Fatal("A got the exclusive lock while B held its shared one")
+	}
+	if !lastOut(b[0].lock) {
+		t.Fatal("B, after A let go, is not the last one out")
+	}
+	held := b[0].lock // exclusively now; syncOut would try again
+	b[0].lock = nil
+	b[0].syncOut()
+	held.Close()
+	a[0].done = true
+	a[0].unlock()
+	if got, _ := os.ReadFile(homeFile); string(got) != "ab" {
+		t.Errorf("home = %q, want the sessions' state", got)
+	}
+}
