@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/hex"
+	"hash/fnv"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -19,9 +21,11 @@ import (
 // when copied in, and what the working copy held then.
 type stateSync struct {
 	home, work string
-	before     []byte // home file content at sync-in; nil when absent
-	existed    bool
-	copied     []byte // what the working copy held after sync-in
+	// before is the home file's digest when the working copy was made
+	// from it (stateDigest; existed false: there was none). A session
+	// that joins another's working copy takes it from the base file.
+	before  digest
+	existed bool
 	// lock is held shared on the working copy's directory while the
 	// program runs: concurrent launches (two Claude Code sessions) share
 	// one working copy, and only the last one out copies it back.
@@ -59,7 +63,7 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 		data, err := readRegular(st.home, false, -1)
 		switch {
 		case err == nil:
-			st.before, st.existed = data, true
+			st.before, st.existed = stateDigest(data), true
 			if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
 				st.unlock()
 				return nil, fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
@@ -72,19 +76,22 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 				st.unlock()
 				return nil, fmt.Errorf("state sync: %w", err)
 			}
-			st.copied = data
 		case errors.Is(err, fs.ErrNotExist):
 			// Whatever an earlier run left is the state the program starts
 			// from; not followed if a link, as syncOut reads it.
-			copied, err := readRegular(st.work, true, -1)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if _, err := readRegular(st.work, true, -1); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				st.unlock()
 				return nil, fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
 			}
-			st.copied = copied
 		default:
 			st.unlock()
 			return nil, fmt.Errorf("state sync: %s: %w", st.home, err)
+		}
+		// For sessions that join before this one ends: home as the
+		// working copy was made from it.
+		if err := atomicWrite(st.base(), []byte(st.before.line(st.existed)), st.home); err != nil {
+			st.unlock()
+			return nil, fmt.Errorf("state sync: %w", err)
 		}
 		st.lock = stateShare(st.lock)
 		out = append(out, st)
@@ -113,10 +120,10 @@ func (st *stateSync) syncOut() (string, error) {
 	}
 	now, err := readRegular(st.home, false, -1)
 	existsNow := err == nil
-	if existsNow != st.existed || !bytes.Equal(now, st.before) {
+	if existsNow != st.existed || (existsNow && stateDigest(now) != st.before) {
 		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil
 	}
-	if !bytes.Equal(data, st.copied) || !st.existed {
+	if !st.existed || stateDigest(data) != st.before {
 		// Mode and owner stay the home file's: the program set the
 		// working copy's (chmod 666 would make ~/.claude.json, which
 		// names the MCP servers Claude Code runs, writable to all).
@@ -133,17 +140,21 @@ func (st *stateSync) syncOut() (string, error) {
 	if err := os.Remove(st.work); err != nil {
 		return "", fmt.Errorf("state sync: %w", err)
 	}
+	_ = os.Remove(st.base())
 	return "", nil
 }
 
 // join takes the working copy another launch's program runs on as it
-// is. Its baseline is home, not the working copy: what the other
-// program wrote there goes home too when this launch is the last one out.
+// is. Its baseline is home as the first session made the working copy
+// (the base file): what the other program wrote goes home too when this
+// launch is the last one out, and an unconfined change to home since is
+// not overwritten. Without a base file (made by an older omega-run, or
+// removed), home as it is now.
 func (st *stateSync) join() error {
 	data, err := readRegular(st.home, false, -1)
 	switch {
 	case err == nil:
-		st.before, st.existed, st.copied = data, true, data
+		st.before, st.existed = stateDigest(data), true
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: %w", st.home, err)
 	}
@@ -151,7 +162,48 @@ func (st *stateSync) join() error {
 		// Its program removed it: start from home, as alone.
 		return atomicWrite(st.work, data, st.home)
 	}
+	if line, err := readRegular(st.base(), true, 64); err == nil {
+		if d, existed, ok := parseDigestLine(string(line)); ok {
+			st.before, st.existed = d, existed
+		}
+	}
 	return nil
+}
+
+// base is the file that holds home's digest for sessions that join.
+func (st *stateSync) base() string { return st.work + ".omega-base" }
+
+// digest identifies a state file's content (FNV-128a: no cryptography
+// needed, as the program could rewrite the base file anyway, and it
+// decides only which of its own states goes home).
+type digest [16]byte
+
+func stateDigest(data []byte) digest {
+	h := fnv.New128a()
+	h.Write(data)
+	var d digest
+	h.Sum(d[:0])
+	return d
+}
+
+func (d digest) line(existed bool) string {
+	if !existed {
+		return "absent\n"
+	}
+	return hex.EncodeToString(d[:]) + "\n"
+}
+
+func parseDigestLine(s string) (d digest, existed, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "absent" {
+		return d, false, true
+	}
+	b, err := hex.DecodeString(s)
+	if err != nil || len(b) != len(d) {
+		return d, false, false
+	}
+	copy(d[:], b)
+	return d, true, true
 }
 
 // syncMode is how a launch found the working copy's lock (lockState).

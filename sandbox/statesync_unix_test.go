@@ -66,8 +66,9 @@ func TestStateSyncLarge(t *testing.T) {
 			if err != nil {
 				t.Fatalf("syncIn: %v", err)
 			}
-			if len(syncs[0].copied) != len(big) {
-				t.Errorf("copied %d bytes, want %d", len(syncs[0].copied), len(big))
+			defer syncs[0].unlock()
+			if fi, err := os.Stat(filepath.Join(home, ".claude", ".claude.json")); err != nil || fi.Size() != int64(len(big)) {
+				t.Errorf("working copy: %v, %v; want %d bytes", fi, err, len(big))
 			}
 		})
 	}
@@ -209,5 +210,28 @@ func TestStateSyncBothLastOut(t *testing.T) {
 	a[0].unlock()
 	if got, _ := os.ReadFile(homeFile); string(got) != "ab" {
 		t.Errorf("home = %q, want the sessions' state", got)
+	}
+}
+
+// TestStateSyncJoinKeepsUnconfinedChange: a session that joins after an
+// unconfined run changed home takes the first session's baseline, so the
+// last one out sees home changed and keeps the confined state instead of
+// overwriting that change.
+func TestStateSyncJoinKeepsUnconfinedChange(t *testing.T) {
+	claude, home, homeFile, work := claudeHome(t, "v0")
+	a, _ := syncIn(home, claude)
+	os.WriteFile(work, []byte("a1"), 0o600)
+	os.WriteFile(homeFile, []byte("h1"), 0o600) // an unconfined run
+	b, err := syncIn(home, claude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a[0].syncOut()
+	w, err := b[0].syncOut()
+	if got, _ := os.ReadFile(homeFile); string(got) != "h1" || w == "" || err != nil {
+		t.Errorf("home = %q, warning %q, %v; want h1 kept and a warning", got, w, err)
+	}
+	if got, _ := os.ReadFile(work); string(got) != "a1" {
+		t.Errorf("working copy = %q, want the confined a1 kept", got)
 	}
 }
