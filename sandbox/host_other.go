@@ -45,4 +45,4 @@ func stateShare(lock *os.File) *os.File { return lock }
 func lastOut(*os.File) bool { return true }
 
 // mayExecute has only the mode bits to go by here.
-func mayExecute(string) error { return nil }
+func mayExecute(string, fs.FileInfo, runner) error { return nil }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -152,12 +153,29 @@ func lastOut(lock *os.File) bool {
 	return syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
 
-// mayExecute is the kernel's own check for this process's user, as
-// exec.LookPath makes it: an ACL, a noexec mount, or a file only its
-// owner may run.
-func mayExecute(path string) error {
-	if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
-		return &fs.PathError{Op: "access", Path: path, Err: err}
+// mayExecute is execve's permission check for as: the kernel's own for
+// the caller as it is (an ACL, a noexec mount), else the mode bits for
+// as's uid and groups, without capabilities, and noexec mounts.
+func mayExecute(path string, st fs.FileInfo, as runner) error {
+	if as.caller {
+		if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
+			return &fs.PathError{Op: "access", Path: path, Err: err}
+		}
+		return nil
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	perm := st.Mode().Perm()
+	switch {
+	case sys.Uid == as.uid:
+		perm >>= 6
+	case slices.Contains(as.gids, sys.Gid):
+		perm >>= 3
+	}
+	if perm&1 == 0 || noexecMount(path) {
+		return &fs.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
 	}
 	return nil
 }

@@ -213,10 +213,19 @@ type lookup struct {
 	workdir string
 	path    string // the program's PATH
 	pathSet bool   // whether it has one
-	// asCaller: the program runs as this process's user (no --user), so
-	// the kernel's own check (faccessat X_OK) applies, as execvp's
-	// execve would; else the mode bits are all there is to go by.
-	asCaller bool
+	// as is who runs the program, for the execute check.
+	as runner
+}
+
+// runner is who runs the program: the caller as it is, capabilities
+// included (rwx without --user: the kernel's own faccessat check
+// decides), or a uid and groups without capabilities (rx and sandbox mode
+// drop them all; --user switches): the mode bits decide, as execve's
+// permission check does for them.
+type runner struct {
+	caller bool
+	uid    uint32
+	gids   []uint32 // the primary group first
 }
 
 // resolveProgram finds program the way execvp would in the program's
@@ -235,7 +244,7 @@ func resolveProgram(program string, l lookup) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.workdir, path)
 	}
-	if err := executable(path, l.asCaller); err != nil {
+	if err := executable(path, l.as); err != nil {
 		return "", programErr(program, err)
 	}
 	return path, nil
@@ -255,7 +264,7 @@ func lookPath(program string, l lookup) (string, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(l.workdir, path)
 		}
-		err := executable(path, l.asCaller)
+		err := executable(path, l.as)
 		if err == nil {
 			return path, nil
 		}
@@ -272,7 +281,7 @@ func lookPath(program string, l lookup) (string, error) {
 var errIsDir = errors.New("is a directory")
 
 // executable checks path as execve would, before running anything.
-func executable(path string, asCaller bool) error {
+func executable(path string, as runner) error {
 	st, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -281,10 +290,8 @@ func executable(path string, asCaller bool) error {
 		return errIsDir
 	case st.Mode()&0o111 == 0:
 		return fs.ErrPermission
-	case asCaller:
-		return mayExecute(path)
 	}
-	return nil
+	return mayExecute(path, st, as)
 }
 
 func programErr(program string, err error) error {
@@ -385,7 +392,25 @@ func kindOf(fi fs.FileInfo) string {
 
 // lookup is how the program is found: from the workdir, in its own PATH.
 func (o Options) lookup() lookup {
-	l := lookup{workdir: o.workdir(), asCaller: o.Process.User == ""}
+	l := lookup{workdir: o.workdir(), as: o.runner()}
 	l.path, l.pathSet = o.Process.programPath()
 	return l
+}
+
+// runner is who will run the program (lookup's execute check). Ids that
+// do not resolve are validate's error to report; the caller's stand in.
+func (o Options) runner() runner {
+	id, err := o.Process.resolveIDs()
+	if id == nil || err != nil {
+		if o.Mode == ModeRWX {
+			return runner{caller: true}
+		}
+		gids, _ := os.Getgroups()
+		r := runner{uid: uint32(os.Getuid()), gids: []uint32{uint32(os.Getgid())}}
+		for _, g := range gids {
+			r.gids = append(r.gids, uint32(g))
+		}
+		return r
+	}
+	return runner{uid: id.uid, gids: append([]uint32{id.gid}, id.groups...)}
 }

@@ -29,7 +29,7 @@ func TestResolveProgram(t *testing.T) {
 		{"", ExitLauncher},
 	}
 	for _, c := range cases {
-		path, err := resolveProgram(c.program, lookup{workdir: dir, path: os.Getenv("PATH"), pathSet: true, asCaller: true})
+		path, err := resolveProgram(c.program, lookup{workdir: dir, path: os.Getenv("PATH"), pathSet: true, as: runner{caller: true}})
 		var e *Error
 		switch {
 		case c.code == 0 && err != nil:
@@ -103,7 +103,7 @@ func TestLookPathLikeExecvp(t *testing.T) {
 		{"bin/tool", "", true, filepath.Join(bin, "tool")},
 	}
 	for _, c := range cases {
-		got, err := resolveProgram(c.program, lookup{workdir: dir, path: c.path, pathSet: c.set, asCaller: true})
+		got, err := resolveProgram(c.program, lookup{workdir: dir, path: c.path, pathSet: c.set, as: runner{caller: true}})
 		var e *Error
 		if errors.As(err, &e) {
 			got = strconv.Itoa(e.Code)

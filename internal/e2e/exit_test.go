@@ -172,3 +172,23 @@ func TestProgramPath(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramPathRoot: a root caller's program in rx and sandbox mode has
+// no capabilities, so another user's 0700 copy first in PATH is not one
+// it may run, and the lookup goes on; in rwx it keeps root's and runs it.
+func TestProgramPathRoot(t *testing.T) {
+	w := newWorld(t, rootUser)
+	other, mine := filepath.Join(w.extra, "other"), filepath.Join(w.extra, "mine")
+	for dir, text := range map[string]string{other: "others", mine: "mine"} {
+		mustMkdir(t, dir)
+		writeFile(t, filepath.Join(dir, "tool"), "#!/bin/sh\necho "+text+"\n")
+	}
+	os.Chown(filepath.Join(other, "tool"), 1234, 1234)
+	os.Chmod(filepath.Join(other, "tool"), 0o700)
+	os.Chmod(filepath.Join(mine, "tool"), 0o755)
+	for mode, want := range map[string]string{"sandbox": "mine\n", "rx": "mine\n", "rwx": "others\n"} {
+		if r := w.run("--mode", mode, "--setenv", "PATH="+other+":"+mine+":/usr/bin:/bin", "--", "tool"); r.code != 0 || r.stdout != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", mode, r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
