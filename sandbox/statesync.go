@@ -3,9 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"encoding/hex"
-	"hash/fnv"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
