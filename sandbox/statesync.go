@@ -113,6 +113,7 @@ func (st *stateSync) syncOut() (string, error) {
 	}
 	data, err := readWorkCopy(st.work)
 	if errors.Is(err, fs.ErrNotExist) {
+		_ = os.Remove(st.base())
 		return "", nil
 	}
 	if err != nil {
