@@ -7,7 +7,7 @@ import "slices"
 // denied reads on macOS); --hide adds more.
 var credentialStores = []string{
 	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",
-	".netrc", ".git-credentials", ".password-store", ".config/gh", ".npmrc",
+	".netrc", ".git-credentials", ".config/git/credentials", ".password-store", ".config/gh", ".npmrc",
 	".pypirc", ".cargo/credentials.toml", ".local/share/keyrings",
 }
 

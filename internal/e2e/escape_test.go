@@ -57,6 +57,10 @@ var escapes = []escape{
 		p := secretAt(t, w, ".config/gcloud/credentials.db")
 		return strings.Contains(w.run("--mode", mode, "--", probe, "read", p).stdout, "SECRET")
 	}, rxOpen},
+	{"cred-git-xdg-read", 1, func(t *testing.T, w *world, mode string) bool { // git's credential store, XDG place
+		p := secretAt(t, w, ".config/git/credentials")
+		return strings.Contains(w.run("--mode", mode, "--", probe, "read", p).stdout, "SECRET")
+	}, rxOpen},
 	{"cred-write", 1, func(t *testing.T, w *world, mode string) bool {
 		p := secretAt(t, w, ".ssh/authorized_keys")
 		w.run("--mode", mode, "--", probe, "write", p)
