@@ -28,7 +28,14 @@ type gitScan struct {
 	dotGits    []string        // .git directories
 	gitDirs    map[string]bool // each of them and the git dirs below it
 	absent     []string        // commondir files not there at the start
+	home       string          // for ~ in config paths
+	// unmade are the places configs send git to (gitRedirects) that did
+	// not exist at the start: the program could make them.
+	unmade []redirect
 }
+
+// redirect is a place a git config sends git to, and what it is.
+type redirect struct{ path, what string }
 
 // runsLater finds, below each writable root (ScanDepth levels at most),
 // the files that tools outside the sandbox execute later, and takes the
@@ -37,7 +44,7 @@ type gitScan struct {
 // roots are the writable roots as named and as resolved. create: a
 // launch, which may make missing hooks dirs; explain may not.
 func runsLater(pol profiles.Policy, roots []string, privateTmp, create bool) ([]string, *gitScan) {
-	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}}
+	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -113,8 +120,54 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 				g.absent = append(g.absent, p)
 			}
 		}
+		protect = append(protect, g.redirects(gitDir, filepath.Dir(dotGit))...)
 	}
 	return protect
+}
+
+// redirects holds what gitDir's configs send git to (gitRedirects:
+// core.hooksPath, included configs, and what those include) inside the
+// writable set: read-only where it exists. Where it does not yet, the
+// program could make it: changes reports it after the run.
+func (g *gitScan) redirects(gitDir, worktree string) []string {
+	var out []string
+	configs := []string{filepath.Join(gitDir, "config"), filepath.Join(gitDir, "config.worktree")}
+	for depth := 0; depth < 4 && len(configs) > 0; depth++ { // git's own limit is 10
+		var next []string
+		for _, c := range configs {
+			b, err := readRegular(c, false, 1<<20)
+			if err != nil {
+				continue
+			}
+			r := parseGitRedirects(string(b))
+			for _, h := range r.hooks {
+				out = g.hold(out, gitPath(h, g.home, worktree), "the hooks directory "+c+" names (core.hooksPath)")
+			}
+			for _, inc := range r.includes {
+				p := gitPath(inc, g.home, filepath.Dir(c))
+				out = g.hold(out, p, "a config "+c+" includes")
+				next = append(next, p)
+			}
+		}
+		configs = next
+	}
+	return out
+}
+
+// hold adds p to out when it exists in the writable set, and records it
+// when it does not exist yet.
+func (g *gitScan) hold(out []string, p, what string) []string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	switch {
+	case !g.writable(p):
+		return out // out of the program's reach
+	case exists(p):
+		return append(out, p)
+	}
+	g.unmade = append(g.unmade, redirect{p, what})
+	return out
 }
 
 // mkdirHooks makes gitDir/hooks (already there: fine) through a
@@ -213,6 +266,11 @@ func (g *gitScan) changes() []string {
 	for _, p := range g.absent {
 		if _, err := os.Lstat(p); err == nil {
 			out = append(out, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
+		}
+	}
+	for _, r := range g.unmade {
+		if _, err := os.Lstat(r.path); err == nil {
+			out = append(out, "the program made "+r.path+", "+r.what+": git runs code from it; check it before running git, or remove it")
 		}
 	}
 	for _, dotGit := range g.dotGits {

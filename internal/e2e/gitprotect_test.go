@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -192,5 +193,48 @@ func TestWarningEscapes(t *testing.T) {
 	}
 	if strings.ContainsAny(r.stderr, "\x1b\a\r") || strings.Contains(r.stderr, "\nomega-run: info: all clean") {
 		t.Errorf("raw control characters in stderr %q", r.stderr)
+	}
+}
+
+// TestGitConfigRedirects: a repository's config can send git to hooks and
+// configs in the worktree (core.hooksPath, as husky sets .husky/_;
+// include.path): those are held read-only like .git/hooks and
+// .git/config, and one that does not exist yet is reported when the
+// program made it. From outside, git then ran nothing the program wrote.
+func TestGitConfigRedirects(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			repo := gitRepo(t, w)
+			git := func(args ...string) {
+				c := exec.Command("git", args...)
+				c.Dir, c.Env = repo, append(os.Environ(), gitEnv...)
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("git %v: %v\n%s", args, err, out)
+				}
+			}
+			// --file: a repository nobody owns is no repository to root's git.
+			git("config", "--file", ".git/config", "core.hooksPath", ".husky/_")
+			git("config", "--file", ".git/config", "include.path", "../.gitconfig.local")
+			git("config", "--file", ".git/config", "--add", "include.path", "../.gitconfig.later")
+			mustMkdir(t, filepath.Join(repo, ".husky", "_"))
+			writeFile(t, filepath.Join(repo, ".gitconfig.local"), "[user]\n\tname = x\n")
+			chownTree(t, w.home, u)
+			ran := filepath.Join(w.outside, "ran")
+			script := `printf '#!/bin/sh\necho hook > ` + ran + `\n' > .husky/_/pre-commit; chmod +x .husky/_/pre-commit
+printf '[core]\n\tfsmonitor = "echo fsmonitor > ` + ran + `; false"\n' > .gitconfig.local
+printf '[core]\n\tfsmonitor = "echo later > ` + ran + `; false"\n' > .gitconfig.later; true`
+			r := w.sh("sandbox", script, "--workdir", repo)
+			if !strings.Contains(r.stderr, "the program made "+filepath.Join(repo, ".gitconfig.later")) {
+				t.Errorf("no report of the include the program made; stderr %q", r.stderr)
+			}
+			os.Remove(filepath.Join(repo, ".gitconfig.later")) // the user heeds it
+			if b, _ := os.ReadFile(filepath.Join(repo, ".gitconfig.local")); strings.Contains(string(b), "fsmonitor") {
+				t.Errorf("the included config was rewritten: %q", b)
+			}
+			if w.exists(filepath.Join(repo, ".husky", "_", "pre-commit")) {
+				t.Error("a hook was planted in core.hooksPath")
+			}
+		})
 	}
 }
