@@ -32,7 +32,13 @@ type gitScan struct {
 	// unmade are the places configs send git to (gitRedirects) that did
 	// not exist at the start: the program could make them.
 	unmade []redirect
+	// configs are the config files read for redirects, each once: a
+	// planted repository's config could include itself a hundred times.
+	configs map[string]bool
 }
+
+// maxGitConfigs bounds the configs one launch reads for redirects.
+const maxGitConfigs = 64
 
 // redirect is a place a git config sends git to, and what it is.
 type redirect struct{ path, what string }
@@ -44,7 +50,8 @@ type redirect struct{ path, what string }
 // roots are the writable roots as named and as resolved. create: a
 // launch, which may make missing hooks dirs; explain may not.
 func runsLater(pol profiles.Policy, roots []string, privateTmp, create bool) ([]string, *gitScan) {
-	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home}
+	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home,
+		configs: map[string]bool{}}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -135,13 +142,22 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 	for depth := 0; depth < 4 && len(configs) > 0; depth++ { // git's own limit is 10
 		var next []string
 		for _, c := range configs {
+			if g.configs[c] || len(g.configs) >= maxGitConfigs {
+				continue
+			}
+			g.configs[c] = true
 			b, err := readRegular(c, false, 1<<20)
 			if err != nil {
 				continue
 			}
 			r := parseGitRedirects(string(b))
+			// The hooks themselves, not their directory: a planted config
+			// naming a project directory must not make it read-only.
 			for _, h := range r.hooks {
-				out = g.hold(out, gitPath(h, g.home, worktree), "the hooks directory "+c+" names (core.hooksPath)")
+				dir := gitPath(h, g.home, worktree)
+				for _, name := range gitHookNames {
+					out = g.hold(out, filepath.Join(dir, name), "a hook in the directory "+c+" names (core.hooksPath)")
+				}
 			}
 			for _, inc := range r.includes {
 				p := gitPath(inc, g.home, filepath.Dir(c))
@@ -154,16 +170,26 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 	return out
 }
 
-// hold adds p to out when it exists in the writable set, and records it
-// when it does not exist yet.
+// hold adds the file p to out when it exists in the writable set, and
+// records it when it does not exist yet. A directory is not held: a
+// config naming one (include.path = ..) would make it read-only. A
+// symlink is held where it points, with a warning, as a .git symlink is:
+// the link itself can be re-pointed.
 func (g *gitScan) hold(out []string, p, what string) []string {
+	named := p
 	if real, err := filepath.EvalSymlinks(p); err == nil {
 		p = real
 	}
 	switch {
 	case !g.writable(p):
 		return out // out of the program's reach
+	case isDir(p):
+		g.warnings = append(g.warnings, p+", "+what+", is a directory: it is not kept read-only, and what the program writes there git may run")
+		return out
 	case exists(p):
+		if named != p {
+			g.warnings = append(g.warnings, named+", "+what+", is reached through a symlink: "+p+" is kept read-only, but the program can re-point the link")
+		}
 		return append(out, p)
 	}
 	g.unmade = append(g.unmade, redirect{p, what})
@@ -332,4 +358,14 @@ func walkDirs(dir string, depth int, visit func(dir string, entries map[string]b
 			walkDirs(filepath.Join(dir, e.Name()), depth-1, visit)
 		}
 	}
+}
+
+// gitHookNames are the hooks git runs (githooks(5)).
+var gitHookNames = []string{
+	"applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge",
+	"pre-push", "pre-receive", "update", "proc-receive", "post-receive", "post-update",
+	"reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite", "sendemail-validate",
+	"fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist", "p4-post-changelist", "p4-pre-submit",
+	"post-index-change",
 }

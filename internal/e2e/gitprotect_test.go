@@ -198,9 +198,9 @@ func TestWarningEscapes(t *testing.T) {
 
 // TestGitConfigRedirects: a repository's config can send git to hooks and
 // configs in the worktree (core.hooksPath, as husky sets .husky/_;
-// include.path): those are held read-only like .git/hooks and
-// .git/config, and one that does not exist yet is reported when the
-// program made it. From outside, git then ran nothing the program wrote.
+// include.path): the hooks there and the included files are held
+// read-only like .git/hooks and .git/config, and one that does not exist
+// yet is reported when the program made it.
 func TestGitConfigRedirects(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
@@ -218,23 +218,47 @@ func TestGitConfigRedirects(t *testing.T) {
 			git("config", "--file", ".git/config", "include.path", "../.gitconfig.local")
 			git("config", "--file", ".git/config", "--add", "include.path", "../.gitconfig.later")
 			mustMkdir(t, filepath.Join(repo, ".husky", "_"))
+			writeFile(t, filepath.Join(repo, ".husky", "_", "pre-commit"), "#!/bin/sh\nexit 0\n")
 			writeFile(t, filepath.Join(repo, ".gitconfig.local"), "[user]\n\tname = x\n")
 			chownTree(t, w.home, u)
 			ran := filepath.Join(w.outside, "ran")
-			script := `printf '#!/bin/sh\necho hook > ` + ran + `\n' > .husky/_/pre-commit; chmod +x .husky/_/pre-commit
+			script := `printf '#!/bin/sh\necho hook > ` + ran + `\n' > .husky/_/pre-commit
+printf '#!/bin/sh\necho hook > ` + ran + `\n' > .husky/_/post-checkout
 printf '[core]\n\tfsmonitor = "echo fsmonitor > ` + ran + `; false"\n' > .gitconfig.local
 printf '[core]\n\tfsmonitor = "echo later > ` + ran + `; false"\n' > .gitconfig.later; true`
 			r := w.sh("sandbox", script, "--workdir", repo)
-			if !strings.Contains(r.stderr, "the program made "+filepath.Join(repo, ".gitconfig.later")) {
-				t.Errorf("no report of the include the program made; stderr %q", r.stderr)
+			for _, made := range []string{".gitconfig.later", ".husky/_/post-checkout"} {
+				if !strings.Contains(r.stderr, "the program made "+filepath.Join(repo, made)) {
+					t.Errorf("no report of the %s the program made; stderr %q", made, r.stderr)
+				}
 			}
 			os.Remove(filepath.Join(repo, ".gitconfig.later")) // the user heeds it
 			if b, _ := os.ReadFile(filepath.Join(repo, ".gitconfig.local")); strings.Contains(string(b), "fsmonitor") {
 				t.Errorf("the included config was rewritten: %q", b)
 			}
-			if w.exists(filepath.Join(repo, ".husky", "_", "pre-commit")) {
-				t.Error("a hook was planted in core.hooksPath")
+			if b, _ := os.ReadFile(filepath.Join(repo, ".husky", "_", "pre-commit")); strings.Contains(string(b), "echo hook") {
+				t.Error("the hook in core.hooksPath was rewritten")
 			}
 		})
+	}
+}
+
+// TestGitConfigRedirectsPlanted: a repository an earlier run planted in
+// the project, whose config includes itself a hundred times and names the
+// project as its hooks directory, neither stalls the next launch (each
+// config is read once) nor makes the project read-only (a writable root,
+// or what holds one, is never held).
+func TestGitConfigRedirectsPlanted(t *testing.T) {
+	w := newWorld(t, nobody)
+	w.timeout = 20 * time.Second
+	proj := filepath.Join(w.dataDir, "workspace", "proj")
+	planted := filepath.Join(proj, "x", ".git")
+	mustMkdir(t, planted)
+	writeFile(t, filepath.Join(planted, "HEAD"), "ref: refs/heads/main\n")
+	writeFile(t, filepath.Join(planted, "config"), "[core]\n\thooksPath = ../..\n[include]\n"+strings.Repeat("\tpath = config\n", 100))
+	chownTree(t, w.home, nobody)
+	r := w.sh("sandbox", "echo ok > wrote && cat wrote", "--workdir", proj)
+	if r.code != 0 || !strings.Contains(r.stdout, "ok") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the project writable", r.code, r.stdout, r.stderr)
 	}
 }
