@@ -155,6 +155,11 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 			// naming a project directory must not make it read-only.
 			for _, h := range r.hooks {
 				dir := gitPath(h, g.home, worktree)
+				if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir && g.writable(real) {
+					// One warning for the directory, not one per hook.
+					g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are kept read-only, but the program can re-point the link")
+					dir = real
+				}
 				for _, name := range gitHookNames {
 					out = g.hold(out, filepath.Join(dir, name), "a hook in the directory "+c+" names (core.hooksPath)")
 				}
