@@ -187,8 +187,10 @@ func noArgs(c *cli.Context) error {
 
 // configLogrus is the one place that configures logging.
 func configLogrus(c *cli.Context) error {
+	// trace, fatal and panic parse too, but mean nothing here or would
+	// silence the warnings a user must see; only the documented four count.
 	level, err := logrus.ParseLevel(c.String("log-level"))
-	if err != nil {
+	if err != nil || level < logrus.ErrorLevel || level > logrus.DebugLevel {
 		return cli.Exit(fmt.Sprintf("omega-run: --log-level %q: want debug, info, warning or error%s", c.String("log-level"), envSource(c, "log-level", "OMEGA_RUN_LOG_LEVEL")), sandbox.ExitLauncher)
 	}
 	logrus.SetLevel(level)
