@@ -122,15 +122,40 @@ func (p Policy) PrivateTmp() string { return filepath.Join(p.DataDir, "tmp") }
 const ConfigFileName = "config.toml"
 
 // ConfigFiles are the config files that decide how later launches run
-// and lie in a writable root: the data dir's (always) and Config when a
-// writable root holds it. Sandbox mode keeps them read-only, or a program
-// could rewrite its next launch's policy ("mode = rwx").
+// and lie in a writable root: the data dir's (always), Config and a
+// seccomp profile file when a writable root holds them. Sandbox mode
+// keeps them read-only, or a program could rewrite its next launch's
+// policy ("mode = rwx", a profile that allows everything).
 func (p Policy) ConfigFiles() []string {
 	out := []string{filepath.Join(p.DataDir, ConfigFileName)}
-	if p.Config != "" && p.Config != out[0] && p.WritableRootOf(p.Config) != "" {
-		out = append(out, p.Config)
+	for _, c := range []string{p.Config, p.SeccompFile()} {
+		if c != "" && !slices.Contains(out, c) && p.WritableRootOf(c) != "" {
+			out = append(out, c)
+		}
 	}
 	return out
+}
+
+// SeccompFile is the absolute path of the seccomp profile file the
+// launcher reads (relative to its working directory, as it is opened),
+// or "" for a built-in profile.
+func (p Policy) SeccompFile() string {
+	if p.Seccomp == "" || IsBuiltinSeccomp(p.Seccomp) {
+		return ""
+	}
+	abs, err := filepath.Abs(p.Seccomp)
+	if err != nil {
+		return ""
+	}
+	return abs
+}
+
+// ConfigKind names a file ConfigFiles returns, for messages.
+func (p Policy) ConfigKind(file string) string {
+	if file != "" && file == p.SeccompFile() {
+		return "seccomp profile"
+	}
+	return "config file"
 }
 
 // Workspace is the data dir's workspace/ directory.

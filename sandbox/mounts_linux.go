@@ -113,7 +113,7 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 			continue
 		}
 		if _, linked := linkedInRoot(pol, canon, c); linked {
-			return nil, nil, nil, fmt.Errorf("config file %s is reached through a symlink inside the writable %s, which a program could point at a file of its own for the next launch: name the file by its real path", c, pol.ReachableWritable(c))
+			return nil, nil, nil, fmt.Errorf("%s %s is reached through a symlink inside the writable %s, which a program could point at a file of its own for the next launch: name the file by its real path", pol.ConfigKind(c), c, pol.ReachableWritable(c))
 		}
 		readOnly = append(readOnly, c)
 	}

@@ -362,11 +362,15 @@ func protectableConfig(p profiles.Policy) error {
 		st, err := os.Lstat(c)
 		switch {
 		case err != nil:
-			return fmt.Errorf("config file %s: %w", c, err)
+			return fmt.Errorf("%s %s: %w", p.ConfigKind(c), c, err)
 		case st.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("config file %s is a symlink, which a program in the sandbox could replace (it may write %s): make it the file itself, or point OMEGA_RUN_CONFIG at the file outside the writable set", c, filepath.Dir(c))
+			hint := "point OMEGA_RUN_CONFIG at the file outside the writable set"
+			if p.ConfigKind(c) != "config file" {
+				hint = "keep it outside the writable set"
+			}
+			return fmt.Errorf("%s %s is a symlink, which a program in the sandbox could replace (it may write %s): make it the file itself, or %s", p.ConfigKind(c), c, filepath.Dir(c), hint)
 		case !st.Mode().IsRegular():
-			return fmt.Errorf("config file %s is not a regular file", c)
+			return fmt.Errorf("%s %s is not a regular file", p.ConfigKind(c), c)
 		}
 	}
 	return nil

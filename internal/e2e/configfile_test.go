@@ -170,3 +170,55 @@ func TestReadOnlyBindReplacedOnHost(t *testing.T) {
 		}
 	}
 }
+
+// TestSeccompProfileReadOnly: a seccomp profile file in a writable root
+// decides the next launch's filter as much as the config file does. In
+// sandbox mode the program cannot rewrite, replace or delete it, whether
+// the flag or the config file names it; judged from outside by the file's
+// content and by the next launch still refusing what the profile denies.
+// rx is the control (Landlock cannot exempt one file below a writable
+// root; README says so).
+func TestSeccompProfileReadOnly(t *testing.T) {
+	const profile = `{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[{"names":["mkdir","mkdirat"],"action":"SCMP_ACT_ERRNO"}]}`
+	const attack = `printf '{"defaultAction":"SCMP_ACT_ALLOW"}' > "$1"; ` +
+		`printf '{"defaultAction":"SCMP_ACT_ALLOW"}' > "$HOME/.omega/workspace/x"; mv -f "$HOME/.omega/workspace/x" "$1"; rm -f "$1"; exit 0`
+	for _, u := range users {
+		for _, c := range []struct{ name, mode, via string }{
+			{"flag", "sandbox", "flag"},
+			{"config", "sandbox", "config"},
+			{"flag", "rx", "flag"},
+		} {
+			t.Run(u.name+"/"+c.mode+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				path := filepath.Join(w.dataDir, "workspace", "profile.json")
+				writeFile(t, path, profile)
+				var flags []string
+				if c.via == "flag" {
+					flags = []string{"--seccomp", path}
+				} else {
+					writeFile(t, filepath.Join(w.dataDir, "config.toml"), "[sandbox]\nseccomp = \""+path+"\"\n")
+				}
+				chownTree(t, w.dataDir, u)
+				args := append(append([]string{"--mode", c.mode}, flags...), "--", "/bin/sh", "-c", attack, "sh", path)
+				if r := w.run(args...); r.code != 0 {
+					t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+				}
+				b, err := os.ReadFile(path)
+				changed := err != nil || string(b) != profile
+				if c.mode == "rx" {
+					if !changed {
+						t.Fatalf("control: rx left %s as it was", path)
+					}
+					return
+				}
+				if changed {
+					t.Errorf("%s is now %q (%v)", path, b, err)
+				}
+				next := w.run(append(append([]string{"--mode", c.mode}, flags...), "--", "/bin/mkdir", filepath.Join(w.dataDir, "workspace", "d"))...)
+				if next.code == 0 {
+					t.Errorf("the next launch's profile no longer refuses mkdir (stderr %q)", next.stderr)
+				}
+			})
+		}
+	}
+}
