@@ -91,6 +91,9 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 		// working copy was made from it.
 		if err := atomicWrite(st.base(), []byte(st.before.line(st.existed)), st.home); err != nil {
 			st.unlock()
+			if fi, lerr := os.Lstat(st.base()); lerr == nil && !fi.Mode().IsRegular() {
+				return nil, fmt.Errorf("state sync: %s is not a regular file (a program may have left it): remove it", st.base())
+			}
 			return nil, fmt.Errorf("state sync: %w", err)
 		}
 		st.lock = stateShare(st.lock)

@@ -26,6 +26,9 @@ func TestStateSyncPlanted(t *testing.T) {
 		{"fifo", func(work string) error { return syscall.Mkfifo(work, 0o600) }},
 		{"symlink to /dev/zero", func(work string) error { return os.Symlink("/dev/zero", work) }},
 		{"directory", func(work string) error { return os.Mkdir(work, 0o700) }},
+		// The joining sessions' base digest, made a directory that the
+		// launcher's rename cannot replace.
+		{"base directory", func(work string) error { return os.MkdirAll(work+".omega-base/x", 0o700) }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -39,8 +42,12 @@ func TestStateSyncPlanted(t *testing.T) {
 			go func() { _, err := syncIn(home, claude); done <- err }()
 			select {
 			case err := <-done:
-				if err == nil || !strings.Contains(err.Error(), work) || !strings.Contains(err.Error(), "remove it") {
-					t.Errorf("syncIn = %v, want an error naming %s to remove", err, work)
+				planted := work
+				if strings.HasPrefix(c.name, "base") {
+					planted = work + ".omega-base"
+				}
+				if err == nil || !strings.Contains(err.Error(), planted) || !strings.Contains(err.Error(), "remove it") {
+					t.Errorf("syncIn = %v, want an error naming %s to remove", err, planted)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatal("syncIn hangs")
