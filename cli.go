@@ -14,7 +14,7 @@ import (
 const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run check [--json]
    omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
-   omega-run prompt [--mode MODE] [--config FILE] [--workspace DIR]
+   omega-run prompt [RUN FLAGS] [--workspace DIR]
    omega-run help [COMMAND]
 
 EXAMPLES:

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/omega-run/omega-run/sandbox"
@@ -47,6 +48,39 @@ func TestPromptMode(t *testing.T) {
 			}
 			if got, stderr, code := runCaptured(t, args...); code != 0 || got != want {
 				t.Errorf("exit %d (%s):\n%s\nwant (mode %s):\n%s", code, stderr, got, c.mode, want)
+			}
+		})
+	}
+}
+
+// TestPromptPolicy: prompt describes what the launch adds to its mode,
+// from the config file and from flags, so that a model is not told it
+// cannot write where it can.
+func TestPromptPolicy(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	src := filepath.Join(home, "src")
+	os.MkdirAll(filepath.Join(home, ".omega"), 0o700)
+	os.MkdirAll(src, 0o700)
+	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), []byte("[sandbox]\nallow_write = [\""+src+"\"]\nnet = \"none\"\n"), 0o644)
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"config file", []string{"prompt"}, []string{"Writes also succeed in: " + src + ".", "There is no network access"}},
+		{"flags", []string{"prompt", "--config", filepath.Join(home, "none.toml"), "--allow-write", home, "--mode", "rx"},
+			[]string{"mode: rx", "Writes also succeed in: " + home + "."}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.name == "flags" {
+				os.WriteFile(filepath.Join(home, "none.toml"), nil, 0o644)
+			}
+			got, stderr, code := runCaptured(t, c.args...)
+			for _, w := range c.want {
+				if code != 0 || !strings.Contains(got, w) {
+					t.Errorf("exit %d (%s): %q lacks %q", code, stderr, got, w)
+				}
 			}
 		})
 	}

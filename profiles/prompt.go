@@ -50,3 +50,31 @@ func PromptConstraint(m Mode, workspace string) (string, error) {
 	}
 	return strings.Join(lines, "\n") + "\n", nil
 }
+
+// PolicyPrompt is PromptConstraint for p as a launch would enforce it:
+// the writable directories the user added, the paths kept read-only or
+// hidden, and no network, so that the prompt does not tell the model it
+// cannot write where it can (or the reverse).
+func PolicyPrompt(p Policy, workspace string) (string, error) {
+	text, err := PromptConstraint(p.Mode, workspace)
+	if err != nil || p.Mode == ModeRWX {
+		return text, err
+	}
+	var lines []string
+	if len(p.AllowWrite) > 0 {
+		lines = append(lines, "Writes also succeed in: "+strings.Join(p.AllowWrite, ", ")+".")
+	}
+	if len(p.ReadOnly) > 0 {
+		lines = append(lines, "These stay read-only even where you can write around them: "+strings.Join(p.ReadOnly, ", ")+".")
+	}
+	if len(p.Hide) > 0 {
+		lines = append(lines, "These are hidden from you (empty): "+strings.Join(p.Hide, ", ")+".")
+	}
+	if p.Net == NetNone {
+		lines = append(lines, "There is no network access: connections to other machines fail.")
+	}
+	if len(lines) == 0 {
+		return text, nil
+	}
+	return text + strings.Join(lines, "\n") + "\n", nil
+}

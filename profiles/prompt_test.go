@@ -44,3 +44,37 @@ func TestDisplayName(t *testing.T) {
 		seen[n] = true
 	}
 }
+
+// TestPolicyPromptGolden: the prompt for a policy names what the user
+// added to a mode (writable directories, read-only and hidden paths, no
+// network), and says nothing more for a mode's defaults or for rwx.
+func TestPolicyPromptGolden(t *testing.T) {
+	const ws = "/home/alice/.omega/workspace"
+	extra := Policy{AllowWrite: []string{"/home/alice/src"}, ReadOnly: []string{"/home/alice/src/.env"},
+		Hide: []string{"/home/alice/notes"}, Net: NetNone}
+	for _, m := range Modes {
+		t.Run(string(m), func(t *testing.T) {
+			bare, err := PolicyPrompt(Policy{Mode: m}, ws)
+			if want, _ := PromptConstraint(m, ws); err != nil || bare != want {
+				t.Errorf("defaults: %q (%v), want PromptConstraint's %q", bare, err, want)
+			}
+			p := extra
+			p.Mode = m
+			got, err := PolicyPrompt(p, ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "policyprompt_"+string(m)+".golden")
+			if *update {
+				os.WriteFile(golden, []byte(got), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run: go test ./profiles -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("prompt differs from %s (run: go test ./profiles -update)\ngot:\n%s", golden, got)
+			}
+		})
+	}
+}

@@ -98,8 +98,22 @@ var errRWXHasNoProfile = errors.New("--mode rwx runs the program plainly: there 
 func DisplayName(mode Mode) string { return profiles.DisplayName(mode) }
 
 // PromptConstraint is the system-prompt text that tells a model what mode
-// enforces, with workspace as its working area; the CLI's `omega-run
-// prompt` prints the same text.
+// enforces, with workspace as its working area.
 func PromptConstraint(mode Mode, workspace string) (string, error) {
 	return profiles.PromptConstraint(mode, workspace)
+}
+
+// Prompt is PromptConstraint for o as a launch would enforce it: its
+// mode, plus the writable directories, read-only and hidden paths and
+// network the options add. workspace "" is the data dir's workspace. The
+// CLI's `omega-run prompt` prints it.
+func (o Options) Prompt(workspace string) (string, error) {
+	pol, err := o.Policy()
+	if err != nil {
+		return "", err
+	}
+	if workspace == "" {
+		workspace = pol.Workspace()
+	}
+	return profiles.PolicyPrompt(pol, workspace)
 }
