@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/sirupsen/logrus"
@@ -208,108 +207,6 @@ func (o Options) absAll(paths []string) []string {
 	return out
 }
 
-// lookup is where and as whom resolveProgram looks a program up.
-type lookup struct {
-	workdir string
-	path    string // the program's PATH
-	pathSet bool   // whether it has one
-	// as is who runs the program, for the execute check.
-	as runner
-}
-
-// runner is who runs the program: the caller as it is, capabilities
-// included (rwx without --user: the kernel's own faccessat check
-// decides), or a uid and groups without capabilities (rx and sandbox mode
-// drop them all; --user switches): the mode bits decide, as execve's
-// permission check does for them.
-type runner struct {
-	caller bool
-	uid    uint32
-	gids   []uint32 // the primary group first
-}
-
-// resolveProgram finds program the way execvp would in the program's
-// environment, deciding 127/126 before any namespace exists: a name with
-// a slash is a path; a bare name is looked up in PATH (unset:
-// defaultPath), relative entries from the workdir, and a match that is not
-// executable gives 126 when nothing later in PATH runs.
-func resolveProgram(program string, l lookup) (string, error) {
-	if program == "" {
-		return "", &Error{Code: ExitLauncher, Err: errors.New("no program given (usage: omega-run [flags] -- PROGRAM [ARGS...])")}
-	}
-	if !strings.Contains(program, "/") {
-		return lookPath(program, l)
-	}
-	path := program
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(l.workdir, path)
-	}
-	if err := executable(path, l.as); err != nil {
-		return "", programErr(program, err)
-	}
-	return path, nil
-}
-
-// defaultPath is execvp's search path when PATH is unset (musl's).
-const defaultPath = "/usr/local/bin:/bin:/usr/bin"
-
-func lookPath(program string, l lookup) (string, error) {
-	searchPath := l.path
-	if !l.pathSet {
-		searchPath = defaultPath
-	}
-	var denied error
-	for _, dir := range filepath.SplitList(searchPath) {
-		path := filepath.Join(dir, program) // "" is the working directory
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(l.workdir, path)
-		}
-		err := executable(path, l.as)
-		if err == nil {
-			return path, nil
-		}
-		if denied == nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, errIsDir) {
-			denied = err
-		}
-	}
-	if denied != nil {
-		return "", programErr(program, denied)
-	}
-	return "", &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: command not found", program)}
-}
-
-var errIsDir = errors.New("is a directory")
-
-// executable checks path as execve would, before running anything.
-func executable(path string, as runner) error {
-	st, err := os.Stat(path)
-	switch {
-	case err != nil:
-		return err
-	case st.IsDir():
-		return errIsDir
-	case st.Mode()&0o111 == 0:
-		return fs.ErrPermission
-	}
-	return mayExecute(path, st, as)
-}
-
-func programErr(program string, err error) error {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return &Error{Code: ExitNotFound, Err: fmt.Errorf("%s: no such file or directory", program)}
-	case errors.Is(err, fs.ErrPermission):
-		return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: permission denied", program)}
-	case errors.Is(err, errIsDir):
-		return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: is a directory", program)}
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	return &Error{Code: ExitNotExecutable, Err: fmt.Errorf("%s: %w", program, err)}
-}
-
 // ensureDirs creates the data dir (0700, with workspace/), ~/.claude and
 // sandbox mode's private /tmp when missing. A ~/.claude that cannot be
 // made (a service's read-only or missing home) is left out with a
@@ -392,29 +289,4 @@ func kindOf(fi fs.FileInfo) string {
 		return "symlink"
 	}
 	return "file"
-}
-
-// lookup is how the program is found: from the workdir, in its own PATH.
-func (o Options) lookup() lookup {
-	l := lookup{workdir: o.workdir(), as: o.runner()}
-	l.path, l.pathSet = o.Process.programPath()
-	return l
-}
-
-// runner is who will run the program (lookup's execute check). Ids that
-// do not resolve are validate's error to report; the caller's stand in.
-func (o Options) runner() runner {
-	id, err := o.Process.resolveIDs()
-	if id == nil || err != nil {
-		if o.Mode == ModeRWX {
-			return runner{caller: true}
-		}
-		gids, _ := os.Getgroups()
-		r := runner{uid: uint32(os.Getuid()), gids: []uint32{uint32(os.Getgid())}}
-		for _, g := range gids {
-			r.gids = append(r.gids, uint32(g))
-		}
-		return r
-	}
-	return runner{uid: id.uid, gids: append([]uint32{id.gid}, id.groups...)}
 }
