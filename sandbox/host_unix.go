@@ -155,7 +155,8 @@ func lastOut(lock *os.File) bool {
 
 // mayExecute is execve's permission check for as: the kernel's own for
 // the caller as it is (an ACL, a noexec mount), else the mode bits for
-// as's uid and groups, without capabilities, and noexec mounts.
+// as's uid and groups, without capabilities, and noexec mounts. Where
+// the mode bits refuse but a POSIX ACL may grant it, execve decides.
 func mayExecute(path string, st fs.FileInfo, as runner) error {
 	if as.caller {
 		if err := unix.Faccessat(unix.AT_FDCWD, path, unix.X_OK, unix.AT_EACCESS); err != nil {
@@ -163,9 +164,20 @@ func mayExecute(path string, st fs.FileInfo, as runner) error {
 		}
 		return nil
 	}
+	if !modeGrantsX(st, as) && !hasAccessACL(path) || noexecMount(path) {
+		return &fs.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
+	}
+	return nil
+}
+
+// modeGrantsX tells whether st's mode bits give as's uid and groups the x
+// permission (execute, or search for a directory) without capabilities:
+// the owner's bits for the owner, the group's for a member, else
+// other's.
+func modeGrantsX(st fs.FileInfo, as runner) bool {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok {
-		return nil
+		return true
 	}
 	perm := st.Mode().Perm()
 	switch {
@@ -174,8 +186,5 @@ func mayExecute(path string, st fs.FileInfo, as runner) error {
 	case slices.Contains(as.gids, sys.Gid):
 		perm >>= 3
 	}
-	if perm&1 == 0 || noexecMount(path) {
-		return &fs.PathError{Op: "access", Path: path, Err: fs.ErrPermission}
-	}
-	return nil
+	return perm&1 != 0
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -18,11 +19,13 @@ type lookup struct {
 	as runner
 }
 
-// runner is who runs the program: the caller as it is, capabilities
-// included (rwx without --user: the kernel's own faccessat check
-// decides), or a uid and groups without capabilities (rx and sandbox mode
-// drop them all; --user switches): the mode bits decide, as execve's
-// permission check does for them.
+// runner is who runs the program: the caller as it is (rwx without
+// --user, capabilities included; or the caller's own ids where it holds
+// no capability): the kernel's own faccessat check decides, ACLs
+// included; or else a uid and groups without capabilities (rx and sandbox
+// mode drop them all; --user switches): the mode bits decide, as execve's
+// permission check does for them, except that a POSIX ACL leaves it to
+// execve.
 type runner struct {
 	caller bool
 	uid    uint32
@@ -131,7 +134,54 @@ func (o Options) runner() runner {
 		for _, g := range gids {
 			r.gids = append(r.gids, uint32(g))
 		}
+		return r.exact(effective())
+	}
+	return runner{uid: id.uid, gids: append([]uint32{id.gid}, id.groups...)}.exact(effective())
+}
+
+// credentials are the caller's effective ids and whether it holds any
+// effective capability.
+type credentials struct {
+	uid     uint32
+	gids    []uint32
+	capable bool
+}
+
+// effective is the caller's credentials as faccessat(AT_EACCESS) uses
+// them.
+func effective() credentials {
+	c := credentials{uid: uint32(os.Geteuid()), gids: []uint32{uint32(os.Getegid())}, capable: capable()}
+	groups, _ := os.Getgroups()
+	for _, g := range groups {
+		c.gids = append(c.gids, uint32(g))
+	}
+	return c
+}
+
+// exact makes r the caller when r's uid and groups are the caller's and
+// the caller has no capability that r would lack (the usual unprivileged
+// launch): faccessat then answers for the program exactly, ACLs and path
+// search included. Group sets compare as sets: the kernel asks only
+// whether a group is among them.
+func (r runner) exact(c credentials) runner {
+	if r.caller || c.capable || r.uid != c.uid || !sameSet(r.gids, c.gids) {
 		return r
 	}
-	return runner{uid: id.uid, gids: append([]uint32{id.gid}, id.groups...)}
+	return runner{caller: true}
+}
+
+// sameSet reports whether a and b hold the same ids, in any order and
+// number.
+func sameSet(a, b []uint32) bool {
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			return false
+		}
+	}
+	return true
 }
