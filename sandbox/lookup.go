@@ -48,7 +48,7 @@ func resolveProgram(program string, l lookup) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.workdir, path)
 	}
-	if err := executable(path, l.as); err != nil {
+	if err := executable(path, l.as, map[string]bool{}); err != nil {
 		return "", programErr(program, err)
 	}
 	return path, nil
@@ -63,12 +63,13 @@ func lookPath(program string, l lookup) (string, error) {
 		searchPath = defaultPath
 	}
 	var denied error
+	known := map[string]bool{} // directories the program may search
 	for _, dir := range filepath.SplitList(searchPath) {
 		path := filepath.Join(dir, program) // "" is the working directory
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(l.workdir, path)
 		}
-		err := executable(path, l.as)
+		err := executable(path, l.as, known)
 		if err == nil {
 			return path, nil
 		}
@@ -84,9 +85,11 @@ func lookPath(program string, l lookup) (string, error) {
 
 var errIsDir = errors.New("is a directory")
 
-// executable checks path as execve would, before running anything.
-func executable(path string, as runner) error {
-	st, err := os.Stat(path)
+// executable checks path as execve would, before running anything: as
+// may search the directories on the way (known holds those already
+// found searchable) and execute the file.
+func executable(path string, as runner, known map[string]bool) error {
+	st, err := walkPath(path, as, known)
 	switch {
 	case err != nil:
 		return err

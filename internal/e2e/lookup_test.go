@@ -123,3 +123,85 @@ func TestProgramACL(t *testing.T) {
 		}
 	})
 }
+
+// script writes an executable script at path that prints text.
+func script(t *testing.T, path, text string) {
+	t.Helper()
+	mustMkdir(t, filepath.Dir(path))
+	writeFile(t, path, "#!/bin/sh\necho "+text+"\n")
+	os.Chmod(path, 0o755)
+}
+
+// TestProgramPathSearch: a PATH entry under a directory the program may
+// not search is passed over, as execvp goes on after EACCES: the
+// directories from / down are judged for the program's ids (mode bits
+// without capabilities, an ACL leaves it to execve), a symlinked entry
+// where it leads; and the only match behind one is 126, decided before
+// the start.
+func TestProgramPathSearch(t *testing.T) {
+	t.Run("root", func(t *testing.T) {
+		w := newWorld(t, rootUser)
+		priv, others, pub := filepath.Join(w.extra, "priv"), filepath.Join(w.extra, "others"), filepath.Join(w.extra, "pub")
+		script(t, filepath.Join(priv, "bin", "tool"), "priv")
+		script(t, filepath.Join(priv, "bin", "only"), "priv")
+		os.Chmod(priv, 0o700)
+		script(t, filepath.Join(others, "bin", "tool"), "others")
+		os.Chown(others, 1234, 1234)
+		os.Chmod(others, 0o700)
+		script(t, filepath.Join(pub, "bin", "tool"), "pub")
+		os.Symlink(filepath.Join(priv, "bin"), filepath.Join(pub, "link"))
+		aclDir := filepath.Join(w.extra, "acl")
+		script(t, filepath.Join(aclDir, "bin", "tool"), "acl")
+		os.Chmod(aclDir, 0o700)
+		grantACL(t, aclDir, aclUser, uint32(nobody.uid), 0o1)
+		path := func(dirs ...string) string {
+			return "PATH=" + strings.Join(append(dirs, "/usr/bin", "/bin"), ":")
+		}
+		pubBin := filepath.Join(pub, "bin")
+		cases := []struct {
+			name  string
+			modes []string
+			args  []string
+			want  string // stdout, or "126"
+		}{
+			{"--user nobody, root's 0700 dir first", []string{"sandbox", "rx", "rwx"}, []string{"--user", "nobody", "--setenv", path(filepath.Join(priv, "bin"), pubBin), "--", "tool"}, "pub"},
+			{"--user nobody, a symlink into root's 0700 dir first", []string{"sandbox", "rx", "rwx"}, []string{"--user", "nobody", "--setenv", path(filepath.Join(pub, "link"), pubBin), "--", "tool"}, "pub"},
+			{"--user nobody, root's 0700 dir with ACL u:nobody:x", []string{"sandbox", "rx", "rwx"}, []string{"--user", "nobody", "--setenv", path(filepath.Join(aclDir, "bin"), pubBin), "--", "tool"}, "acl"},
+			{"--user nobody, the only match in root's 0700 dir", []string{"sandbox", "rx", "rwx"}, []string{"--user", "nobody", "--setenv", path(filepath.Join(priv, "bin"), pubBin), "--", "only"}, "126"},
+			{"--user nobody, a path through root's 0700 dir", []string{"sandbox", "rx", "rwx"}, []string{"--user", "nobody", "--", filepath.Join(priv, "bin", "only")}, "126"},
+			{"root without capabilities, another user's 0700 dir first", []string{"sandbox", "rx"}, []string{"--setenv", path(filepath.Join(others, "bin"), pubBin), "--", "tool"}, "pub"},
+			{"root in rwx, another user's 0700 dir first", []string{"rwx"}, []string{"--setenv", path(filepath.Join(others, "bin"), pubBin), "--", "tool"}, "others"},
+		}
+		for _, c := range cases {
+			for _, mode := range c.modes {
+				r := w.run(append([]string{"--mode", mode}, c.args...)...)
+				switch {
+				case c.want == "126" && (r.code != 126 || !strings.Contains(r.stderr, "omega-run: "+c.args[len(c.args)-1]+": permission denied\n")):
+					t.Errorf("%s, %s: exit %d, stderr %q; want 126 before the start", mode, c.name, r.code, r.stderr)
+				case c.want != "126" && (r.code != 0 || r.stdout != c.want+"\n"):
+					t.Errorf("%s, %s: exit %d, stdout %q, stderr %q; want %q", mode, c.name, r.code, r.stdout, r.stderr, c.want)
+				}
+			}
+		}
+	})
+	t.Run("nobody", func(t *testing.T) {
+		w := newWorld(t, nobody)
+		priv, pub, aclDir := filepath.Join(w.extra, "priv"), filepath.Join(w.extra, "pub"), filepath.Join(w.extra, "acl")
+		script(t, filepath.Join(priv, "bin", "tool"), "priv")
+		os.Chown(priv, 0, 0)
+		os.Chmod(priv, 0o700)
+		script(t, filepath.Join(pub, "bin", "tool"), "pub")
+		script(t, filepath.Join(aclDir, "bin", "tool"), "acl")
+		os.Chown(aclDir, 0, 0)
+		os.Chmod(aclDir, 0o700)
+		grantACL(t, aclDir, aclUser, uint32(nobody.uid), 0o1)
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			for first, want := range map[string]string{priv: "pub", aclDir: "acl"} {
+				r := w.run("--mode", mode, "--setenv", "PATH="+filepath.Join(first, "bin")+":"+filepath.Join(pub, "bin")+":/usr/bin:/bin", "--", "tool")
+				if r.code != 0 || r.stdout != want+"\n" {
+					t.Errorf("%s, %s first: exit %d, stdout %q, stderr %q; want %q", mode, first, r.code, r.stdout, r.stderr, want)
+				}
+			}
+		}
+	})
+}
