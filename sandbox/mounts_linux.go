@@ -95,7 +95,7 @@ func keepHostFiles(pol profiles.Policy, plan *nsexec.MountPlan) {
 // scan), config files and the omega-run binary itself.
 func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan) ([]string, *gitScan, []string, error) {
 	var warnings []string
-	later, scan := runsLater(pol, append(slices.Clone(pol.Writable), plan.Writable...), plan.TmpFrom != "", canon != nil)
+	later, scan := runsLater(pol, canon, append(slices.Clone(pol.Writable), plan.Writable...), plan.TmpFrom != "")
 	if scan != nil {
 		warnings = append(warnings, scan.warnings...)
 	}

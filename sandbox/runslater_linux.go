@@ -20,8 +20,10 @@ import (
 // is the same risk and is not looked for (README, threat model): the
 // index that makes git enter it must stay writable for commits.
 type gitScan struct {
-	create bool     // make missing hooks dirs (not for explain)
-	roots  []string // the writable roots, as named and resolved
+	// canon maps each writable root as named to its canonical path; nil
+	// for explain, which makes no missing hooks dir.
+	canon map[string]string
+	roots []string // the writable roots, as named and resolved
 	// privateTmp: "/tmp" among roots is the sandbox's own, not the host's.
 	privateTmp bool
 	warnings   []string
@@ -47,10 +49,11 @@ type redirect struct{ path, what string }
 // the files that tools outside the sandbox execute later, and takes the
 // gitScan (nil with --writable-git-config). Each directory is read once;
 // a candidate is only looked at when its first component is listed.
-// roots are the writable roots as named and as resolved. create: a
-// launch, which may make missing hooks dirs; explain may not.
-func runsLater(pol profiles.Policy, roots []string, privateTmp, create bool) ([]string, *gitScan) {
-	g := &gitScan{create: create, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home,
+// roots are the writable roots as named and as resolved; canon maps the
+// named ones to the resolved ones (canonicalRoots) for a launch, which may
+// make missing hooks dirs; explain (nil) may not.
+func runsLater(pol profiles.Policy, canon map[string]string, roots []string, privateTmp bool) ([]string, *gitScan) {
+	g := &gitScan{canon: canon, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home,
 		configs: map[string]bool{}}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
@@ -117,8 +120,8 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	g.dotGits = append(g.dotGits, dotGit)
 	for _, gitDir := range gitDirsIn(dotGit) {
 		g.gitDirs[gitDir] = true
-		if g.create && filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
-			mkdirHooks(gitDir)
+		if g.canon != nil && filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
+			g.mkdirHooks(gitDir)
 		}
 		for _, n := range profiles.GitRunsLater {
 			if p := filepath.Join(gitDir, n); exists(p) {
@@ -203,17 +206,46 @@ func (g *gitScan) hold(out []string, p, what string) []string {
 
 // mkdirHooks makes gitDir/hooks (already there: fine) through a
 // directory opened without following symlinks: another sandbox of the
-// user, running, could swap one in on the way since the scan.
-func mkdirHooks(gitDir string) {
-	fd, err := openDirNoSymlinks(gitDir)
-	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
-		_ = os.Mkdir(filepath.Join(gitDir, "hooks"), 0o755) // no openat2 (before 5.6)
-		return
-	}
-	if err == nil {
-		_ = unix.Mkdirat(fd, "hooks", 0o755)
+// user, running, could swap one in on the way since the scan. The path
+// is canonical first: a symlink on the way to the writable root (a
+// project reached through /home -> /var/home) is the user's. A hooks dir
+// that cannot be made is a warning (an error with --fail-closed): the
+// program could make it and plant hooks in it.
+func (g *gitScan) mkdirHooks(gitDir string) {
+	dir := g.canonical(gitDir)
+	fd, err := openDirNoSymlinks(dir)
+	switch {
+	case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):
+		err = os.Mkdir(filepath.Join(dir, "hooks"), 0o755) // no openat2 (before 5.6)
+	case err == nil:
+		err = unix.Mkdirat(fd, "hooks", 0o755)
 		unix.Close(fd)
 	}
+	if err != nil && !errors.Is(err, fs.ErrExist) && !errors.Is(err, unix.EROFS) {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		g.warnings = append(g.warnings, "cannot make the missing "+filepath.Join(gitDir, "hooks")+" ("+err.Error()+
+			"): the program can make it and plant hooks that git runs outside the sandbox")
+	}
+}
+
+// canonical is p (in the writable set) with the part up to its writable
+// root, as named, replaced by the root's canonical path; a path below no
+// named root is canonical already (the scan resolved it).
+func (g *gitScan) canonical(p string) string {
+	best := ""
+	for named := range g.canon {
+		if profiles.Within(p, named) && len(named) > len(best) {
+			best = named
+		}
+	}
+	if best == "" {
+		return p
+	}
+	rel, _ := filepath.Rel(best, p)
+	return filepath.Join(g.canon[best], rel)
 }
 
 // writable says whether dir lies in a writable root (host /tmp aside,

