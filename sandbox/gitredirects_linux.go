@@ -30,7 +30,7 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 			// naming a project directory must not make it read-only.
 			for _, h := range r.hooks {
 				dir := gitPath(h, g.home, worktree)
-				if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir && g.writable(real) {
+				if real, err := filepath.EvalSymlinks(dir); err == nil && g.throughLink(dir, real) && g.writable(real) {
 					// One warning for the directory, not one per hook.
 					g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are kept read-only, but the program can re-point the link")
 					dir = real
@@ -56,9 +56,9 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 // symlink is held where it points, with a warning, as a .git symlink is:
 // the link itself can be re-pointed.
 func (g *gitScan) hold(out []string, p, what string) []string {
-	named := p
+	named, linked := p, false
 	if real, err := filepath.EvalSymlinks(p); err == nil {
-		p = real
+		p, linked = real, g.throughLink(named, real)
 	}
 	switch {
 	case !g.writable(p):
@@ -67,7 +67,7 @@ func (g *gitScan) hold(out []string, p, what string) []string {
 		g.warnings = append(g.warnings, p+", "+what+", is a directory: it is not kept read-only, and what the program writes there git may run")
 		return out
 	case exists(p):
-		if named != p {
+		if linked {
 			g.warnings = append(g.warnings, named+", "+what+", is reached through a symlink: "+p+" is kept read-only, but the program can re-point the link")
 		}
 		return append(out, p)
@@ -75,3 +75,8 @@ func (g *gitScan) hold(out []string, p, what string) []string {
 	g.unmade = append(g.unmade, redirect{p, what})
 	return out
 }
+
+// throughLink says whether p, resolved to real, is reached through a
+// symlink below its writable root, which the program could re-point; a
+// symlink on the way to the root (/home -> /var/home) is the user's.
+func (g *gitScan) throughLink(p, real string) bool { return real != g.canonical(p) }

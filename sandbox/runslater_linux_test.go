@@ -43,3 +43,43 @@ func TestMkdirHooks(t *testing.T) {
 		t.Errorf("warnings %q, want one about the hooks dir", g.warnings)
 	}
 }
+
+// TestHoldThroughLink: a redirect reached through a symlink below its
+// writable root is held where it leads, with a warning (the program can
+// re-point the link); one below a root named through the user's symlink
+// is held without one.
+func TestHoldThroughLink(t *testing.T) {
+	base, err := os.MkdirTemp("/var/tmp", "omega-hold-")
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	real, link := filepath.Join(base, "real"), filepath.Join(base, "link")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "sub", "cfg"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(real, "planted")); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(real, "sub", "cfg")
+	for _, c := range []struct {
+		named string
+		warn  bool
+	}{
+		{filepath.Join(link, "sub", "cfg"), false},
+		{filepath.Join(link, "planted", "cfg"), true},
+	} {
+		g := &gitScan{canon: map[string]string{link: real}, roots: []string{link, real}}
+		out := g.hold(nil, c.named, "an include")
+		if len(out) != 1 || out[0] != want || (len(g.warnings) == 1) != c.warn {
+			t.Errorf("hold(%s) = %q, warnings %q; want %s held, warned: %v", c.named, out, g.warnings, want, c.warn)
+		}
+	}
+}

