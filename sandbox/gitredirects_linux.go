@@ -1,7 +1,13 @@
 package sandbox
 
 import (
+	"errors"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // redirect is a place a git config sends git to, and what it is.
@@ -21,7 +27,7 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 				continue
 			}
 			g.configs[c] = true
-			b, err := readRegular(c, false, 1<<20)
+			b, err := g.readConfig(c)
 			if err != nil {
 				continue
 			}
@@ -80,3 +86,55 @@ func (g *gitScan) hold(out []string, p, what string) []string {
 // symlink below its writable root, which the program could re-point; a
 // symlink on the way to the root (/home -> /var/home) is the user's.
 func (g *gitScan) throughLink(p, real string) bool { return real != g.canonical(p) }
+
+// readConfig reads a config the scan follows, which a planted config may
+// name anywhere (include.path = /proc/kmsg, a host FIFO, a device that
+// acts on open): only one that resolves inside the writable set, which
+// the program could have written (what lies outside it cannot be planted
+// by the program), and only a regular file (readFileAt).
+func (g *gitScan) readConfig(c string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(c)
+	if err != nil {
+		return nil, err
+	}
+	if !g.writable(real) {
+		return nil, errors.New("outside the writable set")
+	}
+	return readFileAt(real, true, 1<<20)
+}
+
+// readFileAt reads path when it is a regular file of at most max bytes,
+// without opening anything else: path is opened as a path first (O_PATH
+// opens no FIFO or device, and follows no last symlink; noSymlinks: none
+// anywhere, where openat2 exists), and reopened for reading through
+// /proc/self/fd once fstat says it is a regular file.
+func readFileAt(path string, noSymlinks bool, max int64) ([]byte, error) {
+	flags := unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	fd, err := -1, error(unix.ENOSYS)
+	if noSymlinks {
+		fd, err = unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: uint64(flags), Resolve: unix.RESOLVE_NO_SYMLINKS})
+		if err == nil && fd <= 2 { // a filter's errno 0: see openDirNoSymlinks
+			fd, err = -1, unix.ENOSYS
+		}
+	}
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		fd, err = unix.Open(path, flags, 0)
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > max {
+		return nil, errors.New(path + ": not a regular file of at most " + strconv.FormatInt(max, 10) + " bytes")
+	}
+	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}

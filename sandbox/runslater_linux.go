@@ -183,7 +183,7 @@ func (g *gitScan) writable(dir string) bool { return inRoots(dir, g.roots, g.pri
 // gitfileDir is the git dir a .git file names ("gitdir: PATH", relative
 // to the file's directory), or "".
 func gitfileDir(file string) string {
-	b, err := readRegular(file, true, 4096) // the program's: no FIFO, link or endless file
+	b, err := readFileAt(file, false, 4096) // the program's: no FIFO, link or endless file
 	if err != nil {
 		return ""
 	}
@@ -290,7 +290,7 @@ func plainWorktree(dotGit, gd string) bool {
 			return false
 		}
 	}
-	b, err := readRegular(filepath.Join(gd, "commondir"), true, 4096)
+	b, err := readFileAt(filepath.Join(gd, "commondir"), false, 4096)
 	if err != nil {
 		return false
 	}

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMkdirHooks: a missing hooks dir is made where the writable root,
@@ -80,6 +83,45 @@ func TestHoldThroughLink(t *testing.T) {
 		out := g.hold(nil, c.named, "an include")
 		if len(out) != 1 || out[0] != want || (len(g.warnings) == 1) != c.warn {
 			t.Errorf("hold(%s) = %q, warnings %q; want %s held, warned: %v", c.named, out, g.warnings, want, c.warn)
+		}
+	}
+}
+
+// TestReadFileAt: only a regular file of bounded size is read; a FIFO
+// with a writer waiting is not opened (the writer stays blocked), and a
+// symlink is not followed.
+func TestReadFileAt(t *testing.T) {
+	dir := t.TempDir()
+	reg, fifo, link, big := filepath.Join(dir, "reg"), filepath.Join(dir, "fifo"), filepath.Join(dir, "link"), filepath.Join(dir, "big")
+	os.WriteFile(reg, []byte("[core]\n"), 0o644)
+	os.WriteFile(big, make([]byte, 100), 0o644)
+	os.Symlink(reg, link)
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan struct{})
+	go func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // blocks until a reader opens it
+			close(opened)
+			f.Close()
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if b, err := readFileAt(reg, true, 64); err != nil || string(b) != "[core]\n" {
+		t.Errorf("regular file: %q, %v", b, err)
+	}
+	for _, p := range []string{fifo, link, big} {
+		if _, err := readFileAt(p, false, 64); err == nil {
+			t.Errorf("%s was read", p)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	select {
+	case <-opened:
+		t.Error("the FIFO's writer was released")
+	default:
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0); err == nil { // release it
+			defer f.Close()
 		}
 	}
 }

@@ -1,0 +1,109 @@
+//go:build linux
+
+package e2e
+
+import (
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// What the launcher's git scan reads is named by configs a program may
+// have planted: it must not become a way to make the launcher, run by
+// the user (maybe root), open files outside the program's reach.
+
+// TestGitScanIncludesOutside: a repository config that includes a host
+// FIFO (a host writer blocked on it would be released, and then killed
+// by SIGPIPE) and a file outside the writable set, and a config.worktree
+// that is a symlink to that file: the launcher opens none of them.
+func TestGitScanIncludesOutside(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			repo := gitRepo(t, w)
+			fifo, secret := filepath.Join(w.outside, "fifo"), filepath.Join(w.outside, "sentinel")
+			if err := unix.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("[include]\n\tpath = " + fifo + "\n\tpath = " + secret + "\n")
+			f.Close()
+			if err := os.Symlink(secret, filepath.Join(repo, ".git", "config.worktree")); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, w.home, u)
+			released := filepath.Join(filepath.Dir(w.home), "released")
+			writer := blockedWriter(t, fifo, released)
+			opens := watchOpens(t, secret)
+			if r := w.run("--workdir", repo, "--", "/bin/true"); r.code != 0 {
+				t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			time.Sleep(200 * time.Millisecond) // for a released writer to say so
+			if w.exists(released) || writer.ProcessState != nil {
+				t.Error("the launcher opened the FIFO a planted config includes: its blocked writer was released")
+			}
+			if n := opens(); n > 0 {
+				t.Errorf("the launcher opened %s, outside the writable set, %d times", secret, n)
+			}
+		})
+	}
+}
+
+// blockedWriter starts a host process that opens fifo for writing, which
+// blocks until a reader opens it, and then makes the file released; it
+// returns once the process waits in open (or after a second).
+func blockedWriter(t *testing.T, fifo, released string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command("/bin/sh", "-c", `exec 3>"$0"; echo released > "$1"`, fifo, released)
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Process.Kill()
+		c.Wait()
+	})
+	wchan := "/proc/" + strconv.Itoa(c.Process.Pid) + "/wchan"
+	for deadline := time.Now().Add(time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(wchan); strings.Contains(string(b), "partner") || strings.Contains(string(b), "fifo") {
+			break
+		}
+	}
+	return c
+}
+
+// watchOpens counts, from now until the returned function is called,
+// the opens of path (inotify IN_OPEN).
+func watchOpens(t *testing.T, path string) func() int {
+	t.Helper()
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(fd) })
+	if _, err := unix.InotifyAddWatch(fd, path, unix.IN_OPEN); err != nil {
+		t.Fatal(err)
+	}
+	return func() int {
+		n := 0
+		buf := make([]byte, 4096)
+		for {
+			m, err := unix.Read(fd, buf)
+			if err != nil || m <= 0 {
+				return n
+			}
+			for off := 0; off+unix.SizeofInotifyEvent <= m; n++ {
+				off += unix.SizeofInotifyEvent + int(binary.NativeEndian.Uint32(buf[off+12:])) // + the name's length
+			}
+		}
+	}
+}
