@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -30,7 +32,9 @@ type gitScan struct {
 	dotGits    []string        // .git directories
 	gitDirs    map[string]bool // each of them and the git dirs below it
 	absent     []string        // commondir files not there at the start
-	home       string          // for ~ in config paths
+	// missingHooks are the git dirs whose hooks dir makeHooks makes.
+	missingHooks []string
+	home         string // for ~ in config paths
 	// unmade are the places configs send git to (gitRedirects) that did
 	// not exist at the start: the program could make them.
 	unmade []redirect
@@ -83,8 +87,8 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 // gitRunsLater lists what in a repository's .git runs code or redirects
 // git to files that do (profiles.GitRunsLater), in the repository and in
 // each submodule's and linked worktree's git dir below .git, recording
-// the git dirs and absent commondirs. A missing hooks directory is made
-// (empty, as git init makes it) so that it can be held read-only too. A
+// the git dirs and absent commondirs. A missing hooks directory is to be
+// made (empty, as git init makes it; makeHooks) and held read-only too. A
 // .git that is a file (a linked worktree or submodule checkout) names its
 // git dir: the file is kept, and a git dir it names elsewhere is scanned
 // too. A .git that is a symlink is followed, with a warning: the link
@@ -117,19 +121,31 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 	g.dotGits = append(g.dotGits, dotGit)
 	for _, gitDir := range gitDirsIn(dotGit) {
 		g.gitDirs[gitDir] = true
-		if g.canon != nil && filepath.Base(filepath.Dir(gitDir)) != "worktrees" {
-			g.mkdirHooks(gitDir)
-		}
 		for _, n := range profiles.GitRunsLater {
-			if p := filepath.Join(gitDir, n); exists(p) {
+			p := filepath.Join(gitDir, n)
+			switch {
+			case exists(p):
 				protect = append(protect, p)
-			} else if n == "commondir" {
+			case n == "commondir":
 				g.absent = append(g.absent, p)
+			case n == "hooks" && g.canon != nil && filepath.Base(filepath.Dir(gitDir)) != "worktrees":
+				// Made (makeHooks) and held once the count is checked.
+				g.missingHooks = append(g.missingHooks, gitDir)
+				protect = append(protect, p)
 			}
 		}
 		protect = append(protect, g.redirects(gitDir, filepath.Dir(dotGit))...)
 	}
 	return protect
+}
+
+// makeHooks makes the missing hooks dirs the scan found, once protected
+// has checked the count: a program may have left thousands of git dirs,
+// and a launch that fails on them must not fill them first.
+func (g *gitScan) makeHooks() {
+	for _, d := range g.missingHooks {
+		g.mkdirHooks(d)
+	}
 }
 
 // mkdirHooks makes gitDir/hooks (already there: fine) through a
@@ -248,34 +264,50 @@ func gitDirsIn(dotGit string) []string {
 
 // changes says, after the run, what the program added inside the .git
 // dirs that git would run code from (see gitScan): a few directory reads
-// per repository.
+// per repository, and maxReported lines at most for each kind of change
+// (and each repository's git dirs): a program can make thousands.
 func (g *gitScan) changes() []string {
 	if g == nil {
 		return nil
 	}
-	var out []string
+	var appeared, made []string
 	for _, p := range g.absent {
 		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
+			appeared = append(appeared, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
 		}
 	}
 	for _, r := range g.unmade {
 		if _, err := os.Lstat(r.path); err == nil {
-			out = append(out, "the program made "+r.path+", "+r.what+": git runs code from it; check it before running git, or remove it")
+			made = append(made, "the program made "+r.path+", "+r.what+": git runs code from it; check it before running git, or remove it")
 		}
 	}
+	out := slices.Concat(capped(appeared, "commondir files appeared in git dirs while the program ran, as above"),
+		capped(made, "files the program made where git configs send git, as above"))
 	for _, dotGit := range g.dotGits {
+		var dirs []string
 		for _, gd := range gitDirsIn(dotGit) {
 			switch {
 			case g.gitDirs[gd] || plainWorktree(dotGit, gd):
 			case filepath.Base(filepath.Dir(gd)) == "worktrees":
-				out = append(out, "the program made the worktree git dir "+gd+" with its own config or common dir: git may run code from it in that worktree; check it, or remove the worktree")
+				dirs = append(dirs, "the program made the worktree git dir "+gd+" with its own config or common dir: git may run code from it in that worktree; check it, or remove the worktree")
 			default:
-				out = append(out, "the program made the git dir "+gd+": a submodule's config and hooks, which git status in "+filepath.Dir(dotGit)+" may run; check them, or remove it")
+				dirs = append(dirs, "the program made the git dir "+gd+": a submodule's config and hooks, which git status in "+filepath.Dir(dotGit)+" may run; check them, or remove it")
 			}
 		}
+		out = append(out, capped(dirs, "git dirs the program made below "+dotGit+", as above")...)
 	}
 	return out
+}
+
+// maxReported bounds the lines changes gives for one kind of change.
+const maxReported = 10
+
+// capped is lines, or its first maxReported and one line for the rest.
+func capped(lines []string, rest string) []string {
+	if len(lines) <= maxReported {
+		return lines
+	}
+	return append(lines[:maxReported:maxReported], fmt.Sprintf("and %d more %s", len(lines)-maxReported, rest))
 }
 
 // plainWorktree says whether gd is a linked worktree's git dir as git

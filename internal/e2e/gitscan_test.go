@@ -158,3 +158,39 @@ func TestGitHusky(t *testing.T) {
 		}
 	}
 }
+
+// TestGitManyGitDirs: git dirs a program leaves below .git/modules do
+// not flood the report after its run (ten lines, and one for the rest),
+// and thousands of them (left by earlier runs) do not get hooks dirs made
+// by the next launch, which refuses them (more than the 4096 files it
+// keeps read-only) before making any.
+func TestGitManyGitDirs(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			w.timeout = 60 * time.Second
+			repo := gitRepo(t, w)
+			chownTree(t, w.home, u)
+			r := w.sh("sandbox", `mkdir -p .git/modules && cd .git/modules && for d in $(seq -f m%g 30); do mkdir $d && : > $d/HEAD; done`, "--workdir", repo)
+			if n := strings.Count(r.stderr, "the program made the git dir"); n != 10 {
+				t.Errorf("%d lines about git dirs made, want 10", n)
+			}
+			if want := "and 20 more git dirs the program made below " + filepath.Join(repo, ".git"); !strings.Contains(r.stderr, want) {
+				t.Errorf("stderr %.500q: want %q", r.stderr, want)
+			}
+			for i := 30; i < 4100; i++ {
+				d := filepath.Join(repo, ".git", "modules", "m"+strconv.Itoa(i))
+				mustMkdir(t, d)
+				writeFile(t, filepath.Join(d, "HEAD"), "")
+			}
+			chownTree(t, repo, u)
+			r = w.run("--workdir", repo, "--", "/bin/true")
+			if r.code != 125 {
+				t.Errorf("exit %d, want 125 (too many files to hold); stderr %.300q", r.code, r.stderr)
+			}
+			if hooks, _ := filepath.Glob(filepath.Join(repo, ".git", "modules", "*", "hooks")); len(hooks) > 0 {
+				t.Errorf("the refused launch made %d hooks dirs", len(hooks))
+			}
+		})
+	}
+}
