@@ -20,7 +20,8 @@ const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)
    omega-run --mode rx --allow-write "$PWD" -- make
-                                               read anywhere, write only here and in ~/.omega
+                                               read anywhere; write here, in ~/.omega, ~/.claude,
+                                               and the host's /tmp and /dev/shm
    omega-run --net none -- npm test            no network
    omega-run --mode rwx -- anything            plain exec, nothing in between
    omega-run check                             what this machine can enforce
@@ -55,9 +56,9 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working `DIR`"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
-			Usage: "`NETWORK`: host, or none (no network: TCP bind and connect denied, on loopback too)"},
+			Usage: "`NETWORK`: host, or none (sandbox: a network namespace with loopback only; rx: TCP bind and connect denied, on loopback too, while UDP and other sockets stay open, warned)"},
 		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
-			Usage: "system call filter: default, strict, none, or a Docker/OCI JSON profile `FILE`"},
+			Usage: "system call filter `NAME|FILE`: default, strict, none, or a Docker/OCI JSON profile file"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},
 			Usage: "exit 125 instead of warning when something cannot be enforced"},
 		&cli.BoolFlag{Name: "log-denials", EnvVars: []string{"OMEGA_RUN_LOG_DENIALS"},
@@ -79,7 +80,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
 		&cli.StringSliceFlag{KeepSpace: true, Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
 			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack; repeatable)"},
-		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it)"},
+		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it; needs root or a delegated cgroup, as --pids and --cpus)"},
 		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
 		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
 		configFlag(),

@@ -64,14 +64,19 @@ func PolicyPrompt(p Policy, workspace string) (string, error) {
 	if len(p.AllowWrite) > 0 {
 		lines = append(lines, "Writes also succeed in: "+strings.Join(p.AllowWrite, ", ")+".")
 	}
-	if len(p.ReadOnly) > 0 {
+	// rx refuses --read-only and --hide; the launch would not start.
+	if len(p.ReadOnly) > 0 && p.Mode == ModeSandbox {
 		lines = append(lines, "These stay read-only even where you can write around them: "+strings.Join(p.ReadOnly, ", ")+".")
 	}
-	if len(p.Hide) > 0 {
+	if len(p.Hide) > 0 && p.Mode == ModeSandbox {
 		lines = append(lines, "These are hidden from you (empty): "+strings.Join(p.Hide, ", ")+".")
 	}
-	if p.Net == NetNone {
+	switch {
+	case p.Net == NetNone && p.Mode == ModeSandbox:
 		lines = append(lines, "There is no network access: connections to other machines fail.")
+	case p.Net == NetNone:
+		// rx has no network namespace: Landlock refuses TCP only.
+		lines = append(lines, "TCP connections and listening sockets are refused, on loopback too.")
 	}
 	if len(lines) == 0 {
 		return text, nil
