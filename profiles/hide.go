@@ -31,12 +31,20 @@ func CredentialStores(goos string) []string {
 }
 
 // RunsLater lists files, relative to a project directory, that tools
-// outside the sandbox execute later (direnv, editors, MCP clients, git).
-// sandbox mode keeps existing ones read-only inside every writable root.
+// outside the sandbox execute later (direnv, editors, MCP clients, Claude
+// Code's hooks, git). sandbox mode keeps existing ones read-only inside
+// every writable root. Claude Code's .claude/settings.local.json is not
+// here: Claude writes it ("don't ask again"); omega-run reports what the
+// program changed in it after the run.
 var RunsLater = []string{
 	".envrc", ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json",
-	".idea/workspace.xml", ".mcp.json", ".devcontainer/devcontainer.json",
+	".idea/workspace.xml", ".mcp.json", ClaudeProjectSettings, ".devcontainer/devcontainer.json",
 }
+
+// ClaudeProjectSettings is a project's shared Claude Code settings (its
+// hooks run in every Claude Code started there). In ~/.claude, the user's
+// own settings, it is not held: ~/.claude is writable by design.
+const ClaudeProjectSettings = ".claude/settings.json"
 
 // GitRunsLater are the parts of a git dir (.git, and each submodule's and
 // linked worktree's below it) that run code or point git at files that

@@ -68,6 +68,9 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 			}
 			seen[dir] = true
 			for _, n := range profiles.RunsLater {
+				if n == profiles.ClaudeProjectSettings && filepath.Join(dir, profiles.ClaudeDirName) == pol.ClaudeDir() {
+					continue // the user's own (home writable): reported after the run instead
+				}
 				first, _, _ := strings.Cut(n, "/")
 				if p := filepath.Join(dir, n); entries[first] && exists(p) {
 					protect = append(protect, p)

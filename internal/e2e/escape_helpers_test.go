@@ -159,3 +159,13 @@ func worldID(w *world) string {
 	base := filepath.Base(filepath.Dir(w.home))
 	return base[strings.LastIndex(base, "-")+1:]
 }
+
+// claudeSettingsAt makes a Claude Code settings file p ("{}") owned by
+// w's user, and returns p.
+func claudeSettingsAt(t *testing.T, w *world, p string) string {
+	t.Helper()
+	mustMkdir(t, filepath.Dir(p))
+	writeFile(t, p, "{}\n")
+	chownTree(t, filepath.Dir(p), w.u)
+	return p
+}
