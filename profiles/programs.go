@@ -50,7 +50,7 @@ var Programs = []Program{
 	{
 		Name: "claude", State: []string{".claude", ".claude.json"},
 		SetEnv: map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
-		Sync:   []StateSync{{Home: ".claude.json", Work: ".claude/.claude.json"}},
+		Sync:   []StateSync{{Home: ClaudeStateName, Work: ".claude/.claude.json"}},
 	},
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
 		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~; point GIT_CONFIG_GLOBAL at a file in the workspace, or --allow-write ~ (makes home writable)"},
@@ -61,6 +61,10 @@ var Programs = []Program{
 	{Name: "go", State: []string{"go", ".cache/go-build", ".config/go"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
 		Hint: "set GOPATH and GOCACHE to directories in the workspace, or --allow-write ~/go ~/.cache/go-build"},
 }
+
+// ClaudeStateName is Claude Code's state file in home, which names the
+// MCP servers it starts and the projects it trusts.
+const ClaudeStateName = ".claude.json"
 
 // ProgramFor returns the profile for a program path ("pip3" is pip,
 // "claude.exe" is claude), or nil.

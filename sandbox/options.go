@@ -90,6 +90,9 @@ type plan struct {
 	// gitScan is sandbox mode's look at the repositories below the
 	// writable set, compared after the run (runslater_linux.go).
 	gitScan *gitScan
+	// claude is Claude Code's settings before the run, compared after
+	// it where omega-run stays as the parent (claudewatch.go).
+	claude *claudeWatch
 	// nsNotes are warnings true only once the namespaces exist, said
 	// when they do.
 	nsNotes []string

@@ -194,6 +194,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 				if err != nil {
 					return nil, nil, err
 				}
+				p.claude = watchClaudeFor(p)
 				syncs, err := programState(p, spec)
 				return spec, syncs, err
 			})
@@ -208,8 +209,11 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		return 0, launcherErr(err)
 	}
 	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() {
+		// Nothing after the run: Claude Code's settings go unchecked
+		// (README), as rx's exec in place is kept.
 		return 0, inPlace(spec)
 	}
+	p.claude = watchClaudeFor(p)
 	return runSupervised(p, ns, ready(spec, syncs))
 }
 

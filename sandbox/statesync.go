@@ -31,6 +31,10 @@ type stateSync struct {
 	// one working copy, and only the last one out copies it back.
 	lock *os.File
 	done bool
+	// shown names Claude Code's state file in the report ("" for other
+	// files); changed is what syncOut found the program changed there.
+	shown   string
+	changed []string
 }
 
 // syncIn copies each home state file into its working copy, so that the
@@ -39,6 +43,9 @@ func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
 	var out []*stateSync
 	for _, s := range prog.Sync {
 		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
+		if s.Home == profiles.ClaudeStateName {
+			st.shown = shown(home, st.home)
+		}
 		var mode syncMode
 		st.lock, mode = lockState(filepath.Dir(st.work))
 		if mode == syncContested {
@@ -139,6 +146,11 @@ func (st *stateSync) syncOut() (string, error) {
 		}
 		if err := atomicWrite(home, data, home); err != nil {
 			return "", fmt.Errorf("state sync: %w", err)
+		}
+		if st.shown != "" {
+			// Home was what the working copy was made from (or
+			// absent): the difference is the program's.
+			st.changed = stateChanges(st.shown, now, data)
 		}
 	}
 	if err := os.Remove(st.work); err != nil {

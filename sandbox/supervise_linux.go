@@ -67,6 +67,8 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	for _, w := range p.gitScan.changes() {
 		logrus.Warn(w)
 	}
+	syncOut(syncs) // now, for the report to name what goes home
+	reportClaude(p.claude, syncs)
 	// With nothing left to do but exit, a signal that comes now is
 	// dropped, as one that comes while the program exits always was.
 	if !p.exitAfterRun || syncs != nil || l.cg != nil {

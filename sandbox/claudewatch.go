@@ -1,0 +1,119 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// cfgFile is one settings file as it was before the run.
+type cfgFile struct {
+	path   string
+	before []byte // nil: absent, or unreadable
+	err    error  // reading it failed, for another reason than absence
+}
+
+// claudeWatch is Claude Code's settings files in the program's reach as
+// they were before the run.
+type claudeWatch struct {
+	home  string
+	files []cfgFile
+}
+
+// watchClaude reads the settings files Claude Code would run commands
+// from that lie in the program's reach: settings.json and
+// settings.local.json in ~/.claude and in CLAUDE_CONFIG_DIRs (the
+// caller's, the program's), and .claude/'s in each writable root, the
+// workspace and the working directory. One open per absent file.
+func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWatch {
+	w := &claudeWatch{home: pol.Home}
+	seen := map[string]bool{}
+	add := func(dir string) {
+		if pol.ReachableWritable(dir) == "" || seen[dir] {
+			return
+		}
+		seen[dir] = true
+		_, err := os.Stat(dir) // mostly absent: one call for both files
+		for _, n := range []string{"settings.json", "settings.local.json"} {
+			f := cfgFile{path: filepath.Join(dir, n)}
+			if err == nil {
+				// Followed if a link (dotfile managers link
+				// settings.json, and Claude Code follows it), but never
+				// blocking, regular files only, bounded.
+				f.before, f.err = readRegular(f.path, false, maxSettings)
+			}
+			if errors.Is(f.err, fs.ErrNotExist) {
+				f.err = nil
+			}
+			w.files = append(w.files, f)
+		}
+	}
+	for _, d := range append([]string{pol.ClaudeDir()}, configDirs...) {
+		if filepath.IsAbs(d) {
+			add(filepath.Clean(d))
+		}
+	}
+	for _, r := range append(slices.Clone(pol.Writable), pol.Workspace(), cwd) {
+		if r != "" && r != "/tmp" && r != pol.ClaudeDir() && filepath.IsAbs(r) {
+			add(filepath.Join(r, profiles.ClaudeDirName))
+		}
+	}
+	return w
+}
+
+// changes names, after the run, each key the program changed in the
+// watched files (a file it left unreadable, once).
+func (w *claudeWatch) changes() []string {
+	if w == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range w.files {
+		after, err := readRegular(f.path, false, maxSettings)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue // removed: nothing runs from it
+		case err != nil && f.err == nil:
+			out = append(out, fmt.Sprintf("the program left %s unreadable to omega-run (%s): check it before running claude unconfined", termsafe.String(shown(w.home, f.path)), termsafe.String(err.Error())))
+			continue
+		case err != nil:
+			continue // so before the run too
+		}
+		out = append(out, settingsChanges(shown(w.home, f.path), f.before, after)...)
+	}
+	return out
+}
+
+// watchClaudeFor is watchClaude for p's launch: the CLAUDE_CONFIG_DIRs
+// are the caller's (what an unconfined claude uses) and --setenv's.
+func watchClaudeFor(p *plan) *claudeWatch {
+	dirs := []string{os.Getenv("CLAUDE_CONFIG_DIR")}
+	for _, kv := range p.process.SetEnv {
+		if v, ok := strings.CutPrefix(kv, "CLAUDE_CONFIG_DIR="); ok {
+			dirs = append(dirs, v)
+		}
+	}
+	cwd, _ := os.Getwd()
+	return watchClaude(p.policy, dirs, cwd)
+}
+
+// reportClaude warns, after the run and the state sync, about what the
+// program changed in Claude Code's settings and state, capped.
+func reportClaude(w *claudeWatch, syncs []*stateSync) {
+	lines := w.changes()
+	for _, st := range syncs {
+		lines = append(lines, st.changed...)
+	}
+	for _, l := range capped(lines) {
+		logrus.Warn(l)
+	}
+}
