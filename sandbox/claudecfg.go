@@ -59,9 +59,9 @@ var (
 // maxSettings bounds a settings file read: they are a few KB.
 const maxSettings = 4 << 20
 
-// maxCfgWarnings is how many changes are named, one line each, before
-// one line counts the rest.
-const maxCfgWarnings = 10
+// maxReported bounds the lines a report after the run gives for one kind
+// of change (Claude Code's settings, each kind of the git scan's).
+const maxReported = 10
 
 // cfgChange is one key the program changed: in file, of project when
 // the key is one of ~/.claude.json's projects.
@@ -331,14 +331,17 @@ func stateChanges(file string, before, after []byte) []string {
 	return out
 }
 
-// capped keeps the first maxCfgWarnings lines and counts the rest in one.
-func capped(lines []string) []string {
-	if len(lines) <= maxCfgWarnings {
+// capped is lines, or its first maxReported and one line "and N more
+// rest" (the git scan's report too).
+func capped(lines []string, rest string) []string {
+	if len(lines) <= maxReported {
 		return lines
 	}
-	more := len(lines) - maxCfgWarnings
-	return append(lines[:maxCfgWarnings:maxCfgWarnings], fmt.Sprintf("and %d more changes to Claude Code's settings (not listed): check ~/.claude, ~/.claude.json and the projects' .claude/ before running claude unconfined", more))
+	return append(lines[:maxReported:maxReported], fmt.Sprintf("and %d more %s", len(lines)-maxReported, rest))
 }
+
+// cfgRest ends the capped report of Claude Code's settings.
+const cfgRest = "changes to Claude Code's settings (not listed): check ~/.claude, ~/.claude.json and the projects' .claude/ before running claude unconfined"
 
 // shown is p as the user knows it: ~ for home.
 func shown(home, p string) string {

@@ -126,18 +126,18 @@ func TestStateChanges(t *testing.T) {
 }
 
 func TestCapped(t *testing.T) {
-	for _, n := range []int{0, 1, maxCfgWarnings, maxCfgWarnings + 1, 40} {
+	for _, n := range []int{0, 1, maxReported, maxReported + 1, 40} {
 		var lines []string
 		for i := range n {
 			lines = append(lines, fmt.Sprint(i))
 		}
-		got := capped(lines)
-		want := min(n, maxCfgWarnings+1)
+		got := capped(lines, cfgRest)
+		want := min(n, maxReported+1)
 		if len(got) != want {
 			t.Errorf("%d lines: %d out, want %d", n, len(got), want)
 		}
-		if n > maxCfgWarnings && !strings.HasPrefix(got[maxCfgWarnings], fmt.Sprintf("and %d more changes", n-maxCfgWarnings)) {
-			t.Errorf("%d lines: last %q", n, got[maxCfgWarnings])
+		if n > maxReported && !strings.HasPrefix(got[maxReported], fmt.Sprintf("and %d more changes", n-maxReported)) {
+			t.Errorf("%d lines: last %q", n, got[maxReported])
 		}
 	}
 }

@@ -113,7 +113,7 @@ func reportClaude(w *claudeWatch, syncs []*stateSync) {
 	for _, st := range syncs {
 		lines = append(lines, st.changed...)
 	}
-	for _, l := range capped(lines) {
+	for _, l := range capped(lines, cfgRest) {
 		logrus.Warn(l)
 	}
 }

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -300,17 +299,6 @@ func (g *gitScan) changes() []string {
 		out = append(out, capped(dirs, "git dirs the program made below "+dotGit+", as above")...)
 	}
 	return out
-}
-
-// maxReported bounds the lines changes gives for one kind of change.
-const maxReported = 10
-
-// capped is lines, or its first maxReported and one line for the rest.
-func capped(lines []string, rest string) []string {
-	if len(lines) <= maxReported {
-		return lines
-	}
-	return append(lines[:maxReported:maxReported], fmt.Sprintf("and %d more %s", len(lines)-maxReported, rest))
 }
 
 // plainWorktree says whether gd is a linked worktree's git dir as git
