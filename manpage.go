@@ -15,7 +15,7 @@ import (
 func manCommand() *cli.Command {
 	return &cli.Command{
 		Name:   "manpage",
-		Usage:  "print the man page (roff, section 1)",
+		Usage:  "print the man page (roff, section 1; `go run . manpage`: make builds leave the generator out)",
 		Hidden: true,
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {

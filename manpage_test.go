@@ -15,7 +15,9 @@ func TestManPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{".TH omega-run 1", "allow-write", "fail-closed", "explain", "EXIT STATUS"} {
+	// <data-dir> is not eaten as a markdown tag; the variables are listed.
+	for _, want := range []string{".TH omega-run 1", "allow-write", "fail-closed", "explain", "EXIT STATUS",
+		"(default: <data-dir>/config.toml)", ".SH ENVIRONMENT", "OMEGA_RUN_CONFIG"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("man page lacks %q", want)
 		}
