@@ -16,6 +16,7 @@ const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
    omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
    omega-run prompt [RUN FLAGS] [--workspace DIR]
    omega-run help [COMMAND]
+   (--log-level and --log-format go before the command: omega-run --log-level debug explain)
 
 EXAMPLES:
    omega-run -- claude                         confine Claude Code (sandbox mode)

@@ -111,6 +111,9 @@ func explainCommand() *cli.Command {
 			if c.NArg() > 0 {
 				program, args = c.Args().First(), c.Args().Tail()
 			}
+			if c.String("os") == "darwin" && c.Bool("json") {
+				return cli.Exit("omega-run: explain --os darwin prints the Seatbelt profile as text: leave out --json", sandbox.ExitLauncher)
+			}
 			if target := c.String("os"); target == "darwin" {
 				out, err := opts.ExplainDarwin(program, args...)
 				if err != nil {
@@ -187,7 +190,7 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 	fmt.Fprintf(w, "environment: %s\n", strings.Join(e.Env, " "))
 	fmt.Fprintf(w, "settings:    %s\n", strings.Join(e.Sources, "\n             "))
 	for _, r := range e.RefusedState {
-		fmt.Fprintf(w, "refused:     %s\n", r)
+		fmt.Fprintf(w, "state:       %s\n", r) // where a tool's writes will fail
 	}
 	for _, warn := range e.Warnings {
 		fmt.Fprintf(w, "warning:     %s\n", warn)

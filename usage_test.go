@@ -53,6 +53,7 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"--log-level", "panic", "--", "true"}, `--log-level "panic": want debug, info, warning or error`},
 		{[]string{"--log-level", "trace", "--", "true"}, `--log-level "trace": want debug, info, warning or error`},
 		{[]string{"--mode"}, "--mode needs a value"},
+		{[]string{"explain", "--json", "--os", "darwin"}, "leave out --json"},
 		{[]string{"help", "nope"}, `help: no command "nope"`},
 		{[]string{"help", "check", "explain"}, "help takes at most one command"},
 	}

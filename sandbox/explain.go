@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -84,6 +87,10 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())
 		}
 		e.Program, e.Args = path, args
+		if prog := profiles.ProgramFor(path); prog != nil && len(prog.Sync) > 0 && pol.Mode != profiles.ModeRWX {
+			env, _ := toolEnv(prog, pol.Home, o.Process.SetEnv)
+			e.Env = append(e.Env, env...)
+		}
 	}
 	if pol.Mode == profiles.ModeRWX {
 		e.OS = runtime.GOOS
@@ -99,6 +106,21 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		}
 	}
 	return explainPlatform(o, pol, checked.seccompProfile, e)
+}
+
+// toolEnv is what a launch of a well-known tool whose state is synced
+// adds to its environment (Claude Code's CLAUDE_CONFIG_DIR); ok is false
+// when the caller set one of those variables: the user placed the state
+// themselves, and there is nothing to sync.
+func toolEnv(prog *profiles.Program, home string, setEnv []string) (env []string, ok bool) {
+	for k, rel := range prog.SetEnv {
+		if _, set := os.LookupEnv(k); set || hasEnvKey(setEnv, k) {
+			return nil, false
+		}
+		env = append(env, k+"="+filepath.Join(home, rel))
+	}
+	slices.Sort(env)
+	return env, true
 }
 
 // programEnv is what omega-run adds to the program's environment.

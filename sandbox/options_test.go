@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,6 +70,28 @@ func TestExplainMissingProgram(t *testing.T) {
 	}
 	if !found || e.Program != "no-such-program-xyz" {
 		t.Errorf("explanation %+v lacks the warning", e)
+	}
+}
+
+// TestExplainToolEnv: explain shows the environment a launch of Claude
+// Code gets (CLAUDE_CONFIG_DIR for the state sync), and leaves it out
+// where the caller set it.
+func TestExplainToolEnv(t *testing.T) {
+	home, bin := t.TempDir(), t.TempDir()
+	claude := filepath.Join(bin, "claude")
+	os.WriteFile(claude, []byte("#!/bin/sh\n"), 0o755)
+	want := "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude")
+	for _, c := range []struct {
+		setEnv []string
+		has    bool
+	}{{nil, true}, {[]string{"CLAUDE_CONFIG_DIR=/x"}, false}} {
+		e, err := Options{Mode: ModeRX, Home: home, Process: Process{SetEnv: c.setEnv}}.Explain(claude)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if slices.Contains(e.Env, want) != c.has {
+			t.Errorf("--setenv %v: environment %v, want %s there: %v", c.setEnv, e.Env, want, c.has)
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -232,12 +231,9 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	if len(prog.Sync) == 0 {
 		return nil, nil
 	}
-	var env []string
-	for k, rel := range prog.SetEnv {
-		if _, set := os.LookupEnv(k); set || hasEnvKey(p.process.SetEnv, k) {
-			return nil, nil // the user placed the state themselves
-		}
-		env = append(env, k+"="+filepath.Join(p.policy.Home, rel))
+	env, ok := toolEnv(prog, p.policy.Home, p.process.SetEnv)
+	if !ok {
+		return nil, nil // the user placed the state themselves
 	}
 	spec.Env = append(env, spec.Env...)
 	return syncIn(p.policy.Home, prog)
