@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -262,66 +261,6 @@ func gitDirsIn(dotGit string) []string {
 		}
 	}
 	return out
-}
-
-// changes says, after the run, what the program added inside the .git
-// dirs that git would run code from (see gitScan): a few directory reads
-// per repository, and maxReported lines at most for each kind of change
-// (and each repository's git dirs): a program can make thousands.
-func (g *gitScan) changes() []string {
-	if g == nil {
-		return nil
-	}
-	var appeared, made []string
-	for _, p := range g.absent {
-		if _, err := os.Lstat(p); err == nil {
-			appeared = append(appeared, p+" appeared while the program ran: git follows it to another directory's config and hooks, which may run code; check it before running git in "+filepath.Dir(filepath.Dir(p)))
-		}
-	}
-	for _, r := range g.unmade {
-		if _, err := os.Lstat(r.path); err == nil {
-			made = append(made, "the program made "+r.path+", "+r.what+": git runs code from it; check it before running git, or remove it")
-		}
-	}
-	out := slices.Concat(capped(appeared, "commondir files appeared in git dirs while the program ran, as above"),
-		capped(made, "files the program made where git configs send git, as above"))
-	for _, dotGit := range g.dotGits {
-		var dirs []string
-		for _, gd := range gitDirsIn(dotGit) {
-			switch {
-			case g.gitDirs[gd] || plainWorktree(dotGit, gd):
-			case filepath.Base(filepath.Dir(gd)) == "worktrees":
-				dirs = append(dirs, "the program made the worktree git dir "+gd+" with its own config or common dir: git may run code from it in that worktree; check it, or remove the worktree")
-			default:
-				dirs = append(dirs, "the program made the git dir "+gd+": a submodule's config and hooks, which git status in "+filepath.Dir(dotGit)+" may run; check them, or remove it")
-			}
-		}
-		out = append(out, capped(dirs, "git dirs the program made below "+dotGit+", as above")...)
-	}
-	return out
-}
-
-// plainWorktree says whether gd is a linked worktree's git dir as git
-// worktree add makes it: its commondir leads back to dotGit, and it has
-// no config or hooks of its own.
-func plainWorktree(dotGit, gd string) bool {
-	if filepath.Dir(gd) != filepath.Join(dotGit, "worktrees") {
-		return false
-	}
-	for _, own := range []string{"config", "config.worktree", "hooks"} {
-		if _, err := os.Lstat(filepath.Join(gd, own)); err == nil {
-			return false
-		}
-	}
-	b, err := readFileAt(filepath.Join(gd, "commondir"), false, 4096)
-	if err != nil {
-		return false
-	}
-	common := strings.TrimSpace(string(b))
-	if !filepath.IsAbs(common) {
-		common = filepath.Join(gd, common)
-	}
-	return filepath.Clean(common) == filepath.Clean(dotGit)
 }
 
 // skipDirs are never descended into: large, and not where projects live.
