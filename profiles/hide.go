@@ -33,9 +33,10 @@ func CredentialStores(goos string) []string {
 // RunsLater lists files, relative to a project directory, that tools
 // outside the sandbox execute later (direnv, editors, MCP clients, Claude
 // Code's hooks, git). sandbox mode keeps existing ones read-only inside
-// every writable root. Claude Code's .claude/settings.local.json is not
-// here: Claude writes it ("don't ask again"); omega-run reports what the
-// program changed in it after the run.
+// every writable root and reports, after the run, the ones the program
+// made. Claude Code's .claude/settings.local.json is not here: Claude
+// writes it ("don't ask again"); omega-run reports what the program
+// changed in it after the run.
 var RunsLater = []string{
 	".envrc", ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json",
 	".idea/workspace.xml", ".mcp.json", ClaudeProjectSettings, ".devcontainer/devcontainer.json",
@@ -45,6 +46,14 @@ var RunsLater = []string{
 // hooks run in every Claude Code started there). In ~/.claude, the user's
 // own settings, it is not held: ~/.claude is writable by design.
 const ClaudeProjectSettings = ".claude/settings.json"
+
+// RunsLaterTool names, for each RunsLater file, the tool that runs what
+// it says, for the warning about one a program made.
+var RunsLaterTool = map[string]string{
+	".envrc": "direnv", ".vscode/tasks.json": "VS Code", ".vscode/launch.json": "VS Code",
+	".vscode/settings.json": "VS Code", ".idea/workspace.xml": "a JetBrains IDE", ".mcp.json": "Claude Code",
+	".devcontainer/devcontainer.json": "Dev Containers", ClaudeProjectSettings: "Claude Code",
+}
 
 // GitRunsLater are the parts of a git dir (.git, and each submodule's and
 // linked worktree's below it) that run code or point git at files that

@@ -5,12 +5,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // changes says, after the run, what the program added inside the .git
-// dirs that git would run code from (see gitScan): a few directory reads
-// per repository, and maxReported lines at most for each kind of change
-// (and each repository's git dirs): a program can make thousands.
+// dirs that git would run code from and which absent RunsLater files it
+// made (see gitScan): a few directory reads per repository, a stat per
+// absent file, and maxReported lines at most for each kind of change (and
+// each repository's git dirs): a program can make thousands.
 func (g *gitScan) changes() []string {
 	if g == nil {
 		return nil
@@ -41,7 +44,34 @@ func (g *gitScan) changes() []string {
 		}
 		out = append(out, capped(dirs, "git dirs the program made below "+dotGit+", as above")...)
 	}
+	return append(out, capped(g.madeLater(), "files the program made that tools outside the sandbox run, as above")...)
+}
+
+// madeLater lists the absent RunsLater files that exist now, by the
+// scan's own test (a dangling link that was there is not one the program
+// made, until its target appears).
+func (g *gitScan) madeLater() []string {
+	var out []string
+	for _, d := range g.laterAbsent {
+		for i, n := range profiles.RunsLater {
+			if d.absent&(1<<i) == 0 {
+				continue
+			}
+			if p := filepath.Join(d.dir, n); exists(p) {
+				out = append(out, "the program made "+p+": "+laterTool(n)+
+					" runs what it says outside the sandbox (check it before opening the project)")
+			}
+		}
+	}
 	return out
+}
+
+// laterTool is the tool that runs a RunsLater name.
+func laterTool(name string) string {
+	if t, ok := profiles.RunsLaterTool[name]; ok {
+		return t
+	}
+	return "a tool"
 }
 
 // plainWorktree says whether gd is a linked worktree's git dir as git

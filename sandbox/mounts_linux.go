@@ -102,10 +102,8 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), %d of them below %s: more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's",
 			len(later), n, root, maxProtected)
 	}
-	if scan != nil {
-		scan.makeHooks() // only now: a launch refused above makes none
-		warnings = append(warnings, scan.warnings...)
-	}
+	scan.makeHooks() // only now: a launch refused above makes none
+	warnings = append(warnings, scan.warnings...)
 	readOnly := append(slices.Clone(pol.ReadOnly), later...)
 	// Config files the program can reach decide its next launch, by
 	// whatever path the caller named them.

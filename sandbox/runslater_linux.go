@@ -11,9 +11,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// gitScan is what runsLater saw inside the repositories' .git dirs, to
-// tell after the run what the program added there that git would run
-// code from and no bind could hold beforehand: a git dir below .git (a
+// gitScan is what runsLater saw, to tell after the run what the program
+// added that runs code outside later and no bind could hold beforehand:
+// a RunsLater file that was absent, and inside the repositories' .git
+// dirs, what git would run code from: a git dir below .git (a
 // submodule's, which a gitlink in the index makes the user's next git
 // status enter and run its fsmonitor) or a commondir (git follows it to
 // another config and hooks). A new repository elsewhere in the project
@@ -39,6 +40,18 @@ type gitScan struct {
 	// configs are the config files read for redirects, each once: a
 	// planted repository's config could include itself a hundred times.
 	configs map[string]bool
+	// laterAbsent are the directories the scan looked in for RunsLater
+	// files and which it did not find (with --writable-git-config too:
+	// they are not git's).
+	laterAbsent []laterDir
+}
+
+// laterDir is a directory and the RunsLater names absent from it, bit i
+// for profiles.RunsLater[i]: one small record per directory, as a big
+// tree has thousands.
+type laterDir struct {
+	dir    string
+	absent uint64
 }
 
 // maxGitConfigs bounds the configs one launch reads for redirects.
@@ -46,8 +59,10 @@ const maxGitConfigs = 64
 
 // runsLater finds, below each writable root (ScanDepth levels at most),
 // the files that tools outside the sandbox execute later, and takes the
-// gitScan (nil with --writable-git-config). Each directory is read once;
-// a candidate is only looked at when its first component is listed.
+// gitScan (with --writable-git-config, of the absent RunsLater files only).
+// Each directory is read once; a candidate is only looked at when its
+// first component is listed, and one not found is recorded as absent
+// from what was already probed: no stat more.
 // roots are the writable roots as named and as resolved; canon maps the
 // named ones to the resolved ones (canonicalRoots) for a launch, which may
 // make missing hooks dirs; explain (nil) may not.
@@ -65,22 +80,23 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 				return
 			}
 			seen[dir] = true
-			for _, n := range profiles.RunsLater {
+			var absent uint64
+			for i, n := range profiles.RunsLater {
 				if n == profiles.ClaudeProjectSettings && filepath.Join(dir, profiles.ClaudeDirName) == pol.ClaudeDir() {
 					continue // the user's own (home writable): reported after the run instead
 				}
 				first, _, _ := strings.Cut(n, "/")
 				if p := filepath.Join(dir, n); entries[first] && exists(p) {
 					protect = append(protect, p)
+				} else {
+					absent |= 1 << i
 				}
 			}
+			g.laterAbsent = append(g.laterAbsent, laterDir{dir, absent})
 			if entries[".git"] && !pol.WritableGitConfig {
 				protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
 			}
 		})
-	}
-	if pol.WritableGitConfig {
-		return protect, nil
 	}
 	return protect, g
 }

