@@ -53,9 +53,18 @@ func (g *gitScan) changes() []string {
 func (g *gitScan) madeLater() []string {
 	var out []string
 	for _, d := range g.laterAbsent {
+		gone := map[string]bool{} // .vscode still missing: none of its files to look for
 		for i, n := range profiles.RunsLater {
 			if d.absent&(1<<i) == 0 {
 				continue
+			}
+			if first, _, sub := strings.Cut(n, "/"); sub {
+				if _, known := gone[first]; !known {
+					gone[first] = !exists(filepath.Join(d.dir, first))
+				}
+				if gone[first] {
+					continue
+				}
 			}
 			if p := filepath.Join(d.dir, n); exists(p) {
 				out = append(out, "the program made "+p+": "+laterTool(n)+
