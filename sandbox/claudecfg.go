@@ -30,7 +30,6 @@ const (
 	whyAsks    = "Claude Code outside omega-run asks less before running commands"
 	whyPlugins = "Claude Code outside omega-run loads these plugins, whose hooks and MCP servers run commands"
 	whyMCP     = "Claude Code outside omega-run starts these MCP servers"
-	whyTrust   = "Claude Code outside omega-run trusts the project without asking: its hooks and MCP servers run"
 )
 
 // settingsKeys are looked at in settings.json and settings.local.json
@@ -51,8 +50,7 @@ var (
 		{"bypassPermissionsModeAccepted", whyAsks}, {"skipDangerousModePermissionPrompt", whyAsks},
 	}
 	projectKeys = []cfgKey{
-		{"mcpServers", whyMCP}, {"hasTrustDialogAccepted", whyTrust},
-		{"enableAllProjectMcpServers", whyMCP}, {"enabledMcpjsonServers", whyMCP},
+		{"mcpServers", whyMCP}, {"enableAllProjectMcpServers", whyMCP}, {"enabledMcpjsonServers", whyMCP},
 	}
 )
 
@@ -85,8 +83,11 @@ func (c cfgChange) String() string {
 // struct's field names without regard to case, where Claude Code's
 // JSON.parse matches them exactly: "MCPServers" lands here too. Keeping
 // every such value, not the last, errs towards naming a change: a key
-// spelt otherwise cannot hide the real one.
-type found []any
+// spelt otherwise cannot hide the real one. Each value is kept as its
+// canonical JSON (objects' keys sorted), so that comparing two files is a
+// set lookup per value: a planted file of many repeated keys must not make
+// the comparison quadratic.
+type found []string
 
 func (f *found) UnmarshalJSON(b []byte) error {
 	var v any
@@ -119,7 +120,11 @@ func (f *found) UnmarshalJSON(b []byte) error {
 			return nil
 		}
 	}
-	*f = append(*f, v)
+	canon, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	*f = append(*f, string(canon))
 	return nil
 }
 
@@ -156,25 +161,16 @@ type stateDoc struct {
 
 type projectDoc struct {
 	McpServers                 found `json:"mcpServers"`
-	HasTrustDialogAccepted     found `json:"hasTrustDialogAccepted"`
 	EnableAllProjectMcpServers found `json:"enableAllProjectMcpServers"`
 	EnabledMcpjsonServers      found `json:"enabledMcpjsonServers"`
 }
 
-// projectLists is each "projects" object a state file holds, as found is
-// each value of a key.
-type projectLists []map[string]projectDoc
+// projectLists is every entry a state file gives each project name, in
+// every "projects" object it holds, as found is each value of a key.
+type projectLists map[string][]*projectDoc
 
 // project is every entry the state gives the project name.
-func (l projectLists) project(name string) []*projectDoc {
-	var out []*projectDoc
-	for _, m := range l {
-		if p, ok := m[name]; ok {
-			out = append(out, &p)
-		}
-	}
-	return out
-}
+func (l projectLists) project(name string) []*projectDoc { return l[name] }
 
 // decodeDoc decodes data into doc, one pass. A value of the wrong type
 // below the top level leaves that key empty, as found would.
@@ -222,8 +218,11 @@ func decodeState(data []byte, doc *stateDoc) error {
 		if err := dec.Decode(into); err != nil && !errors.As(err, &te) {
 			return err
 		}
-		if m != nil {
-			doc.Projects = append(doc.Projects, m)
+		for name, p := range m {
+			if doc.Projects == nil {
+				doc.Projects = projectLists{}
+			}
+			doc.Projects[name] = append(doc.Projects[name], &p)
 		}
 	}
 	_, err := dec.Token()
@@ -252,14 +251,14 @@ func field(doc any, key string) *found {
 func changedKeys[D any](before, after []*D, keys []cfgKey) []cfgKey {
 	var out []cfgKey
 	for _, k := range keys {
-		var was found
+		was := map[string]bool{}
 		for _, d := range before {
-			was = append(was, *field(d, k.name)...)
+			for _, v := range *field(d, k.name) {
+				was[v] = true
+			}
 		}
 		for _, d := range after {
-			if slices.ContainsFunc(*field(d, k.name), func(v any) bool {
-				return !slices.ContainsFunc(was, func(w any) bool { return reflect.DeepEqual(v, w) })
-			}) {
+			if slices.ContainsFunc(*field(d, k.name), func(v string) bool { return !was[v] }) {
 				out = append(out, k)
 				break
 			}
@@ -317,13 +316,11 @@ func stateChanges(file string, before, after []byte) []string {
 		out = append(out, cfgChange{file: file, key: k}.String())
 	}
 	var names []string
-	for _, m := range a.Projects {
-		for name := range m {
-			names = append(names, name)
-		}
+	for name := range a.Projects {
+		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, name := range slices.Compact(names) {
+	for _, name := range names {
 		for _, k := range changedKeys(b.Projects.project(name), a.Projects.project(name), projectKeys) {
 			out = append(out, cfgChange{file: file, project: name, key: k}.String())
 		}

@@ -64,17 +64,22 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	status, err := l.run(spec, sigs)
 	relay.close()
+	// A signal that comes from now on ends omega-run as it would any
+	// program (the state sync writes by rename: nothing half-written),
+	// rather than going to a program that has exited; with nothing left
+	// to do but exit, it is dropped, as one that comes while the program
+	// exits always was.
+	if !p.exitAfterRun || syncs != nil || l.cg != nil {
+		sigs.stop()
+	}
+	// Leftover processes end first: what they would write after the
+	// checks and the copy back would go unseen, or be lost.
+	l.cg.finish()
 	for _, w := range p.gitScan.changes() {
 		logrus.Warn(w)
 	}
 	syncOut(syncs) // now, for the report to name what goes home
 	reportClaude(p.claude, syncs)
-	// With nothing left to do but exit, a signal that comes now is
-	// dropped, as one that comes while the program exits always was.
-	if !p.exitAfterRun || syncs != nil || l.cg != nil {
-		sigs.stop()
-	}
-	l.cg.finish()
 	return status, err
 }
 

@@ -65,7 +65,7 @@ func TestClaudeConfigReport(t *testing.T) {
 			writeScript(`"$CLAUDE_CONFIG_DIR/.claude.json"`, `{"numStartups":9,"mcpServers":{},"projects":{"/p":{"history":["x"],"mcpServers":{},"hasTrustDialogAccepted":false}}}`),
 			nil, 0},
 		{"trust and many servers", writeScript(`"$CLAUDE_CONFIG_DIR/.claude.json"`, `{"projects":{`+manyProjects(12)+`}}`),
-			[]string{`"hasTrustDialogAccepted" of project /p0 in ~/.claude.json`, `of project /p\u001b[2J in`, `and 13 more changes to Claude Code's settings`}, 11},
+			[]string{`"mcpServers" of project /p0 in ~/.claude.json`, `of project /p\u001b[2J in`, `and 2 more changes to Claude Code's settings`}, 11},
 	}
 	for _, u := range users {
 		for _, mode := range confinedModes {
