@@ -30,8 +30,12 @@ type Policy struct {
 	Net               Network
 	// Seccomp names a built-in profile ("default", "strict", "none") or a
 	// JSON profile file.
-	Seccomp    string
-	FailClosed bool
+	Seccomp string
+	// SeccompPath is Seccomp made absolute where the launcher read it (its
+	// working directory then: it may move to --workdir after), for a
+	// profile file; "" means filepath.Abs(Seccomp) now.
+	SeccompPath string
+	FailClosed  bool
 	// LogDenials asks Landlock (ABI 7) to log the program's denied
 	// accesses to the kernel audit log. Off by default, as the kernel
 	// advises for programs that may try what they are denied: an agent
@@ -137,11 +141,14 @@ func (p Policy) ConfigFiles() []string {
 }
 
 // SeccompFile is the absolute path of the seccomp profile file the
-// launcher reads (relative to its working directory, as it is opened),
-// or "" for a built-in profile.
+// launcher reads (relative to its working directory when it reads it,
+// before it moves to --workdir), or "" for a built-in profile.
 func (p Policy) SeccompFile() string {
 	if p.Seccomp == "" || IsBuiltinSeccomp(p.Seccomp) {
 		return ""
+	}
+	if p.SeccompPath != "" {
+		return p.SeccompPath
 	}
 	abs, err := filepath.Abs(p.Seccomp)
 	if err != nil {

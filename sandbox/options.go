@@ -136,7 +136,13 @@ func (o Options) Policy() (profiles.Policy, error) {
 	if o.Config != "" {
 		in.Config = o.absAll([]string{o.Config})[0]
 	}
-	return profiles.New(in)
+	pol, err := profiles.New(in)
+	if err == nil && pol.Seccomp != "" && !profiles.IsBuiltinSeccomp(pol.Seccomp) {
+		// Read from here (validate), held read-only after Run has moved
+		// to --workdir: the same file both times.
+		pol.SeccompPath, _ = filepath.Abs(pol.Seccomp)
+	}
+	return pol, err
 }
 
 // prepare validates everything that can be validated before a process

@@ -186,6 +186,9 @@ func TestSeccompProfileReadOnly(t *testing.T) {
 		for _, c := range []struct{ name, mode, via string }{
 			{"flag", "sandbox", "flag"},
 			{"config", "sandbox", "config"},
+			// Read from the caller's directory, held after the launcher
+			// has moved to --workdir: the same file.
+			{"relative with --workdir", "sandbox", "relative"},
 			{"flag", "rx", "flag"},
 		} {
 			t.Run(u.name+"/"+c.mode+"/"+c.name, func(t *testing.T) {
@@ -193,14 +196,17 @@ func TestSeccompProfileReadOnly(t *testing.T) {
 				path := filepath.Join(w.dataDir, "workspace", "profile.json")
 				writeFile(t, path, profile)
 				var flags []string
-				if c.via == "flag" {
+				switch c.via {
+				case "flag":
 					flags = []string{"--seccomp", path}
-				} else {
+				case "relative":
+					flags = []string{"--seccomp", "profile.json", "--workdir", w.dataDir}
+				default:
 					writeFile(t, filepath.Join(w.dataDir, "config.toml"), "[sandbox]\nseccomp = \""+path+"\"\n")
 				}
 				chownTree(t, w.dataDir, u)
 				args := append(append([]string{"--mode", c.mode}, flags...), "--", "/bin/sh", "-c", attack, "sh", path)
-				if r := w.run(args...); r.code != 0 {
+				if r := w.runIn(filepath.Dir(path), args...); r.code != 0 {
 					t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 				}
 				b, err := os.ReadFile(path)
@@ -214,7 +220,7 @@ func TestSeccompProfileReadOnly(t *testing.T) {
 				if changed {
 					t.Errorf("%s is now %q (%v)", path, b, err)
 				}
-				next := w.run(append(append([]string{"--mode", c.mode}, flags...), "--", "/bin/mkdir", filepath.Join(w.dataDir, "workspace", "d"))...)
+				next := w.runIn(filepath.Dir(path), append(append([]string{"--mode", c.mode}, flags...), "--", "/bin/mkdir", filepath.Join(w.dataDir, "workspace", "d"))...)
 				if next.code == 0 {
 					t.Errorf("the next launch's profile no longer refuses mkdir (stderr %q)", next.stderr)
 				}
