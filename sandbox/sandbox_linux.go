@@ -14,7 +14,6 @@ import (
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
-	"github.com/omega-run/omega-run/seccomp"
 )
 
 // InitArg is argv[1] of the re-executed init stage.
@@ -240,13 +239,7 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 }
 
 func inPlace(spec *nsexec.Spec) error {
-	// The program keeps this pid: it may set its own limits by it.
-	prog, err := seccomp.OwnPID(spec.Seccomp, os.Getpid())
-	if err != nil {
-		return launcherErr(err)
-	}
-	spec.Seccomp = prog
-	err = nsexec.ExecInPlace(spec)
+	err := nsexec.ExecInPlace(spec)
 	var ee *nsexec.ExecError
 	if errors.As(err, &ee) {
 		return &Error{Code: ee.Code, Err: err}

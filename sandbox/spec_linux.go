@@ -348,5 +348,5 @@ func hostGuard(prog *seccomp.Program, pol profiles.Policy) (*seccomp.Program, er
 	if prog == nil || pol.Mode == ModeRWX {
 		return prog, nil
 	}
-	return seccomp.HostGuard(prog, pol.Net == profiles.NetNone, 0)
+	return seccomp.HostGuard(prog, pol.Net == profiles.NetNone)
 }

@@ -18,18 +18,16 @@ import (
 //     an MPTCP socket is not a TCP socket to Landlock's rules.
 //
 // HostGuard puts a prologue in front of a profile's program that fails
-// these calls: prlimit64 with a pid other than 0 (the caller) or self
-// and new limits (EPERM: reading another process's limits stays
-// possible); self is the program's own pid where the launcher knows it
-// (it execs in place, keeping its pid), else 0; with
+// these calls: prlimit64 with a pid other than 0 (the caller) and new
+// limits (EPERM: reading another process's limits stays possible); with
 // denyTCP, MSG_FASTOPEN (EOPNOTSUPP, as with Fast Open switched off:
 // programs connect instead) and socket(…, IPPROTO_MPTCP) (EPROTONOSUPPORT:
 // programs fall back to TCP), io_uring_setup (ENOSYS: a ring's socket and
 // connect operations are no syscalls), and socketcall's socket and send
 // calls on ABIs that have it, whose arguments a filter cannot read. Anything else
 // falls through to the profile's program, which loads what it needs again.
-func HostGuard(p *Program, denyTCP bool, self int) (*Program, error) {
-	return hostGuard(p, denyTCP, self, runtime.GOARCH)
+func HostGuard(p *Program, denyTCP bool) (*Program, error) {
+	return hostGuard(p, denyTCP, runtime.GOARCH)
 }
 
 // guardABI holds one ABI's numbers for HostGuard.
@@ -62,7 +60,7 @@ const (
 	errEPROTONOSUPPORT = 93
 )
 
-func hostGuard(p *Program, denyTCP bool, self int, goarch string) (*Program, error) {
+func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 	list, ok := hostGuardCalls[goarch]
 	native := archForGOARCH(goarch)
 	if !ok || native == nil {
@@ -93,7 +91,7 @@ func hostGuard(p *Program, denyTCP bool, self int, goarch string) (*Program, err
 		a.unless(opJeq, token, skip)
 		a.ld(offNr)
 		for _, abi := range list[:n] {
-			guardABICalls(&a, abi, infos[abi.arch], denyTCP, uint32(self), end)
+			guardABICalls(&a, abi, infos[abi.arch], denyTCP, end)
 		}
 		a.ja(end)
 		a.bind(skip)
@@ -108,32 +106,13 @@ func hostGuard(p *Program, denyTCP bool, self int, goarch string) (*Program, err
 		return nil, fmt.Errorf("host guard: %d instructions, the kernel takes at most %d", n, maxInsns)
 	}
 	// The body's bytes as they are: the prologue jumps only within itself.
-	return &Program{BPF: append(encode(prologue, native.order()), p.BPF...), Flags: p.Flags,
-		guarded: &guardedBody{body: p, denyTCP: denyTCP, goarch: goarch}}, nil
-}
-
-type guardedBody struct {
-	body    *Program
-	denyTCP bool
-	goarch  string
-}
-
-// OwnPID is p with HostGuard's prologue built again to let prlimit64 set
-// the limits of pid, the program's own, too: a launcher that execs the
-// program in place knows it (`prlimit --pid $$`, Python's
-// resource.prlimit(os.getpid(), …)). Any other program is p.
-func OwnPID(p *Program, pid int) (*Program, error) {
-	if p == nil || p.guarded == nil {
-		return p, nil
-	}
-	g := p.guarded
-	return hostGuard(g.body, g.denyTCP, pid, g.goarch)
+	return &Program{BPF: append(encode(prologue, native.order()), p.BPF...), Flags: p.Flags}, nil
 }
 
 // guardABICalls emits the checks of one ABI. A holds the syscall number
 // on entry and on every fall-through; a matched call returns or jumps to
 // end, never falls through.
-func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, self uint32, end label) {
+func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end label) {
 	deny := func(errno uint32) { a.ret(retErrno | ret(errno)) }
 	arg := func(i int) (lo, hi uint32) { return info.argOffsets(i) }
 
@@ -142,9 +121,6 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, sel
 	lo, _ := arg(0)
 	a.ld(lo) // pid_t: the kernel reads the low word only
 	a.jmp(opJeq, 0, end, fallThrough)
-	if self != 0 {
-		a.jmp(opJeq, self, end, fallThrough)
-	}
 	lo, hi := arg(2)
 	a.ld(lo)
 	if info.wide {
@@ -204,7 +180,7 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, sel
 // DescribeHostGuard says what HostGuard adds, in Describe's words.
 func DescribeHostGuard(denyTCP bool) string {
 	s := "\nin front, for a program in the host's pid and network namespaces:\n" +
-		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg0 != the program's pid (when omega-run execs it in place) and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"
+		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"
 	if denyTCP {
 		s += "  sendto, sendmmsg\n    fail with EOPNOTSUPP if arg3 & 0x20000000  (MSG_FASTOPEN connects past Landlock's TCP rule)\n" +
 			"  sendmsg\n    fail with EOPNOTSUPP if arg2 & 0x20000000  (MSG_FASTOPEN)\n" +

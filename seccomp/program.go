@@ -16,9 +16,6 @@ type Program struct {
 	// Flags are SECCOMP_FILTER_FLAG_* bits the profile asked for (LOG,
 	// SPEC_ALLOW); Install adds TSYNC.
 	Flags uint `json:"flags,omitempty"`
-	// guarded is what HostGuard put its prologue in front of, kept so
-	// that OwnPID can build it again once the program's pid is known.
-	guarded *guardedBody
 }
 
 // Len is the number of BPF instructions.

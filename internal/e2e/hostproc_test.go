@@ -64,22 +64,3 @@ func TestPrlimitHostProcessNoUserns(t *testing.T) {
 		}
 	}
 }
-
-// TestPrlimitOwnPID: the filter that keeps prlimit off host processes
-// lets a program set its own limits by its pid (`prlimit --pid $$`,
-// Python's resource.prlimit(os.getpid(), …)) where omega-run execs it in
-// place and so knows that pid, as in rx; sandbox mode's pid namespace
-// needs no filter.
-func TestPrlimitOwnPID(t *testing.T) {
-	for _, u := range users {
-		for _, mode := range []string{"rwx", "rx", "sandbox"} {
-			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				r := w.run("--mode", mode, "--", "/bin/sh", "-c", `prlimit --pid $$ --nofile=512:512 && grep "Max open files" /proc/$$/limits`)
-				if r.code != 0 || !regexp.MustCompile(`Max open files +512 +512 `).MatchString(r.stdout) {
-					t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
-				}
-			})
-		}
-	}
-}
