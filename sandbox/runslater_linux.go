@@ -197,7 +197,9 @@ func (g *gitScan) makeHooks() {
 // is canonical first: a symlink on the way to the writable root (a
 // project reached through /home -> /var/home) is the user's. A hooks dir
 // that cannot be made is a warning (an error with --fail-closed): the
-// program could make it and plant hooks in it.
+// program could make it and plant hooks in it — unless permission is
+// what refused it, as the program holds the launcher's ids or fewer
+// rights (a vendored repository owned by another user).
 func (g *gitScan) mkdirHooks(gitDir string) {
 	dir := g.canonical(gitDir)
 	fd, err := openDirNoSymlinks(dir)
@@ -208,7 +210,7 @@ func (g *gitScan) mkdirHooks(gitDir string) {
 		err = unix.Mkdirat(fd, "hooks", 0o755)
 		unix.Close(fd)
 	}
-	if err != nil && !errors.Is(err, fs.ErrExist) && !errors.Is(err, unix.EROFS) {
+	if err != nil && !errors.Is(err, fs.ErrExist) && !errors.Is(err, unix.EROFS) && !errors.Is(err, fs.ErrPermission) {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err

@@ -123,6 +123,28 @@ func TestGitMissingHooksLinkedWorkdir(t *testing.T) {
 	}
 }
 
+// TestGitMissingHooksNotOurs: a repository without .git/hooks that the
+// caller may not write (vendored, another user's) is no reason to warn,
+// nor to refuse with --fail-closed: the program, with the caller's ids or
+// fewer rights, cannot make the hooks dir either. nobody only: root may
+// write anything.
+func TestGitMissingHooksNotOurs(t *testing.T) {
+	w := newWorld(t, nobody)
+	vendored := filepath.Join(w.dataDir, "workspace", "vendored")
+	c := exec.Command("git", "init", "-q", vendored)
+	if out, err := c.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	os.RemoveAll(filepath.Join(vendored, ".git", "hooks"))
+	r := w.run("--fail-closed", "--", "/bin/sh", "-c", "mkdir "+shQuote(filepath.Join(vendored, ".git", "hooks"))+" 2>/dev/null; exit 0")
+	if r.code != 0 || strings.Contains(r.stderr, "cannot make the missing") {
+		t.Errorf("exit %d, stderr %q; want it run without a word about the hooks dir", r.code, r.stderr)
+	}
+	if w.exists(filepath.Join(vendored, ".git", "hooks")) {
+		t.Error("the program made the hooks dir the launcher could not")
+	}
+}
+
 // TestNestedRootMovedAside: with a project given as --allow-write inside
 // the data dir, the directories between the two roots cannot be renamed
 // either (mv ~/.omega/workspace w2, then a new workspace/proj with its
