@@ -46,15 +46,8 @@ func readWorkCopy(path string) ([]byte, error) { return readRegular(path, true, 
 // not block, a symlink is followed only without noFollow, and a file
 // larger than max is refused (max < 0: no limit).
 func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
-	flags := os.O_RDONLY | syscall.O_NONBLOCK
-	if noFollow {
-		flags |= syscall.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err := openRegular(path, noFollow)
 	if err != nil {
-		if noFollow && errors.Is(err, syscall.ELOOP) {
-			return nil, errors.New("it is a symlink")
-		}
 		return nil, err
 	}
 	defer f.Close()
@@ -73,6 +66,20 @@ func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
 		return io.ReadAll(f)
 	}
 	return io.ReadAll(io.LimitReader(f, max+1))
+}
+
+// openDirect opens path without blocking (a FIFO), not following a
+// final symlink with noFollow.
+func openDirect(path string, noFollow bool) (*os.File, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK
+	if noFollow {
+		flags |= syscall.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil && noFollow && errors.Is(err, syscall.ELOOP) {
+		return nil, errors.New("it is a symlink")
+	}
+	return f, err
 }
 
 // nlink is a file's hard link count (1 where unknown).
