@@ -36,6 +36,10 @@ func parseGitRedirects(text string) gitRedirects {
 			var key, value string
 			var ok bool
 			key, value, ok, i = configEntry(s, i)
+			// git keeps values as C strings: a NUL ends one.
+			if j := strings.IndexByte(value, 0); j >= 0 {
+				value = value[:j]
+			}
 			switch {
 			case !ok || value == "":
 			case section == "core" && key == "hookspath":

@@ -24,9 +24,11 @@ func TestParseGitRedirects(t *testing.T) {
 [alias]
 	path = not-an-include
 [core] hookspath = inline
+[core] hookspath = nul` + "\x00" + `tail
 `
 	got := parseGitRedirects(text)
-	want := gitRedirects{hooks: []string{".husky/_", "hooks dir", "inline"}, includes: []string{"../.gitconfig.local", "~/.work.gitconfig"}}
+	// A NUL ends a value, as git keeps them as C strings.
+	want := gitRedirects{hooks: []string{".husky/_", "hooks dir", "inline", "nul"}, includes: []string{"../.gitconfig.local", "~/.work.gitconfig"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
