@@ -66,7 +66,7 @@ func (g *gitScan) madeLater() []string {
 					continue
 				}
 			}
-			if p := filepath.Join(d.dir, n); exists(p) {
+			if p := filepath.Join(d.dir, n); exists(p) && !g.claudeWatched[p] {
 				out = append(out, "the program made "+p+": "+laterTool(n)+
 					" runs what it says outside the sandbox (check it before opening the project)")
 			}

@@ -93,6 +93,15 @@ func (w *claudeWatch) changes() []string {
 	return out
 }
 
+// paths are the settings files w compares after the run.
+func (w *claudeWatch) paths() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range w.files {
+		out[f.path] = true
+	}
+	return out
+}
+
 // watchClaudeFor is watchClaude for p's launch: the CLAUDE_CONFIG_DIRs
 // are the caller's (what an unconfined claude uses) and --setenv's.
 func watchClaudeFor(p *plan) *claudeWatch {

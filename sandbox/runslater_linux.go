@@ -49,6 +49,9 @@ type gitScan struct {
 	// names a directory: 6.7 ms for 331 directories).
 	laterAbsent []laterDir
 	laterTops   map[string]bool
+	// claudeWatched are the Claude Code settings files the launch's own
+	// report compares key by key (claudewatch.go).
+	claudeWatched map[string]bool
 }
 
 // laterDir is a directory and the RunsLater names absent from it, bit i
@@ -57,6 +60,14 @@ type gitScan struct {
 type laterDir struct {
 	dir    string
 	absent uint64
+}
+
+// watchedElsewhere notes the settings files the Claude Code report
+// compares key by key: a new one is named there, not also here.
+func (g *gitScan) watchedElsewhere(w *claudeWatch) {
+	if g != nil && w != nil {
+		g.claudeWatched = w.paths()
+	}
 }
 
 // maxLaterDirs bounds the directories checked again after the run for

@@ -193,6 +193,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 					return nil, nil, err
 				}
 				p.claude = watchClaudeFor(p)
+				p.gitScan.watchedElsewhere(p.claude)
 				syncs, err := programState(p, spec)
 				return spec, syncs, err
 			})
@@ -212,6 +213,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		return 0, inPlace(spec)
 	}
 	p.claude = watchClaudeFor(p)
+	p.gitScan.watchedElsewhere(p.claude)
 	return runSupervised(p, ns, ready(spec, syncs))
 }
 

@@ -46,3 +46,24 @@ func TestRunsLaterMade(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeSettingsMadeOnce: a project .claude/settings.json the program
+// makes in a directory Claude Code's report watches (the working
+// directory) is named once, key by key, not also as a file it made.
+func TestClaudeSettingsMadeOnce(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			proj := filepath.Join(w.dataDir, "workspace", "proj")
+			mustMkdir(t, proj)
+			chownTree(t, w.home, u)
+			r := w.sh("sandbox", `mkdir .claude && echo '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"evil"}]}]}}' > .claude/settings.json`, "--workdir", proj)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			if n := strings.Count(r.stderr, filepath.Join("proj", ".claude", "settings.json")); n != 1 || !strings.Contains(r.stderr, `"hooks"`) {
+				t.Errorf("named %d times, want once for its hooks; stderr %q", n, r.stderr)
+			}
+		})
+	}
+}
