@@ -20,6 +20,9 @@ type cfgFile struct {
 	path   string
 	before []byte // nil: absent, or unreadable
 	err    error  // reading it failed, for another reason than absence
+	// noDir: its directory was absent before the run; one stat of it
+	// after tells whether there is anything to read.
+	noDir bool
 }
 
 // claudeWatch is Claude Code's settings files in the program's reach as
@@ -44,7 +47,7 @@ func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWa
 		seen[dir] = true
 		_, err := os.Stat(dir) // mostly absent: one call for both files
 		for _, n := range []string{"settings.json", "settings.local.json"} {
-			f := cfgFile{path: filepath.Join(dir, n)}
+			f := cfgFile{path: filepath.Join(dir, n), noDir: err != nil}
 			if err == nil {
 				// Followed if a link (dotfile managers link
 				// settings.json, and Claude Code follows it), but never
@@ -77,7 +80,17 @@ func (w *claudeWatch) changes() []string {
 		return nil
 	}
 	var out []string
+	dirGone := map[string]bool{}
 	for _, f := range w.files {
+		if dir := filepath.Dir(f.path); f.noDir {
+			if _, known := dirGone[dir]; !known {
+				_, err := os.Stat(dir)
+				dirGone[dir] = err != nil
+			}
+			if dirGone[dir] {
+				continue // still absent: nothing to read
+			}
+		}
 		after, err := readRegular(f.path, false, maxSettings)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -40,8 +40,9 @@ type gitScan struct {
 	// configs are the config files read for redirects, each once: a
 	// planted repository's config could include itself a hundred times.
 	configs map[string]bool
-	// laterAbsent are, for each project top (a writable root, the
-	// workspace and each directory in it, a repository's top) and the
+	// laterAbsent are, for each project top (a writable root the user
+	// granted, the workspace and each directory in it, a repository's
+	// top) and the
 	// directories directly in one, the RunsLater files the scan did not
 	// find (with --writable-git-config too: they are not git's); at most
 	// maxLaterDirs. Not every directory the scan reads: checking each
@@ -79,7 +80,10 @@ const maxLaterDirs = 128
 // parent before its children.
 func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, repo bool, absent uint64) {
 	ws := pol.Workspace()
-	top := dir == root || dir == ws || filepath.Dir(dir) == ws || repo
+	// The data dir and ~/.claude are omega-run's and Claude Code's own,
+	// not projects anyone opens: only the workspace in them counts.
+	own := root == pol.DataDir || root == pol.ClaudeDir()
+	top := (dir == root && !own) || dir == ws || filepath.Dir(dir) == ws || repo
 	if top {
 		if g.laterTops == nil {
 			g.laterTops = map[string]bool{}
