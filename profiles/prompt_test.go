@@ -16,17 +16,7 @@ func TestPromptConstraintGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "prompt_"+string(m)+".golden")
-			if *update {
-				os.WriteFile(golden, []byte(got), 0o644)
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run: go test ./profiles -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("prompt for %s differs from %s (run: go test ./profiles -update)\ngot:\n%s", m, golden, got)
-			}
+			checkGolden(t, "prompt_"+string(m), got)
 		})
 	}
 	if _, err := PromptConstraint("bogus", "/w"); err == nil {
@@ -64,17 +54,23 @@ func TestPolicyPromptGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "policyprompt_"+string(m)+".golden")
-			if *update {
-				os.WriteFile(golden, []byte(got), 0o644)
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run: go test ./profiles -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("prompt differs from %s (run: go test ./profiles -update)\ngot:\n%s", golden, got)
-			}
+			checkGolden(t, "policyprompt_"+string(m), got)
 		})
+	}
+}
+
+// checkGolden compares got with testdata/NAME.golden (-update rewrites it).
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("testdata", name+".golden")
+	if *update {
+		os.WriteFile(golden, []byte(got), 0o644)
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run: go test ./profiles -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("differs from %s (run: go test ./profiles -update)\ngot:\n%s", golden, got)
 	}
 }

@@ -19,17 +19,7 @@ func TestReadRegularNeverOpens(t *testing.T) {
 	os.WriteFile(reg, []byte("{}"), 0o644)
 	os.Symlink(reg, filepath.Join(dir, "to-reg"))
 	os.Symlink(fifo, filepath.Join(dir, "to-fifo"))
-	if err := unix.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	opened := make(chan struct{})
-	go func() {
-		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // blocks until a reader opens it
-			close(opened)
-			f.Close()
-		}
-	}()
-	time.Sleep(50 * time.Millisecond)
+	opened := blockedFIFO(t, fifo)
 	if b, err := readRegular(filepath.Join(dir, "to-reg"), false, 64); err != nil || string(b) != "{}" {
 		t.Errorf("a link to a regular file: %q, %v", b, err)
 	}
@@ -41,13 +31,37 @@ func TestReadRegularNeverOpens(t *testing.T) {
 			t.Errorf("%s was read", p)
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
-	select {
-	case <-opened:
+	if opened() {
 		t.Error("the FIFO's writer was released: it was opened")
-	default:
-		if f, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0); err == nil { // release it
-			defer f.Close()
+	}
+}
+
+// blockedFIFO makes a FIFO at path with a writer blocked on it until a
+// reader opens it; opened, called after the code under test, says
+// whether that happened (and releases the writer either way).
+func blockedFIFO(t *testing.T, path string) (opened func() bool) {
+	t.Helper()
+	if err := unix.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil { // blocks until a reader opens it
+			close(done)
+			f.Close()
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	return func() bool {
+		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-done:
+			return true
+		default:
+			if f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0); err == nil { // release it
+				f.Close()
+			}
+			return false
 		}
 	}
 }

@@ -5,9 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestMkdirHooks: a missing hooks dir is made where the writable root,
@@ -96,17 +93,7 @@ func TestReadFileAt(t *testing.T) {
 	os.WriteFile(reg, []byte("[core]\n"), 0o644)
 	os.WriteFile(big, make([]byte, 100), 0o644)
 	os.Symlink(reg, link)
-	if err := unix.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	opened := make(chan struct{})
-	go func() {
-		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil { // blocks until a reader opens it
-			close(opened)
-			f.Close()
-		}
-	}()
-	time.Sleep(50 * time.Millisecond)
+	opened := blockedFIFO(t, fifo)
 	if b, err := readFileAt(reg, true, 64); err != nil || string(b) != "[core]\n" {
 		t.Errorf("regular file: %q, %v", b, err)
 	}
@@ -115,13 +102,7 @@ func TestReadFileAt(t *testing.T) {
 			t.Errorf("%s was read", p)
 		}
 	}
-	time.Sleep(50 * time.Millisecond)
-	select {
-	case <-opened:
+	if opened() {
 		t.Error("the FIFO's writer was released")
-	default:
-		if f, err := os.OpenFile(fifo, os.O_RDONLY|unix.O_NONBLOCK, 0); err == nil { // release it
-			defer f.Close()
-		}
 	}
 }
