@@ -150,10 +150,25 @@ static int utf8_len(const unsigned char *s) {
 	return n;
 }
 
+// bidi_control is the code point of the bidirectional formatting
+// character (ALM, LRM, RLM, LRE…RLO, LRI…PDI) that the n-byte UTF-8
+// sequence at c is, or 0.
+static unsigned bidi_control(const unsigned char *c, int n) {
+	if (n == 2 && c[0] == 0xd8 && c[1] == 0x9c)
+		return 0x061c;
+	if (n != 3 || c[0] != 0xe2)
+		return 0;
+	unsigned r = 0x2000 | (unsigned)(c[1] & 0x3f) << 6 | (c[2] & 0x3f);
+	if (r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069))
+		return r;
+	return 0;
+}
+
 // omega_put_term_safe writes msg escaped as Go's internal/termsafe does:
-// C0 and C1 controls and DEL as \uXXXX, bytes that are not UTF-8 as
-// \xNN. Paths in a message may be a confined program's choice, whose
-// escape sequences could erase or forge a warning on the terminal.
+// C0 and C1 controls, DEL and bidirectional formatting characters as
+// \uXXXX, bytes that are not UTF-8 as \xNN. Paths in a message may be a
+// confined program's choice, whose escape sequences could erase or forge
+// a warning on the terminal, and bidi controls reorder what it shows.
 void omega_put_term_safe(FILE *f, const char *msg) {
 	for (const unsigned char *c = (const unsigned char *)msg; *c;) {
 		int n = *c < 0x80 ? 1 : utf8_len(c);
@@ -165,6 +180,8 @@ void omega_put_term_safe(FILE *f, const char *msg) {
 			fprintf(f, "\\u%04x", c[1]);
 		else if (n == 3 && c[0] == 0xef && c[1] == 0xbf && c[2] == 0xbd)
 			fputs("\\ufffd", f); // U+FFFD, which Go's decoder also yields for bad bytes
+		else if (bidi_control(c, n))
+			fprintf(f, "\\u%04x", bidi_control(c, n));
 		else
 			fwrite(c, 1, n, f);
 		c += n;

@@ -11,9 +11,11 @@ import (
 	"unicode/utf8"
 )
 
-// String escapes C0 and C1 control characters and DEL as \uXXXX, and
-// bytes that are not UTF-8 as \xNN (a lone 0x9b is CSI to a terminal in
-// 8-bit mode). Other text, UTF-8 included, is kept.
+// String escapes C0 and C1 control characters, DEL and the bidirectional
+// formatting characters (which reorder what a terminal shows: a path
+// read backwards) as \uXXXX, and bytes that are not UTF-8 as \xNN (a lone
+// 0x9b is CSI to a terminal in 8-bit mode). Other text, UTF-8 included,
+// is kept.
 func String(s string) string {
 	if !strings.ContainsFunc(s, unsafe) {
 		return s
@@ -35,5 +37,10 @@ func String(s string) string {
 }
 
 func unsafe(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || bidi(r)
+}
+
+// bidi: ALM, LRM, RLM, LRE…RLO, LRI…PDI.
+func bidi(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }

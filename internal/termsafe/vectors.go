@@ -11,4 +11,9 @@ var Vectors = []struct{ In, Want string }{
 	{"overlong \xe0\x82\x9b surrogate \xed\xa0\x80 past \xf4\x90\x80\x80 \xf0\x80\x80\x80", `overlong \xe0\x82\x9b surrogate \xed\xa0\x80 past \xf4\x90\x80\x80 \xf0\x80\x80\x80`},
 	{"replacement \ufffd, c0 \xc0\x80", `replacement \ufffd, c0 \xc0\x80`},
 	{"edges \xed\x9f\xbf \xf4\x8f\xbf\xbf", "edges \xed\x9f\xbf \xf4\x8f\xbf\xbf"},
+	// Bidirectional formatting characters reorder what a terminal shows
+	// (a path spelt backwards after U+202E); the letters around them and
+	// U+2065, U+206A, U+2029 (not bidi controls) stay.
+	{"/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c", `/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c`},
+	{"keep \u2065\u206a\u2029\u200d\u061b", "keep \u2065\u206a\u2029\u200d\u061b"},
 }
