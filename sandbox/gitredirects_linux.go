@@ -2,10 +2,10 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -150,17 +150,13 @@ func readFileAt(path string, noSymlinks bool, max int64) ([]byte, error) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > max {
-		return nil, errors.New(path + ": not a regular file of at most " + strconv.FormatInt(max, 10) + " bytes")
-	}
-	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY, 0)
+	f, size, err := reopenRegular(fd, path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	defer f.Close()
+	if size > max {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, max)
+	}
 	return io.ReadAll(io.LimitReader(f, max))
 }

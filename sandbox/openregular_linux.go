@@ -26,20 +26,28 @@ func openRegular(path string, noFollow bool) (*os.File, error) {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
-	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFLNK:
-		return nil, errors.New("it is a symlink")
-	default:
-		return nil, errors.New("it is not a regular file")
-	}
-	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, _, err := reopenRegular(fd, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return openDirect(path, noFollow)
 	}
 	return f, err
+}
+
+// reopenRegular opens fd, an O_PATH descriptor of path, for reading
+// through /proc/self/fd once fstat says it is a regular file (an error
+// that is fs.ErrNotExist: no /proc to reopen through), with its size.
+func reopenRegular(fd int, path string) (*os.File, int64, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, 0, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+	case unix.S_IFLNK:
+		return nil, 0, errors.New("it is a symlink")
+	default:
+		return nil, 0, errors.New("it is not a regular file")
+	}
+	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return f, st.Size, err
 }
