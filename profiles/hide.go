@@ -64,6 +64,14 @@ var RunsLaterTool = map[string]string{
 // --writable-git-config opts out.
 var GitRunsLater = []string{"hooks", "config", "config.worktree", "commondir"}
 
+// ClaudeDataDirs are the directories in ~/.claude where Claude Code
+// keeps what it records as it works (code.claude.com/docs/en/claude-directory,
+// "application data"), which the scan for files that run later skips.
+var ClaudeDataDirs = []string{
+	"projects", "file-history", "session-env", "shell-snapshots", "todos", "tasks", "plans",
+	"debug", "paste-cache", "image-cache", "backups", "statsig", "telemetry", "cache",
+}
+
 // ScanDepth bounds how deep below each writable root sandbox mode looks
 // for repositories and RunsLater files, so start-up stays fast on big
 // trees.

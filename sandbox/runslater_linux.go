@@ -116,7 +116,11 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 		if root == "/tmp" {
 			continue // scratch space: nothing there runs later
 		}
-		walkDirs(root, profiles.ScanDepth, func(dir string, entries map[string]bool) {
+		var skipTop map[string]bool
+		if root == pol.ClaudeDir() {
+			skipTop = claudeDataDirs
+		}
+		walkDirs(root, profiles.ScanDepth, skipTop, func(dir string, entries map[string]bool) {
 			if seen[dir] {
 				return
 			}
@@ -325,8 +329,24 @@ func gitDirsIn(dotGit string) []string {
 // skipDirs are never descended into: large, and not where projects live.
 var skipDirs = map[string]bool{"tmp": true, "node_modules": true, ".git": true, "vendor": true, ".cache": true, "target": true, "__pycache__": true, ".venv": true}
 
-// walkDirs calls visit with each directory and the names in it.
-func walkDirs(dir string, depth int, visit func(dir string, entries map[string]bool)) {
+// claudeDataDirs are not descended into in ~/.claude: Claude Code's own
+// records of past sessions (transcripts, file snapshots, shell
+// environments, plans, caches), a few directories per session, which
+// nothing runs and no one opens as a project. A heavy user's thousands of
+// them made the scan the largest part of a launch (+70 ms for 3,000).
+// What Claude Code runs from ~/.claude (plugins and their git clones,
+// hooks, commands, agents, skills) is still scanned.
+var claudeDataDirs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range profiles.ClaudeDataDirs {
+		m[n] = true
+	}
+	return m
+}()
+
+// walkDirs calls visit with each directory and the names in it, but not
+// below the names in skipTop directly in dir.
+func walkDirs(dir string, depth int, skipTop map[string]bool, visit func(dir string, entries map[string]bool)) {
 	list, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -340,8 +360,8 @@ func walkDirs(dir string, depth int, visit func(dir string, entries map[string]b
 		return
 	}
 	for _, e := range list {
-		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] {
-			walkDirs(filepath.Join(dir, e.Name()), depth-1, visit)
+		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] && !skipTop[e.Name()] {
+			walkDirs(filepath.Join(dir, e.Name()), depth-1, nil, visit)
 		}
 	}
 }

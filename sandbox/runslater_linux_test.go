@@ -3,8 +3,11 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // TestMkdirHooks: a missing hooks dir is made where the writable root,
@@ -104,5 +107,36 @@ func TestReadFileAt(t *testing.T) {
 	}
 	if opened() {
 		t.Error("the FIFO's writer was released")
+	}
+}
+
+// TestRunsLaterClaudeData: in ~/.claude the scan skips Claude Code's
+// records of past sessions (thousands of directories for a heavy user)
+// but still holds what runs later there, such as a plugin marketplace's
+// git clone, which Claude Code pulls.
+func TestRunsLaterClaudeData(t *testing.T) {
+	home := t.TempDir()
+	pol := profiles.Policy{Home: home}
+	claude := pol.ClaudeDir()
+	pol.Writable = []string{claude}
+	clone := filepath.Join(claude, "plugins", "marketplaces", "m", ".git")
+	session := filepath.Join(claude, "file-history", "s1")
+	for _, d := range []string{filepath.Join(clone, "hooks"), filepath.Join(session, ".git", "hooks")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, g := range []string{clone, filepath.Join(session, ".git")} {
+		os.WriteFile(filepath.Join(g, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	}
+	os.WriteFile(filepath.Join(session, ".envrc"), nil, 0o644)
+	protect, _ := runsLater(pol, nil, pol.Writable, false)
+	if !slices.Contains(protect, filepath.Join(clone, "hooks")) {
+		t.Errorf("the plugin clone's hooks are not held: %q", protect)
+	}
+	for _, p := range protect {
+		if strings.HasPrefix(p, session) {
+			t.Errorf("scanned a session record: %s", p)
+		}
 	}
 }
