@@ -101,7 +101,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Warnings = append(e.Warnings, w)
 	}
 	for i := range profiles.Programs {
-		if w := stateWarning(pol, &profiles.Programs[i]); w != "" {
+		if w := stateWarning(pol, &profiles.Programs[i], o.Process.getenv); w != "" {
 			e.RefusedState = append(e.RefusedState, w)
 		}
 	}

@@ -181,13 +181,25 @@ func (p Process) service() []string {
 // programPath is the program's PATH, as the flags leave it, and whether
 // it has one: the program is looked up as it would look it up itself.
 func (p Process) programPath() (string, bool) {
+	return p.lookupEnv("PATH")
+}
+
+// lookupEnv is the program's value of key, as the flags leave the
+// caller's environment.
+func (p Process) lookupEnv(key string) (string, bool) {
 	for i := len(p.SetEnv) - 1; i >= 0; i-- {
-		if k, v, _ := strings.Cut(p.SetEnv[i], "="); k == "PATH" {
+		if k, v, _ := strings.Cut(p.SetEnv[i], "="); k == key {
 			return v, true
 		}
 	}
-	if p.ClearEnv || slices.Contains(p.UnsetEnv, "PATH") {
+	if p.ClearEnv || slices.Contains(p.UnsetEnv, key) {
 		return "", false
 	}
-	return os.LookupEnv("PATH")
+	return os.LookupEnv(key)
+}
+
+// getenv is lookupEnv as os.Getenv: "" when unset.
+func (p Process) getenv(key string) string {
+	v, _ := p.lookupEnv(key)
+	return v
 }

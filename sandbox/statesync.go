@@ -290,14 +290,15 @@ func atomicWrite(path string, data []byte, like string) error {
 }
 
 // refusedState names, for the program's well-known tool, the state paths
-// outside the writable set (which its writes there will fail on).
-func refusedState(pol profiles.Policy, prog *profiles.Program) []string {
+// outside the writable set (which its writes there will fail on); getenv
+// is the program's environment.
+func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(string) string) []string {
 	var out []string
 	synced := map[string]bool{}
 	for _, s := range prog.Sync {
 		synced[filepath.Join(pol.Home, s.Home)] = true
 	}
-	for _, p := range prog.StatePaths(pol.Home, os.Getenv) {
+	for _, p := range prog.StatePaths(pol.Home, getenv) {
 		if pol.WritableRootOf(p) == "" && !synced[p] {
 			out = append(out, p)
 		}
@@ -306,8 +307,8 @@ func refusedState(pol profiles.Policy, prog *profiles.Program) []string {
 }
 
 // stateWarning is the one line naming refused writes for prog, or "".
-func stateWarning(pol profiles.Policy, prog *profiles.Program) string {
-	refused := refusedState(pol, prog)
+func stateWarning(pol profiles.Policy, prog *profiles.Program, getenv func(string) string) string {
+	refused := refusedState(pol, prog, getenv)
 	if len(refused) == 0 {
 		return ""
 	}

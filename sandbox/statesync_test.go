@@ -66,16 +66,49 @@ func TestStateSync(t *testing.T) {
 }
 
 func TestStateWarning(t *testing.T) {
+	t.Setenv("GIT_CONFIG_GLOBAL", "")
 	pol := profiles.Policy{Home: "/h", Writable: []string{"/h/.omega", "/tmp", "/h/.claude"}}
-	if w := stateWarning(pol, profiles.ProgramFor("claude")); w != "" {
+	if w := stateWarning(pol, profiles.ProgramFor("claude"), os.Getenv); w != "" {
 		t.Errorf("claude's state is all handled, got %q", w)
 	}
-	w := stateWarning(pol, profiles.ProgramFor("git"))
+	w := stateWarning(pol, profiles.ProgramFor("git"), os.Getenv)
 	if !strings.Contains(w, "/h/.gitconfig") || !strings.Contains(w, "GIT_CONFIG_GLOBAL") {
 		t.Errorf("git warning = %q", w)
 	}
 	pol.Writable = append(pol.Writable, "/h")
-	if w := stateWarning(pol, profiles.ProgramFor("git")); w != "" {
+	if w := stateWarning(pol, profiles.ProgramFor("git"), os.Getenv); w != "" {
 		t.Errorf("--allow-write ~ fixes it, got %q", w)
+	}
+}
+
+// The warning judges the environment the program gets: following its
+// advice with --setenv silences it, and --unsetenv or --clearenv of the
+// caller's variable brings it back.
+func TestStateWarningProgramEnv(t *testing.T) {
+	pol := profiles.Policy{Home: "/h", Writable: []string{"/h/.omega", "/tmp", "/h/.claude"}}
+	git := profiles.ProgramFor("git")
+	inWorkspace := "GIT_CONFIG_GLOBAL=/h/.omega/workspace/gitconfig"
+	cases := []struct {
+		name   string
+		caller string // the caller's GIT_CONFIG_GLOBAL
+		proc   Process
+		want   bool // a warning
+	}{
+		{"nothing set", "", Process{}, true},
+		{"caller's variable", "/h/.omega/gc", Process{}, false},
+		{"--setenv", "", Process{SetEnv: []string{inWorkspace}}, false},
+		{"--setenv over the caller's", "/h/.gitconfig", Process{SetEnv: []string{inWorkspace}}, false},
+		{"--setenv after --clearenv", "", Process{ClearEnv: true, SetEnv: []string{inWorkspace}}, false},
+		{"--unsetenv", "/h/.omega/gc", Process{UnsetEnv: []string{"GIT_CONFIG_GLOBAL"}}, true},
+		{"--clearenv", "/h/.omega/gc", Process{ClearEnv: true}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv("GIT_CONFIG_GLOBAL", c.caller)
+			w := stateWarning(pol, git, c.proc.getenv)
+			if (w != "") != c.want {
+				t.Errorf("warning = %q, want one: %v", w, c.want)
+			}
+		})
 	}
 }
