@@ -46,17 +46,22 @@
 #endif
 #define OMEGA_CLOSE_RANGE_CLOEXEC (1U << 2)
 
-// each_fd_from calls f on every open fd from first on, except keep, read
+// report_fd is the launcher's spec socket, kept for the reports of the
+// program's stops (-1: none).
+static int report_fd = -1;
+
+// each_fd_from calls f on every open fd from first on, except keep and
+// keep2 (-1: none), read
 // from /proc/self/fd: close_range for kernels without it (before 5.9) or
 // without its CLOEXEC flag (before 5.11), or where a filter refuses it.
-static void each_fd_from(unsigned first, int keep, int (*f)(int)) {
+static void each_fd_from(unsigned first, int keep, int keep2, int (*f)(int)) {
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
 		omega_dief(errno, "close_range fallback: /proc/self/fd");
 	int self = dirfd(d), n = 0, cap = 64, *fds = omega_alloc(cap, sizeof *fds);
 	for (struct dirent *e; (e = readdir(d));) {
 		int fd = atoi(e->d_name);
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == self)
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == keep2 || fd == self)
 			continue;
 		if (n == cap)
 			fds = realloc(fds, (cap *= 2) * sizeof *fds);
@@ -80,14 +85,24 @@ static int cloexec(int fd) {
 // and anything the caller leaked must not reach the program.
 static void set_cloexec_from(unsigned first) {
 	if (syscall(SYS_close_range, first, ~0U, OMEGA_CLOSE_RANGE_CLOEXEC) < 0)
-		each_fd_from(first, -1, cloexec);
+		each_fd_from(first, -1, -1, cloexec);
 }
 
-// close_from closes every fd from first on, except keep.
-static void close_from(unsigned first, int keep) {
-	if ((keep >= (int)first && keep > 3 && syscall(SYS_close_range, first, keep - 1, 0) < 0) ||
-	    syscall(SYS_close_range, keep >= (int)first ? (unsigned)keep + 1 : first, ~0U, 0) < 0)
-		each_fd_from(first, keep, close);
+// close_from closes every fd from first on, except keep and keep2 (-1:
+// none).
+static void close_from(unsigned first, int keep, int keep2) {
+	int ks[2] = {keep < keep2 ? keep : keep2, keep < keep2 ? keep2 : keep};
+	unsigned from = first;
+	int failed = 0;
+	for (int i = 0; i < 2 && !failed; i++) {
+		if (ks[i] < (int)from)
+			continue;
+		if ((unsigned)ks[i] > from && syscall(SYS_close_range, from, (unsigned)ks[i] - 1, 0) < 0)
+			failed = 1;
+		from = (unsigned)ks[i] + 1;
+	}
+	if (failed || syscall(SYS_close_range, from, ~0U, 0) < 0)
+		each_fd_from(first, keep, keep2, close);
 }
 
 // ----------------------------------------------------------------- run
@@ -182,8 +197,9 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 // PID 1 then waits for signals and connects at once.
 static struct broker *take_broker(const struct spec *s, int pair0, const sigset_t *set, int *sfd, pid_t child) {
 	// PID 1 keeps no fd of the caller's: the broker resolves paths
-	// such as /proc/self/fd/N with PID 1's own fd table.
-	close_from(3, pair0);
+	// such as /proc/self/fd/N with PID 1's own fd table. The launcher's
+	// socket stays: connected, bound to no path, nothing connects to it.
+	close_from(3, pair0, report_fd);
 	int listener = omega_broker_recv(pair0);
 	// PID 1's own filter: the profile's may refuse what the broker
 	// needs (pidfd_getfd, process_vm_readv). Where it fails, the
@@ -206,17 +222,32 @@ static struct broker *take_broker(const struct spec *s, int pair0, const sigset_
 
 // reap collects every zombie; when the program is among them PID 1
 // exits with its status.
+// report_job tells the launcher that the program stopped by sig ('S') or
+// went on ('C'), so that it stops too and the caller's shell, which
+// waits for the launcher, takes the terminal back: a program that stops
+// itself (vi's, Claude Code's Ctrl-Z: kill(0, SIGTSTP)) cannot signal
+// the launcher outside its Landlock domain. Never blocking.
+static void report_job(char kind, int sig) {
+	unsigned char m[2] = {(unsigned char)kind, (unsigned char)sig};
+	if (report_fd >= 0)
+		(void)send(report_fd, m, sizeof m, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
 static void reap(pid_t child) {
 	for (;;) {
 		int st;
-		pid_t got = waitpid(-1, &st, WNOHANG);
+		pid_t got = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)
 			_exit(125);
 		if (got == 0)
 			return;
-		if (got == child) {
+		if (got == child && WIFSTOPPED(st))
+			report_job('S', WSTOPSIG(st));
+		else if (got == child && WIFCONTINUED(st))
+			report_job('C', 0);
+		else if (got == child) {
 			omega_read_only_lost();
 			_exit(WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st));
 		}
@@ -341,7 +372,13 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// stage gets confines (rwx execs in place), so it would go anyway.
 	if (early)
 		omega_drop_bounding();
-	omega_read_spec(spec_fd, &s);
+	int back = omega_read_spec(spec_fd, &s);
+	// Above the preserved fds (moved down to 3… below) and the go-ahead;
+	// close-on-exec: the program never gets it.
+	if (back >= 0) {
+		report_fd = fcntl(back, F_DUPFD_CLOEXEC, SPEC_FD + 2 + (int)s.keep_fds);
+		close(back);
+	}
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
 	block_forwarded(&s, &orig);
 	if (s.flags & F_GO_AHEAD)

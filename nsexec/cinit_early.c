@@ -31,6 +31,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,7 +43,7 @@
 #define EARLY_FD_MIN 100
 
 static pid_t helper = -1;      // the helper, until reaped
-static int spec_w = -1;        // write end of the init stage's spec pipe
+static int spec_w = -1;        // the launcher's end of the init stage's spec socket
 static int pid_r = -1;         // the helper sends the init stage's pid here
 
 static int write_file(const char *path, const char *text) {
@@ -221,7 +222,9 @@ static void early_start(int argc, char **argv, char **envp) {
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF && open("/dev/null", O_RDWR) != fd)
 			return;
 	int spec[2], ids[2], back[2];
-	if (pipe2(spec, O_CLOEXEC) < 0)
+	// A socket, not a pipe: the spec goes in, the program's stops come
+	// back (cinit.c's report_job).
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, spec) < 0)
 		return;
 	if (pipe2(ids, O_CLOEXEC) < 0) {
 		close(spec[0]), close(spec[1]);

@@ -121,7 +121,7 @@ enum {
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing
 
 void *omega_alloc(uint64_t n, size_t size);
-void omega_read_spec(int fd, struct spec *s);
+int omega_read_spec(int fd, struct spec *s);
 
 // ------------------------------------------------ mounts (cinit_mounts.c)
 

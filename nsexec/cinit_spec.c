@@ -282,13 +282,20 @@ static unsigned char *read_file(int fd, off_t size) {
 	return buf;
 }
 
-void omega_read_spec(int fd, struct spec *s) {
+// omega_read_spec reads the spec from fd and closes it, but for a socket
+// (the launcher's: it shuts its side down after the spec), which it
+// returns: the program's stops go back on it (omega_report_job). Else -1.
+int omega_read_spec(int fd, struct spec *s) {
 	struct stat st;
 	if (fstat(fd, &st) < 0)
 		omega_die(125, "spec fd %d: %s", fd, omega_errstr(errno));
 	size_t len = st.st_size;
-	unsigned char *buf = S_ISFIFO(st.st_mode) ? read_pipe(fd, &len) : read_file(fd, st.st_size);
-	close(fd);
+	int stream = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
+	unsigned char *buf = stream ? read_pipe(fd, &len) : read_file(fd, st.st_size);
+	int back = S_ISSOCK(st.st_mode) ? fd : -1;
+	if (back < 0)
+		close(fd);
 	if (spec_decode(buf, len, s) < 0)
 		omega_die(125, "decode spec: malformed");
+	return back;
 }

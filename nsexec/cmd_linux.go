@@ -34,26 +34,34 @@ func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 // Pending is Command for a spec that is not ready yet: the launcher
 // starts the init stage first, so that the clone, the id maps and the
 // init stage's exec overlap with computing the spec, and then hands the
-// spec over through a pipe (SpecPipe.Send). keepFDs must be the spec's.
+// spec over through a socket (SpecPipe.Send), on which the init stage
+// then reports the program's stops (SpecPipe.Stops). keepFDs must be the
+// spec's.
 func Pending(ctx context.Context, ns Namespaces, keepFDs int) (*exec.Cmd, *SpecPipe, error) {
-	r, w, err := os.Pipe()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, os.NewSyscallError("socketpair", err)
 	}
-	return initCommand(ctx, r, keepFDs, ns), &SpecPipe{w: w, ns: ns, keepFDs: keepFDs}, nil
+	r := os.NewFile(uintptr(fds[0]), "omega-run-spec")
+	return initCommand(ctx, r, keepFDs, ns), newSpecPipe(fds[1], ns, keepFDs), nil
 }
 
-// SpecPipe is the write end of a Pending init stage's spec.
+// SpecPipe is the launcher's end of a Pending init stage's spec socket.
 type SpecPipe struct {
 	w       *os.File
 	ns      Namespaces
 	keepFDs int
+	sent    bool // the spec went out: w is kept for Stops
 }
 
-// Send writes s, as Command would pass it for the pipe's namespaces, and
-// closes the pipe.
+// Send writes s, as Command would pass it for the socket's namespaces,
+// and shuts the socket down for writing; it stays open for Stops.
 func (p *SpecPipe) Send(s *Spec) error {
-	defer p.w.Close()
+	defer func() {
+		if !p.sent {
+			p.w.Close()
+		}
+	}()
 	if s.KeepFDs != p.keepFDs {
 		return fmt.Errorf("spec: %d preserved fds, the init stage was started with %d", s.KeepFDs, p.keepFDs)
 	}
@@ -65,11 +73,16 @@ func (p *SpecPipe) Send(s *Spec) error {
 	if _, err := p.w.Write(data); err != nil {
 		return fmt.Errorf("write spec: %w", err)
 	}
-	return p.w.Close()
+	if err := shutdownWrite(p.w); err != nil {
+		return p.w.Close() // a pipe: closing it ends the spec
+	}
+	p.sent = true
+	return nil
 }
 
 // Close abandons the launch: the init stage reads an empty spec and
 // exits with 125 without a word, leaving the explaining to the caller.
+// After Send, it ends Stops.
 func (p *SpecPipe) Close() error { return p.w.Close() }
 
 // forNamespaces is s as the init stage runs it in ns.

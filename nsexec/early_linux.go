@@ -9,7 +9,6 @@ package nsexec
 import "C"
 
 import (
-	"os"
 	"sync"
 	"unsafe"
 
@@ -33,13 +32,12 @@ func Prestarted(ns Namespaces, keepFDs int, fits bool) (pid int, pipe *SpecPipe,
 	if C.omega_early_take(&cpid, &fd) == 0 {
 		return 0, nil, false
 	}
-	w := os.NewFile(uintptr(fd), "omega-run-spec")
 	if !fits || !ns.Enabled || ns.Net || 3+keepFDs > int(fd) {
-		w.Close()
+		unix.Close(int(fd))
 		killAndReap(int(cpid))
 		return 0, nil, false
 	}
-	return int(cpid), &SpecPipe{w: w, ns: ns, keepFDs: keepFDs}, true
+	return int(cpid), newSpecPipe(int(fd), ns, keepFDs), true
 }
 
 // DropPrestarted kills and reaps the init stage the constructor started,

@@ -90,20 +90,50 @@ func forward(sigs <-chan os.Signal, pid int) {
 }
 
 // reap waits for every child and returns the program's status the way a
-// shell reports it: the exit code, or 128+N when signal N killed it.
+// shell reports it: the exit code, or 128+N when signal N killed it. The
+// program's stops and continues go to the launcher (reportJob).
 func reap(pid int) int {
 	for {
 		var ws unix.WaitStatus
-		got, err := unix.Wait4(-1, &ws, 0, nil)
+		got, err := unix.Wait4(-1, &ws, unix.WUNTRACED|unix.WCONTINUED, nil)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
 		if err != nil {
 			return 125
 		}
-		if got == pid {
+		switch {
+		case got != pid:
+		case ws.Stopped():
+			reportJob('S', ws.StopSignal())
+		case ws.Continued():
+			reportJob('C', 0)
+		default:
 			return exitStatus(ws)
 		}
+	}
+}
+
+// reportFD is the launcher's spec socket, kept for reportJob (-1: none).
+var reportFD = -1
+
+// keepReportFD keeps the spec fd when it is the launcher's socket, above
+// the preserved fds (moved down to 3…) and the go-ahead, close-on-exec.
+func keepReportFD(fd, keepFDs int) {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return
+	}
+	if n, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, specFD+2+keepFDs); err == nil {
+		reportFD = n
+	}
+}
+
+// reportJob is cinit.c's report_job: the program stopped by sig ('S') or
+// went on ('C'), for the launcher to stop too. Never blocking.
+func reportJob(kind byte, sig syscall.Signal) {
+	if reportFD >= 0 {
+		_ = unix.Sendto(reportFD, []byte{kind, byte(sig)}, unix.MSG_DONTWAIT|unix.MSG_NOSIGNAL, nil)
 	}
 }
 

@@ -160,5 +160,8 @@ func readSpec() (*Spec, error) {
 		os.Exit(125) // the launcher gave up before sending it, and said why
 	}
 	s, _, err := decodeSpec(data)
+	if err == nil {
+		keepReportFD(int(f.Fd()), s.KeepFDs)
+	}
 	return s, err
 }

@@ -285,8 +285,10 @@ func protectableConfig(p profiles.Policy) error {
 // RunAndExit is Run for a caller that exits as soon as it returns (the
 // CLI): the forwarded signals then stay caught to the end instead of
 // being handed back, which costs a thread hand-off per signal, over a
-// millisecond, after the program has already exited. A library that goes
-// on running after Run must use Run.
+// millisecond, after the program has already exited. It also stops the
+// process when the program stops (the shell waiting for it then takes
+// the terminal back) and ignores SIGTTOU once the program is done. A
+// library that goes on running after Run must use Run.
 func (o Options) RunAndExit(program string, args ...string) (int, error) {
 	o.exitAfterRun = true
 	return o.Run(program, args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
 	"syscall"
 
 	"github.com/sirupsen/logrus"
@@ -62,8 +63,13 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		logrus.Warn(n)
 	}
 	relay := startNotifyRelay(p, spec, ns.Enabled)
-	status, err := l.run(spec, sigs)
+	status, err := l.run(p, ns.Enabled, spec, sigs)
 	relay.close()
+	// The program may have left the terminal to another process group
+	// with TOSTOP set: the warnings below must not stop omega-run.
+	if p.exitAfterRun {
+		signal.Ignore(unix.SIGTTOU)
+	}
 	// A signal that comes from now on ends omega-run as it would any
 	// program (the state sync writes by rename: nothing half-written),
 	// rather than going to a program that has exited; with nothing left
@@ -177,7 +183,7 @@ func (l *launch) abandon() {
 }
 
 // run sends the spec, lets the init stage go on and waits for it.
-func (l *launch) run(spec *nsexec.Spec, sigs signalCatcher) (int, error) {
+func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) (int, error) {
 	l.cg.mark(spec)
 	err := l.pipe.Send(spec)
 	if errors.Is(err, syscall.EPIPE) {
@@ -194,6 +200,9 @@ func (l *launch) run(spec *nsexec.Spec, sigs signalCatcher) (int, error) {
 		return 0, launcherErr(err)
 	}
 	go forwardSignals(sigs.C(), l.proc)
+	done := make(chan struct{})
+	defer close(done)
+	l.followStops(p, pid1, done)
 	return l.status()
 }
 

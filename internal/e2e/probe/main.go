@@ -44,6 +44,9 @@ func run(action string, args []string) error {
 	if known, err := hostGuard(action, args); known {
 		return err
 	}
+	if known, err := jobs(action, args); known {
+		return err
+	}
 	switch action {
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)

@@ -1,0 +1,100 @@
+//go:build linux
+
+package e2e
+
+import (
+	"context"
+	"io"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestStopFollowsProgram: a program that stops itself — vi and Claude Code
+// read Ctrl-Z as a key, then kill(0, SIGTSTP) — stops omega-run too, so
+// the shell waiting for omega-run takes the terminal back; the shell's fg
+// continues both. The program's Landlock domain keeps its signal from
+// omega-run itself, which then held the terminal for good. A Ctrl-Z from
+// the terminal stops both once, not again after fg. With PID 1 (sandbox
+// mode) and with the program as omega-run's own child (rx with a cgroup).
+func TestStopFollowsProgram(t *testing.T) {
+	type launch struct {
+		name  string
+		u     user
+		flags []string
+	}
+	launches := []launch{
+		{"sandbox/root", rootUser, nil},
+		{"sandbox/nobody", nobody, nil},
+		{"rx-supervised/root", rootUser, []string{"--mode", "rx", "--memory", "1G"}},
+	}
+	for _, l := range launches {
+		t.Run(l.name+"/stop-self", func(t *testing.T) {
+			w := newWorld(t, l.u)
+			args := append(append([]string{"job-shell", bin}, l.flags...), "--", probe, "stop-self")
+			out := asJob(t, w, "", args...)
+			if !strings.Contains(out, "JOB STOPPED 20") || !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want the job stopped by SIGTSTP (20), then resumed and exited 0; terminal:\n%s", out)
+			}
+		})
+		t.Run(l.name+"/ctrl-z", func(t *testing.T) {
+			w := newWorld(t, l.u)
+			args := append(append([]string{"job-shell", bin}, l.flags...), "--", "/bin/sh", "-c", "echo ready; sleep 1; echo resumed")
+			out := asJob(t, w, "\x1a", args...)
+			if n := strings.Count(out, "JOB STOPPED"); n != 1 || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want one stop, then exit 0; got %d stops; terminal:\n%s", n, out)
+			}
+		})
+	}
+}
+
+// asJob runs the probe's job-shell as the session leader of a new
+// terminal (args start with "job-shell"), types keys once the program
+// says ready (none: at once), and returns what the terminal showed.
+func asJob(t *testing.T, w *world, keys string, args ...string) string {
+	t.Helper()
+	master, slave := openPty(t)
+	defer master.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c := w.cmdOf(ctx, probe, args...)
+	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
+	if c.SysProcAttr == nil {
+		c.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	c.SysProcAttr.Setsid, c.SysProcAttr.Setctty, c.SysProcAttr.Ctty = true, true, 0
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	var buf lockedBuffer
+	done := make(chan struct{})
+	go func() { io.Copy(&buf, master); close(done) }()
+	if keys != "" {
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		master.WriteString(keys)
+	}
+	c.Wait()
+	<-done
+	return buf.String()
+}
+
+// TestWarnAfterTerminalTaken: a program that leaves the terminal to
+// another process group with TOSTOP set does not stop omega-run when it
+// warns after the run (SIGTTOU): the warning comes, the exit status is
+// the program's, and the shell sees no stop.
+func TestWarnAfterTerminalTaken(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			made := w.home + "/.omega/workspace/.envrc"
+			out := asJob(t, w, "", "job-shell", bin, "--", probe, "take-terminal", made)
+			if strings.Contains(out, "JOB STOPPED") || !strings.Contains(out, "JOB EXITED 0") || !strings.Contains(out, ".envrc") {
+				t.Errorf("want the warning about .envrc and exit 0, no stop; terminal:\n%s", out)
+			}
+		})
+	}
+}

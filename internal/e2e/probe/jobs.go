@@ -1,0 +1,101 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// jobs runs the job-control actions: a shell's part, and a program's.
+func jobs(action string, args []string) (bool, error) {
+	switch action {
+	case "stop-self": // kill(0, SIGTSTP) as vi does on Ctrl-Z, then say "resumed"
+		if err := unix.Kill(0, unix.SIGTSTP); err != nil {
+			return true, err
+		}
+		fmt.Println("resumed")
+		return true, nil
+	case "job-shell": // PROGRAM ARGS...: run it as a foreground job of this session
+		return true, jobShell(args)
+	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
+		return true, takeTerminal(args[0])
+	}
+	return false, nil
+}
+
+// jobShell is what an interactive shell does with a job, on the terminal
+// on fd 0 that is this session leader's: it runs the job in a process
+// group of its own in the foreground and waits for it with WUNTRACED;
+// it takes the terminal back after each wait, as shells do, and on each
+// stop it prints "JOB STOPPED N" and continues the job (fg), at
+// most three times; when the job does not stop or end within 10 s, it
+// prints "JOB HUNG" and kills it.
+func jobShell(args []string) error {
+	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0},
+	})
+	if err != nil {
+		return err
+	}
+	pid := proc.Pid
+	// As a shell: the terminal comes back to it after each wait, whatever
+	// the job left it to, before it says anything.
+	signal.Ignore(unix.SIGTTOU)
+	back := func() { unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, unix.Getpgrp()) }
+	timer := time.AfterFunc(10*time.Second, func() {
+		fmt.Println("JOB HUNG")
+		unix.Kill(-pid, unix.SIGKILL)
+	})
+	defer timer.Stop()
+	for stops := 0; ; {
+		var ws unix.WaitStatus
+		if _, err := unix.Wait4(pid, &ws, unix.WUNTRACED, nil); err == unix.EINTR {
+			continue
+		} else if err != nil {
+			return err
+		}
+		back()
+		if !ws.Stopped() {
+			fmt.Println("JOB EXITED", ws.ExitStatus())
+			return nil
+		}
+		fmt.Println("JOB STOPPED", int(ws.StopSignal()))
+		if stops++; stops == 3 {
+			unix.Kill(-pid, unix.SIGKILL)
+			continue
+		}
+		time.Sleep(100 * time.Millisecond)
+		timer.Reset(10 * time.Second)
+		unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pid)
+		unix.Kill(-pid, unix.SIGCONT)
+	}
+}
+
+// takeTerminal leaves the terminal on fd 0 to a process group omega-run
+// is not in, with TOSTOP set, so that omega-run's writes to it after the
+// run would stop it; PATH is made to have omega-run warn then.
+func takeTerminal(path string) error {
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		return err
+	}
+	tio, err := unix.IoctlGetTermios(0, unix.TCGETS)
+	if err != nil {
+		return err
+	}
+	tio.Lflag |= unix.TOSTOP
+	if err := unix.IoctlSetTermios(0, unix.TCSETS, tio); err != nil {
+		return err
+	}
+	signal.Ignore(unix.SIGTTOU)
+	if err := unix.Setpgid(0, 0); err != nil {
+		return err
+	}
+	return unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, unix.Getpid())
+}

@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// followStops makes the omega-run CLI stop when the program stops, as a
+// program run without it would be seen to: the caller's shell waits for
+// omega-run, not for the program, and takes the terminal back only when
+// omega-run stops. A stop the terminal sends (Ctrl-Z with the terminal in
+// its usual mode) reaches both, as they share a process group; one the
+// program sends itself does not: vi and Claude Code read Ctrl-Z as a key
+// and then kill(0, SIGTSTP), which the program's Landlock domain keeps
+// from reaching omega-run, which then waited with the terminal held. An
+// embedder is never stopped for its program. With PID 1, PID 1 reports
+// the program's stops over the spec socket; without it, the program is
+// omega-run's own child.
+func (l *launch) followStops(p *plan, pid1 bool, done <-chan struct{}) {
+	if !p.exitAfterRun {
+		return
+	}
+	if pid1 {
+		go l.pipe.Stops(func(sig syscall.Signal) { stopAsProgram(programOf(l.proc.pid), sig) })
+		return
+	}
+	go childStops(l.proc.pid, done)
+}
+
+// childStops follows the stops of omega-run's child pid until done.
+func childStops(pid int, done <-chan struct{}) {
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, unix.SIGCHLD)
+	defer signal.Stop(ch)
+	for {
+		select {
+		case <-done:
+			return
+		case <-ch:
+		}
+		// WSTOPPED alone: an exit stays for wait to reap.
+		var info unix.Siginfo
+		if unix.Waitid(unix.P_PID, pid, &info, unix.WSTOPPED|unix.WNOHANG, nil) != nil || info.Signo == 0 {
+			continue
+		}
+		stopAsProgram(pid, syscall.Signal(siginfoStatus(&info)))
+	}
+}
+
+// siginfoStatus is si_status of a SIGCHLD siginfo: after si_signo,
+// si_errno, si_code, padding, si_pid and si_uid.
+func siginfoStatus(info *unix.Siginfo) int32 {
+	return *(*int32)(unsafe.Add(unsafe.Pointer(info), 24))
+}
+
+// stopAsProgram stops omega-run by sig as the program stopped by it,
+// unless the program has gone on since: a stop from the terminal reached
+// both, and when the shell continued both, PID 1's report of it may
+// still be unread. A job-control stop is taken as the program took it
+// (the kernel drops it in an orphaned process group, and a caller that
+// ignores it made the program ignore it too); SIGSTOP only while
+// omega-run runs in the terminal's foreground, where the shell will
+// continue it: elsewhere nothing would, and omega-run could not exit.
+func stopAsProgram(prog int, sig syscall.Signal) {
+	if prog > 0 && !isStopped(prog) {
+		return
+	}
+	switch sig {
+	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
+	case unix.SIGSTOP:
+		if !inForeground() {
+			return
+		}
+	default:
+		return
+	}
+	_ = unix.Kill(unix.Getpid(), sig)
+}
+
+// programOf is PID 1's first child, the program (orphans it adopts come
+// after it), or 0 when the kernel does not list children.
+func programOf(pid1 int) int {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid1) + "/task/" + strconv.Itoa(pid1) + "/children")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return 0
+	}
+	n, _ := strconv.Atoi(string(f[0]))
+	return n
+}
+
+// isStopped tells whether pid is stopped now (state T in its stat).
+func isStopped(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if i := bytes.LastIndexByte(b, ')'); err == nil && i >= 0 && i+2 < len(b) {
+		return b[i+2] == 'T'
+	}
+	return false
+}
