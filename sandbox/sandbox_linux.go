@@ -43,11 +43,16 @@ func Release() { nsexec.DropPrestarted() }
 
 // command builds the unstarted command for the library API.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
-	if p.policy.Mode == ModeRWX {
+	if p.policy.Mode == ModeRWX && !p.needsInitStage() {
 		return plainCommand(ctx, p), nil
 	}
 	if !nsexec.CInit && !initCalled.Load() {
 		return nil, errNoInit
+	}
+	if p.policy.Mode == ModeRWX {
+		// ids, limits and the environment edits are the init stage's
+		// to apply, as for the CLI's rwx (plainSpec); it confines nothing.
+		return initCommand(ctx, plainSpec(p), nsexec.Namespaces{}, p.workdir)
 	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {
@@ -56,12 +61,24 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	for _, n := range p.nsNotes {
 		logrus.Warn(n)
 	}
+	return initCommand(ctx, spec, ns, p.workdir)
+}
+
+func initCommand(ctx context.Context, spec *nsexec.Spec, ns nsexec.Namespaces, workdir string) (*exec.Cmd, error) {
 	cmd, err := nsexec.Command(ctx, spec, ns)
 	if err != nil {
 		return nil, err
 	}
-	cmd.Dir = p.workdir
+	cmd.Dir = workdir
 	return cmd, nil
+}
+
+// needsInitStage: rwx has Process settings or preserved fds that a plain
+// exec.Cmd would drop.
+func (p *plan) needsInitStage() bool {
+	q := p.process
+	return p.ids != nil || len(p.limits) > 0 || p.preserveFDs > 0 || q.ClearEnv || len(q.SetEnv) > 0 ||
+		len(q.UnsetEnv) > 0 || q.ListenPID || q.WatchdogPID
 }
 
 func specAndNamespaces(p *plan) (*nsexec.Spec, nsexec.Namespaces, error) {
@@ -285,7 +302,7 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // kills the whole tree either way.
 func Start(cmd *exec.Cmd) error {
 	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg || len(cmd.ExtraFiles) == 0 {
-		return cmd.Start() // rwx's plain command: its program must not start with signals blocked
+		return cmd.Start() // rwx's plain command (plainCommand): its program must not start with signals blocked
 	}
 	// The spec (nsexec.Command's memfd) is the child's once started:
 	// closed now, not when the garbage collector gets to it.
