@@ -14,11 +14,27 @@
 //		err = cmd.Wait()
 //	}
 //
-// The returned *exec.Cmd is not started; set Stdin, Stdout, Stderr, Env and
-// Dir as for any other command. Start it with Start: cmd.Run, Start and
+// The returned *exec.Cmd is not started; set Stdin, Stdout, Stderr and Env
+// as for any other command. Start it with Start: cmd.Run, Start and
 // Output work too, but in sandbox mode a signal sent in the first
 // milliseconds may be lost, and the command's spec fd stays open in this
-// process until a garbage collection.
+// process until a garbage collection. What an embedder must know besides:
+//
+//   - Give the working directory as Options.Workdir, not cmd.Dir: only
+//     Workdir is checked against the paths sandbox mode hides, and a
+//     program started in a hidden directory (cmd.Dir = ~/.ssh) reads it
+//     through its working directory. cmd.ExtraFiles are not passed on
+//     (Options.PreserveFDs passes this process's fds 3 and up).
+//   - A failure after the start (the init stage's, or an exec the kernel
+//     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
+//     line "omega-run: init: …" on cmd.Stderr, like a program's own exit
+//     with that status; failures found before, in Command, are *Error.
+//   - Cancelling the context kills the whole tree in sandbox mode only; in
+//     rx and rwx the program's children live on, and any that hold its
+//     stdout or stderr keep Wait waiting for them: set cmd.WaitDelay.
+//   - Command creates the data dir (with workspace/; tmp/ and config.toml
+//     in sandbox mode) and ~/.claude when missing. Warnings, and one Info
+//     line "launching" per command, go to logrus's standard logger.
 package sandbox
 
 import (
@@ -52,7 +68,7 @@ const (
 // cannot enforce anything.
 var ErrUnsupported = errors.New("no sandbox is available on this operating system")
 
-// Exit codes, as DESIGN.md fixes them.
+// Exit codes, as README.md's "Exit status" fixes them.
 const (
 	ExitLauncher      = 125
 	ExitNotExecutable = 126

@@ -177,7 +177,10 @@ func sandboxNamespaces(p *plan) nsexec.Namespaces {
 
 // Run is the CLI's entry point: rwx and rx replace this process with the
 // program and return only on failure; sandbox runs it in the init stage,
-// forwards signals, and returns its exit status.
+// forwards signals, and returns its exit status. It changes this
+// process's working directory to Workdir for good, and catches the
+// forwarded signals (SIGTERM, SIGINT, …) while the program runs: a
+// program that runs several commands uses CommandContext.
 func (o Options) Run(program string, args ...string) (int, error) {
 	p, err := o.prepare(program, args)
 	if err != nil {
@@ -299,7 +302,8 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // this process. In sandbox mode a signal sent (cmd.Process.Signal) in the
 // first milliseconds, before PID 1 of the new pid namespace has its
 // handlers, is otherwise dropped by the kernel. Cancelling the context
-// kills the whole tree either way.
+// kills the same processes either way: the whole tree in sandbox mode,
+// the program alone in rx and rwx.
 func Start(cmd *exec.Cmd) error {
 	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg || len(cmd.ExtraFiles) == 0 {
 		return cmd.Start() // rwx's plain command (plainCommand): its program must not start with signals blocked
