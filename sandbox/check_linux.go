@@ -23,7 +23,7 @@ func Check() Report {
 		SeccompVersion:  seccomp.Version(),
 		NoNewPrivs:      true, // Linux 3.5 and later; omega-run needs newer anyway
 	}
-	if err := nsexec.Probe(); err != nil {
+	if err := probe(); err != nil {
 		r.NamespacesError = err.Error()
 	} else {
 		r.Namespaces = true

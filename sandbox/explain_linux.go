@@ -130,7 +130,7 @@ func usernsProbe() string {
 	if cause := usernsUnavailable(); cause != "" {
 		return cause
 	}
-	if err := nsexec.Probe(); err != nil {
+	if err := probe(); err != nil {
 		if cause := cloneFailure(err); cause != "" {
 			return cause
 		}

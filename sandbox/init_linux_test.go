@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/omega-run/omega-run/nsexec"
@@ -31,5 +32,22 @@ func TestCommandWithoutInit(t *testing.T) {
 	}
 	if _, err := (Options{Mode: ModeRWX, Home: t.TempDir()}).CommandContext(context.Background(), "true"); err != nil {
 		t.Errorf("rwx needs no init stage: %v", err)
+	}
+}
+
+// TestCheckWithoutInit: Check before Init, in a build whose init stage is
+// the Go one, says that Init is missing. Its probe ran main again instead
+// of the init stage, which exited 0, and Check reported namespaces that
+// it had never tried.
+func TestCheckWithoutInit(t *testing.T) {
+	if nsexec.CInit {
+		t.Skip("the C init stage needs no Init")
+	}
+	saved := initCalled.Load()
+	initCalled.Store(false)
+	defer initCalled.Store(saved)
+	r := Check()
+	if r.Namespaces || !strings.Contains(r.NamespacesError, errNoInit.Error()) {
+		t.Errorf("Check without Init: Namespaces %v, error %q; want false and %q", r.Namespaces, r.NamespacesError, errNoInit)
 	}
 }

@@ -36,6 +36,15 @@ var initCalled atomic.Bool
 
 var errNoInit = errors.New("sandbox.Init was not called as the first statement of main: this build (without cgo, or -tags omega_goinit) starts the init stage by running main again")
 
+// probe is nsexec.Probe, refused where it would run main again instead
+// of the init stage (and report namespaces it never tried).
+func probe() error {
+	if !nsexec.CInit && !initCalled.Load() {
+		return errNoInit
+	}
+	return nsexec.Probe()
+}
+
 // Release kills and reaps the init stage the omega-run CLI started before
 // the Go runtime when no launch took it (a failed command line, another
 // command): the CLI calls it before it exits.
