@@ -303,7 +303,27 @@ static char *getwd_go(void) {
 // omega_enter_mounts sets up the mount namespace and goes back to the working
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
+// refuse_hidden_wd: a working directory at or below a directory the
+// sandbox hides would be kept, unseen by path but open, and read through
+// (an embedder's cmd.Dir, or a cd through a symlink into ~/.ssh): the
+// kernel's own path of it, no $PWD, is checked.
+static void refuse_hidden_wd(const struct spec *s) {
+	char real[4096];
+	if (!getcwd(real, sizeof real))
+		return; // not in the host's tree: nothing hidden there either
+	for (uint32_t i = 0; i < s->hide_dirs.n; i++) {
+		const char *h = s->hide_dirs.v[i];
+		size_t n = strlen(h);
+		while (n > 1 && h[n - 1] == '/')
+			n--;
+		if (strncmp(real, h, n) == 0 && (real[n] == 0 || real[n] == '/' || n == 1))
+			omega_die(125, "working directory %s is inside %s, which the sandbox hides: run from another directory",
+			          real, h);
+	}
+}
+
 void omega_enter_mounts(struct spec *s) {
+	refuse_hidden_wd(s);
 	char *wd = getwd_go(), msg[8192];
 	int oldwd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
 	if (rc == 1)

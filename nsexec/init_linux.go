@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -112,6 +113,9 @@ func runInit(w *warner) error {
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
 func enterMounts(s *Spec, w *warner) error {
+	if err := refuseHiddenWorkdir(s.Mounts.HideDirs); err != nil {
+		return err
+	}
 	wd, _ := os.Getwd()
 	oldwd, _ := os.Open(".")
 	hostProc, err := setupMounts(s.Mounts, s.FailClosed)
@@ -367,4 +371,20 @@ func setPIDVar(env []string, name string, pid int) bool {
 		}
 	}
 	return found
+}
+
+// refuseHiddenWorkdir is cinit_mounts.c's refuse_hidden_wd: a working
+// directory at or below a hidden one, by the kernel's path of it (no
+// $PWD), would be kept open and read through.
+func refuseHiddenWorkdir(hidden []string) error {
+	real, err := unix.Getwd()
+	if err != nil {
+		return nil // not in the host's tree: nothing hidden there either
+	}
+	for _, h := range hidden {
+		if rel, err := filepath.Rel(h, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return fmt.Errorf("working directory %s is inside %s, which the sandbox hides: run from another directory", real, h)
+		}
+	}
+	return nil
 }

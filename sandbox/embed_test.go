@@ -68,3 +68,32 @@ func TestEmbeddedErrors(t *testing.T) {
 		t.Errorf("missing --allow-write: %v, want code 125", err)
 	}
 }
+
+// TestEmbeddedHiddenDir: an embedder's cmd.Dir inside a directory the
+// sandbox hides (~/.ssh) does not let the program read it through its
+// working directory, which the init stage would otherwise keep open: the
+// launch is refused with 125, and the key is not printed.
+func TestEmbeddedHiddenDir(t *testing.T) {
+	if testing.Short() || os.Geteuid() != 0 {
+		t.Skip("starts confined processes as root")
+	}
+	home, err := os.MkdirTemp("/var/tmp", "omega-embed-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	t.Setenv("HOME", home)
+	ssh := filepath.Join(home, ".ssh")
+	os.MkdirAll(ssh, 0o700)
+	os.WriteFile(filepath.Join(ssh, "id_ed25519"), []byte("SECRET"), 0o600)
+	os.MkdirAll(filepath.Join(home, ".omega", "workspace"), 0o700)
+	cmd, err := sandbox.Options{}.CommandContext(context.Background(), "cat", "id_ed25519")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Dir = ssh
+	out, _ := cmd.CombinedOutput()
+	if strings.Contains(string(out), "SECRET") || cmd.ProcessState.ExitCode() != 125 {
+		t.Errorf("exit %d, output %q; want 125 and no key", cmd.ProcessState.ExitCode(), out)
+	}
+}

@@ -20,10 +20,10 @@
 // milliseconds may be lost, and the command's spec fd stays open in this
 // process until a garbage collection. What an embedder must know besides:
 //
-//   - Give the working directory as Options.Workdir, not cmd.Dir: only
-//     Workdir is checked against the paths sandbox mode hides, and a
-//     program started in a hidden directory (cmd.Dir = ~/.ssh) reads it
-//     through its working directory. cmd.ExtraFiles are not passed on
+//   - Give the working directory as Options.Workdir, not cmd.Dir: Workdir
+//     is checked against the paths sandbox mode hides before the start; a
+//     cmd.Dir in one (~/.ssh) fails only in the init stage, with exit
+//     status 125. cmd.ExtraFiles are not passed on
 //     (Options.PreserveFDs passes this process's fds 3 and up).
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"sync/atomic"
@@ -298,9 +299,14 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 	if wd == "" {
 		wd, _ = os.Getwd()
 	}
+	// By its real path too: a cd through a symlink into ~/.ssh names it
+	// otherwise (the init stages check the kernel's path again).
+	real, _ := filepath.EvalSymlinks(wd)
 	for _, h := range m.HideDirs {
-		if wd != "" && profiles.Within(wd, h) {
-			return fmt.Errorf("working directory %s is inside %s, which the sandbox hides: run from another directory (or give --workdir)", wd, h)
+		for _, d := range []string{wd, real} {
+			if d != "" && profiles.Within(d, h) {
+				return fmt.Errorf("working directory %s is inside %s, which the sandbox hides: run from another directory (or give --workdir)", wd, h)
+			}
 		}
 	}
 	return nil

@@ -382,3 +382,25 @@ func TestEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestHiddenWorkdirThroughLink: a working directory reached through a
+// symlink into a hidden directory ($PWD names the link) is refused like
+// the hidden directory itself, in the CLI and in the init stage; the
+// init stage kept it open, and the program read the key through it.
+func TestHiddenWorkdirThroughLink(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			secretAt(t, w, ".ssh/id_ed25519")
+			link := filepath.Join(w.home, "sshlink")
+			if err := os.Symlink(".ssh", link); err != nil {
+				t.Fatal(err)
+			}
+			w.dir = link // with $PWD naming the link, as a shell's cd sets it
+			r := w.runWith([]string{"PWD=" + link}, nil, bin, "--", "cat", "id_ed25519")
+			if r.code != 125 || strings.Contains(r.stdout, "SECRET") {
+				t.Errorf("exit %d, stdout %q; want 125 and no key (stderr %q)", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
