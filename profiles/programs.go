@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -22,7 +23,8 @@ type Program struct {
 	// Sync pairs a state file in home with its working copy inside the
 	// writable set (see StateSync).
 	Sync []StateSync
-	// Hint says how to fix refused writes for this tool.
+	// Hint says how to fix refused writes for this tool, as flags a user
+	// can paste; {ws} stands for the workspace (HintFor).
 	Hint string
 }
 
@@ -52,14 +54,21 @@ var Programs = []Program{
 		SetEnv: map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
 		Sync:   []StateSync{{Home: ClaudeStateName, Work: ".claude/.claude.json"}},
 	},
+	// State lists what each tool writes in everyday use, not what only
+	// an explicit configuration command writes (go env -w's ~/.config/go,
+	// pip config's ~/.config/pip): a warning on every launch must be one
+	// that following the hint silences. npm since 7 keeps its update check
+	// in its cache, not ~/.config/configstore. Go's telemetry counters in
+	// ~/.config/go fail silently. Hints name {ws}, the workspace.
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
-		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~; point GIT_CONFIG_GLOBAL at a file in the workspace, or --allow-write ~ (makes home writable)"},
-	{Name: "npm", State: []string{".npm", ".config/configstore"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}},
-		Hint: "set npm_config_cache to a directory in the workspace, or --allow-write ~/.npm"},
-	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin", ".config/pip"}, EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}},
-		Hint: "use a virtualenv in the workspace (python3 -m venv), or --allow-write ~/.cache/pip and ~/.local"},
-	{Name: "go", State: []string{"go", ".cache/go-build", ".config/go"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
-		Hint: "set GOPATH and GOCACHE to directories in the workspace, or --allow-write ~/go ~/.cache/go-build"},
+		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"},
+	{Name: "npm", State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
+		Hint: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"},
+	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
+		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
+		Hint:    "add --setenv PIP_CACHE_DIR={ws}/.cache/pip, and install into a virtualenv in the workspace (python3 -m venv {ws}/venv, then run its bin/pip) or add --setenv PYTHONUSERBASE={ws}/.local (pip creates them)"},
+	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
+		Hint: "add --setenv GOPATH={ws}/go --setenv GOCACHE={ws}/.cache/go-build (go creates them)"},
 }
 
 // ClaudeStateName is Claude Code's state file in home, which names the
@@ -99,4 +108,33 @@ func (p *Program) StatePaths(home string, getenv func(string) string) []string {
 		}
 	}
 	return append(out, set...)
+}
+
+// HintFor is p's hint with the workspace's path in it, quoted for a
+// shell when it needs to be.
+func (p *Program) HintFor(workspace string) string {
+	return strings.ReplaceAll(p.Hint, "{ws}", shellWord(workspace))
+}
+
+// shellWord quotes s for a POSIX shell unless it is plain.
+func shellWord(s string) string {
+	plain := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r == '@' || r == ':' ||
+			r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	})
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// VenvOf returns the Python virtualenv a program in its bin directory
+// belongs to (pyvenv.cfg beside that directory), or "": pip run from a
+// virtualenv installs there, as when the virtualenv is activated.
+func VenvOf(path string) string {
+	dir := filepath.Dir(filepath.Dir(path))
+	if _, err := os.Stat(filepath.Join(dir, "pyvenv.cfg")); err != nil || !filepath.IsAbs(path) {
+		return ""
+	}
+	return dir
 }

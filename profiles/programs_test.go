@@ -29,10 +29,11 @@ func TestStatePaths(t *testing.T) {
 		want []string
 	}{
 		{"go", map[string]string{"GOCACHE": "/cache/go", "GOPATH": "relative-is-ignored"},
-			[]string{"/h/go", "/h/.config/go", "/cache/go"}},
-		{"go", nil, []string{"/h/go", "/h/.cache/go-build", "/h/.config/go"}},
+			[]string{"/h/go", "/cache/go"}},
+		{"go", nil, []string{"/h/go", "/h/.cache/go-build"}},
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
-		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/h/.config/configstore", "/w/npm"}},
+		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/w/npm"}},
+		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
 	} {
 		got := ProgramFor(c.prog).StatePaths("/h", func(k string) string { return c.env[k] })
 		if !reflect.DeepEqual(got, c.want) {

@@ -101,7 +101,11 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Warnings = append(e.Warnings, w)
 	}
 	for i := range profiles.Programs {
-		if w := stateWarning(pol, &profiles.Programs[i], o.Process.getenv); w != "" {
+		prog, path := &profiles.Programs[i], ""
+		if p := profiles.ProgramFor(e.Program); p != nil && p.Name == prog.Name {
+			path = e.Program // pip in a virtualenv
+		}
+		if w := stateWarning(pol, prog, path, o.Process.getenv); w != "" {
 			e.RefusedState = append(e.RefusedState, w)
 		}
 	}

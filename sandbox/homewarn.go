@@ -8,7 +8,7 @@ import (
 )
 
 // homeWritableWarning is said when a writable root holds the whole home
-// directory (--allow-write ~, which the git hint offers, a data dir at
+// directory (--allow-write ~, a data dir at
 // ~, a home below /tmp in rx): then the files that run code
 // at the user's next login or shell (~/.bashrc, ~/.profile, autostart
 // entries) and credential stores that do not exist yet

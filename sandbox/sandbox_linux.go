@@ -256,7 +256,7 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	if prog == nil {
 		return nil, nil
 	}
-	if w := stateWarning(p.policy, prog, p.process.getenv); w != "" {
+	if w := stateWarning(p.policy, prog, p.path, p.process.getenv); w != "" {
 		logrus.Warn(w)
 	}
 	if len(prog.Sync) == 0 {

@@ -290,9 +290,19 @@ func atomicWrite(path string, data []byte, like string) error {
 }
 
 // refusedState names, for the program's well-known tool, the state paths
-// outside the writable set (which its writes there will fail on); getenv
-// is the program's environment.
-func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(string) string) []string {
+// outside the writable set (which its writes there will fail on); path is
+// the program's, getenv is its environment.
+func refusedState(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) []string {
+	if venv := profiles.VenvOf(path); prog.Name == "pip" && venv != "" && getenv("VIRTUAL_ENV") == "" {
+		// pip run from a virtualenv installs there, activated or not.
+		env := getenv
+		getenv = func(k string) string {
+			if k == "VIRTUAL_ENV" {
+				return venv
+			}
+			return env(k)
+		}
+	}
 	var out []string
 	synced := map[string]bool{}
 	for _, s := range prog.Sync {
@@ -306,15 +316,16 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(strin
 	return out
 }
 
-// stateWarning is the one line naming refused writes for prog, or "".
-func stateWarning(pol profiles.Policy, prog *profiles.Program, getenv func(string) string) string {
-	refused := refusedState(pol, prog, getenv)
+// stateWarning is the one line naming refused writes for prog (at path,
+// or "" when unknown), or "".
+func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) string {
+	refused := refusedState(pol, prog, path, getenv)
 	if len(refused) == 0 {
 		return ""
 	}
 	msg := fmt.Sprintf("%s keeps state in %s, outside the writable set: writes there will be refused", prog.Name, strings.Join(refused, ", "))
 	if prog.Hint != "" {
-		msg += "; " + prog.Hint
+		msg += "; " + prog.HintFor(pol.Workspace())
 	}
 	return msg
 }

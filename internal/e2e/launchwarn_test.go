@@ -50,8 +50,7 @@ func TestRootMetadataWarning(t *testing.T) {
 	}
 }
 
-// TestHomeWritableWarning: --allow-write ~ (which the git and npm hints
-// offer) makes what runs at the next login writable, and a credential
+// TestHomeWritableWarning: --allow-write ~ makes what runs at the next login writable, and a credential
 // store that does not exist yet can be created; the launch says so.
 func TestHomeWritableWarning(t *testing.T) {
 	for _, u := range users {

@@ -1,0 +1,77 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStateHintPasted: on a fresh home the state warning's flags, pasted
+// as they are, make the tool's write work and silence the warning (the
+// go hint offered --allow-write of directories that did not exist, and
+// the warning stayed with GOPATH and GOCACHE set as it advised).
+func TestStateHintPasted(t *testing.T) {
+	gotool := "/usr/local/go/bin/go"
+	if _, err := os.Stat(gotool); err != nil {
+		t.Fatalf("%s is needed for this test", gotool)
+	}
+	env := []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false"}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.timeout = 3 * time.Minute
+				proj := filepath.Join(w.extra, "p")
+				mustMkdir(t, proj)
+				writeFile(t, filepath.Join(proj, "go.mod"), "module example.com/p\n\ngo 1.22\n")
+				writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
+				chownTree(t, w.extra, u)
+				for _, c := range [][]string{
+					{"git", "config", "--global", "user.name", "X"},
+					{"go", "vet", "."},
+				} {
+					base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj}
+					r := w.runEnv(env, append(append(base, "--"), c...)...)
+					line := stateLine(r.stderr)
+					if r.code == 0 || line == "" {
+						t.Fatalf("%s on a fresh home: %+v; want it to fail, with a warning", c, r)
+					}
+					r = w.runEnv(env, append(append(append(base, pastedFlags(line)...), "--"), c...)...)
+					if r.code != 0 || stateLine(r.stderr) != "" {
+						t.Errorf("%s with the hint's flags %q: %+v; want it to work, without the warning", c, pastedFlags(line), r)
+					}
+				}
+				if b, err := os.ReadFile(filepath.Join(w.dataDir, "workspace", ".gitconfig")); err != nil || !strings.Contains(string(b), "X") {
+					t.Errorf("the workspace's .gitconfig: %q, %v", b, err)
+				}
+			})
+		}
+	}
+}
+
+// stateLine is the state warning in stderr, or "".
+func stateLine(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, " keeps state in ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// pastedFlags are the --setenv flags of a warning's hint, as a user
+// pastes them.
+func pastedFlags(line string) []string {
+	var out []string
+	words := strings.Fields(line)
+	for i, w := range words {
+		if w == "--setenv" && i+1 < len(words) {
+			out = append(out, w, strings.TrimRight(words[i+1], ",);"))
+		}
+	}
+	return out
+}

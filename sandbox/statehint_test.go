@@ -1,0 +1,144 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// hintSetenv returns the KEY=VALUE of each --setenv in a warning's hint.
+func hintSetenv(t *testing.T, w string) []string {
+	t.Helper()
+	var out []string
+	words := strings.Fields(w)
+	for i, word := range words {
+		if word == "--setenv" && i+1 < len(words) {
+			kv := strings.TrimRight(words[i+1], ",);")
+			if _, _, ok := strings.Cut(kv, "="); !ok {
+				t.Fatalf("--setenv %q in %q: want KEY=VALUE", kv, w)
+			}
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// TestStateHintSilences: on a fresh home each tool's warning gives flags
+// that can be pasted (--setenv into the workspace, no --allow-write of a
+// directory that does not exist), and following them silences it, as a
+// warning on every launch must be.
+func TestStateHintSilences(t *testing.T) {
+	home := t.TempDir()
+	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
+		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}} // not /tmp: home is in it
+	for _, prog := range profiles.Programs {
+		if prog.Hint == "" {
+			continue
+		}
+		t.Run(prog.Name, func(t *testing.T) {
+			fresh := Process{ClearEnv: true}
+			w := stateWarning(pol, &prog, "", fresh.getenv)
+			if w == "" {
+				t.Fatal("no warning on a fresh home")
+			}
+			if strings.Contains(w, "--allow-write") {
+				t.Errorf("hint offers --allow-write, which refuses a directory that does not exist yet: %q", w)
+			}
+			set := hintSetenv(t, w)
+			if len(set) == 0 {
+				t.Fatalf("no --setenv in %q", w)
+			}
+			for _, kv := range set {
+				_, v, _ := strings.Cut(kv, "=")
+				if !profiles.Within(v, pol.Workspace()) {
+					t.Errorf("--setenv %s: not in the workspace %s", kv, pol.Workspace())
+				}
+			}
+			if w := stateWarning(pol, &prog, "", Process{ClearEnv: true, SetEnv: set}.getenv); w != "" {
+				t.Errorf("with %q the warning stays: %q", set, w)
+			}
+		})
+	}
+}
+
+// TestStateWarningCases: what each tool's warning names, and what
+// silences it.
+func TestStateWarningCases(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, ".omega", "workspace")
+	venv := filepath.Join(ws, "venv")
+	if err := os.MkdirAll(filepath.Join(venv, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(venv, "pyvenv.cfg"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
+		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}} // not /tmp: home is in it
+	cases := []struct {
+		name, prog, path string
+		set              []string
+		writableGit      bool
+		mode             profiles.Mode
+		want, not        []string // in the warning, and not; want nil: no warning
+	}{
+		{name: "go with GOPATH and GOCACHE in the workspace", prog: "go",
+			set: []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/gocache"}},
+		{name: "go: go env -w's config is not everyday state", prog: "go",
+			want: []string{home + "/go", "GOCACHE="}, not: []string{".config/go"}},
+		{name: "go: GOMODCACHE outside", prog: "go",
+			set:  []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/c", "GOMODCACHE=/srv/mod"},
+			want: []string{"/srv/mod"}},
+		{name: "npm with its cache in the workspace", prog: "npm", set: []string{"npm_config_cache=" + ws + "/npm"}},
+		{name: "npm: NPM_CONFIG_CACHE too", prog: "npm", set: []string{"NPM_CONFIG_CACHE=" + ws + "/npm"}},
+		{name: "npm: configstore is old npm's", prog: "npm", want: []string{home + "/.npm"}, not: []string{"configstore"}},
+		{name: "pip with cache and user base in the workspace", prog: "pip",
+			set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "PYTHONUSERBASE=" + ws + "/.local"}},
+		{name: "pip run from a virtualenv", prog: "pip", path: filepath.Join(venv, "bin", "pip"),
+			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}},
+		{name: "pip in an activated virtualenv", prog: "pip", set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "VIRTUAL_ENV=" + venv}},
+		{name: "pip: ~/.local without a virtualenv", prog: "pip", path: "/usr/bin/pip",
+			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}, want: []string{home + "/.local/lib"}, not: []string{".config/pip"}},
+		{name: "git", prog: "git", want: []string{"GIT_CONFIG_GLOBAL=" + ws + "/.gitconfig"}},
+		{name: "git with GIT_CONFIG_GLOBAL in the workspace", prog: "git", set: []string{"GIT_CONFIG_GLOBAL=" + ws + "/gc"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := pol
+			p.WritableGitConfig = c.writableGit
+			if c.mode != "" {
+				p.Mode = c.mode
+			}
+			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, Process{ClearEnv: true, SetEnv: c.set}.getenv)
+			if (w != "") != (c.want != nil) {
+				t.Fatalf("warning %q, want one: %v", w, c.want != nil)
+			}
+			for _, s := range c.want {
+				if !strings.Contains(w, s) {
+					t.Errorf("warning %q lacks %q", w, s)
+				}
+			}
+			for _, s := range c.not {
+				if strings.Contains(w, s) {
+					t.Errorf("warning %q names %q", w, s)
+				}
+			}
+		})
+	}
+}
+
+func TestHintForQuotes(t *testing.T) {
+	prog := profiles.Program{Hint: "--setenv A={ws}/a"}
+	for ws, want := range map[string]string{
+		"/h/.omega/workspace": "--setenv A=/h/.omega/workspace/a",
+		"/h/my dir/ws":        "--setenv A='/h/my dir/ws'/a",
+		"/h/it's":             `--setenv A='/h/it'\''s'/a`,
+	} {
+		if got := prog.HintFor(ws); got != want {
+			t.Errorf("HintFor(%q) = %q, want %q", ws, got, want)
+		}
+	}
+}
