@@ -102,7 +102,12 @@ func TestStateWarningCases(t *testing.T) {
 		{name: "pip in an activated virtualenv", prog: "pip", set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "VIRTUAL_ENV=" + venv}},
 		{name: "pip: ~/.local without a virtualenv", prog: "pip", path: "/usr/bin/pip",
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}, want: []string{home + "/.local/lib"}, not: []string{".config/pip"}},
-		{name: "git", prog: "git", want: []string{"GIT_CONFIG_GLOBAL=" + ws + "/.gitconfig"}},
+		{name: "git names --writable-git-config in sandbox mode", prog: "git",
+			want: []string{"GIT_CONFIG_GLOBAL=" + ws + "/.gitconfig", "--writable-git-config"}},
+		{name: "git with --writable-git-config given", prog: "git", writableGit: true,
+			want: []string{"GIT_CONFIG_GLOBAL="}, not: []string{"--writable-git-config"}},
+		{name: "git in rx, which keeps .git/config writable", prog: "git", mode: profiles.ModeRX,
+			want: []string{"GIT_CONFIG_GLOBAL="}, not: []string{"--writable-git-config"}},
 		{name: "git with GIT_CONFIG_GLOBAL in the workspace", prog: "git", set: []string{"GIT_CONFIG_GLOBAL=" + ws + "/gc"}},
 	}
 	for _, c := range cases {

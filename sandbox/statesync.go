@@ -327,6 +327,11 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, gete
 	if prog.Hint != "" {
 		msg += "; " + prog.HintFor(pol.Workspace())
 	}
+	if prog.Name == "git" && pol.Mode == profiles.ModeSandbox && !pol.WritableGitConfig {
+		// git config without --global fails on it with "Device or
+		// resource busy", which does not say why.
+		msg += "; a repository's .git/config and .git/hooks stay read-only: add --writable-git-config for git config without --global"
+	}
 	return msg
 }
 
