@@ -12,6 +12,7 @@ package main
 import (
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/omega-run/omega-run/sandbox"
 	"github.com/urfave/cli/v2"
@@ -33,6 +34,12 @@ func run(args []string) int {
 		app.Commands = nil
 	}
 	app.Metadata = map[string]any{"args": args}
+	if flag, help := dashesAsValue(args, app); flag != "" {
+		// urfave/cli would take the "--" for the value: --allow-write
+		// /cwd/--: no such file or directory.
+		printError("omega-run: --"+flag+" needs a value (see "+help+")", args)
+		return sandbox.ExitLauncher
+	}
 	status := 0
 	app.ExitErrHandler = func(_ *cli.Context, err error) {
 		status = exitStatus(err, args)
@@ -87,4 +94,32 @@ func helpBeforeProgram(args []string, app *cli.App) []string {
 		return args
 	}
 	return args[:end]
+}
+
+// dashesAsValue finds a flag that takes a value followed by "--" (omega-run
+// --allow-write -- true: the value was forgotten) and returns its name and
+// where its help is. --flag=-- stays a value, given on purpose.
+func dashesAsValue(args []string, app *cli.App) (flag, help string) {
+	flags, help, inCommand := app.Flags, "omega-run --help", false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return "", ""
+		}
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			if cmd := app.Command(a); cmd != nil && !inCommand {
+				flags, help, inCommand = cmd.Flags, "omega-run "+cmd.Name+" --help", true
+				continue
+			}
+			return "", "" // the program, or a command's argument
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !hasValue && takesValue(name, flags) {
+			if i+1 < len(args) && args[i+1] == "--" {
+				return name, help
+			}
+			i++
+		}
+	}
+	return "", ""
 }

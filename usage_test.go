@@ -53,6 +53,13 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"--log-level", "panic", "--", "true"}, `--log-level "panic": want debug, info, warning or error`},
 		{[]string{"--log-level", "trace", "--", "true"}, `--log-level "trace": want debug, info, warning or error`},
 		{[]string{"--mode"}, "--mode needs a value"},
+		{[]string{"--allow-write", "--", "true"}, "--allow-write needs a value (see omega-run --help)"},
+		{[]string{"--mode", "rx", "--setenv", "--", "true"}, "--setenv needs a value"},
+		{[]string{"--workdir", "--", "true"}, "--workdir needs a value"},
+		{[]string{"--preserve-fds", "--", "true"}, "--preserve-fds needs a value"},
+		{[]string{"--fail-closed", "--data-dir", "--", "true"}, "--data-dir needs a value"},
+		{[]string{"explain", "--hide", "--", "true"}, "--hide needs a value (see omega-run explain --help)"},
+		{[]string{"--log-level", "--", "explain"}, "--log-level needs a value"},
 		{[]string{"explain", "--json", "--os", "darwin"}, "leave out --json"},
 		{[]string{"help", "nope"}, `help: no command "nope"`},
 		{[]string{"help", "check", "explain"}, "help takes at most one command"},
@@ -89,5 +96,34 @@ func TestHelpFlag(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, c.want) || stderr != "" {
 			t.Errorf("%q: exit %d, stdout %.80q, stderr %q; want 0 and %q", c.args, code, stdout, stderr, c.want)
 		}
+	}
+}
+
+// TestDashesAsValue: every flag that takes a value, given "--" as its
+// next word, says it needs a value instead of taking "--" (which was
+// --allow-write $PWD/--: no such file or directory).
+func TestDashesAsValue(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	app := newApp()
+	n := 0
+	for _, f := range app.Flags {
+		name := f.Names()[0]
+		if !takesValue(name, app.Flags) {
+			continue
+		}
+		n++
+		for _, args := range [][]string{{"--" + name, "--", "true"}, {"explain", "--" + name, "--", "true"}} {
+			if args[0] == "explain" && !takesValue(name, app.Command("explain").Flags) {
+				continue
+			}
+			stdout, stderr, code := runCaptured(t, args...)
+			want := "omega-run: --" + name + " needs a value (see omega-run "
+			if code != 125 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want 125 and %q…", args, code, stdout, stderr, want)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d flags take a value", n)
 	}
 }
