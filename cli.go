@@ -136,8 +136,12 @@ func newApp() *cli.App {
 
 // usageError makes a command-line mistake one line and exit 125.
 func usageError(help string) cli.OnUsageErrorFunc {
-	return func(_ *cli.Context, err error, _ bool) error {
-		return cli.Exit("omega-run: "+usageMessage(err.Error())+" (see "+help+")", sandbox.ExitLauncher)
+	return func(c *cli.Context, err error, _ bool) error {
+		msg := usageMessage(err.Error())
+		if name, ok := strings.CutPrefix(msg, "unknown flag --"); ok {
+			msg += didYouMean(c, name)
+		}
+		return cli.Exit("omega-run: "+msg+" (see "+help+")", sandbox.ExitLauncher)
 	}
 }
 

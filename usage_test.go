@@ -127,3 +127,28 @@ func TestDashesAsValue(t *testing.T) {
 		t.Errorf("only %d flags take a value", n)
 	}
 }
+
+// TestDidYouMean: a misspelled flag gets the flag it is a typo of, of
+// the launcher or of the command; one far from every flag gets none.
+func TestDidYouMean(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string // "" for no suggestion
+	}{
+		{[]string{"--allow-wirte", ".", "--", "true"}, "--allow-write"},
+		{[]string{"--writable-gitconfig", "--", "true"}, "--writable-git-config"},
+		{[]string{"--memroy", "1G", "--", "true"}, "--memory"},
+		{[]string{"explain", "--jsn"}, "--json"},
+		{[]string{"check", "--jsno"}, "--json"},
+		{[]string{"--bogus", "--", "true"}, ""},
+		{[]string{"--verbose", "--", "true"}, ""},
+		{[]string{"explain", "--x"}, ""},
+	} {
+		_, stderr, code := runCaptured(t, c.args...)
+		has := strings.Contains(stderr, "did you mean")
+		if code != 125 || strings.Count(stderr, "\n") != 1 || has != (c.want != "") || !strings.Contains(stderr, "did you mean "+c.want+"?") && has {
+			t.Errorf("%q: exit %d, stderr %q; want 125, one line, suggesting %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"github.com/xrash/smetrics"
+)
+
+// didYouMean is "; did you mean --NAME?" for a misspelled flag (an
+// unknown --allow-wirte), or "". urfave/cli's App.Suggest is consulted
+// only without an OnUsageError handler, which would print the whole
+// help; its SuggestFlag names the closest flag however far, so only one
+// as close as a typo is offered (Jaro-Winkler, as urfave/cli scores).
+func didYouMean(c *cli.Context, name string) string {
+	if cli.SuggestFlag == nil || c == nil || name == "" {
+		return ""
+	}
+	flags := c.App.Flags
+	if c.Command != nil && c.Command.Name != c.App.Name {
+		flags = c.Command.Flags
+	}
+	s := cli.SuggestFlag(flags, name, false)
+	if len(s) < 3 || smetrics.JaroWinkler(name, strings.TrimLeft(s, "-"), 0.7, 4) < suggestScore {
+		return ""
+	}
+	return "; did you mean " + s + "?"
+}
+
+// suggestScore: --alow-write scores 0.98, --nett 0.94, --user-name
+// (for --user) 0.89; --bogus 0.74 and --verbose 0.64 get no suggestion.
+const suggestScore = 0.85
