@@ -150,6 +150,16 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 		writable[i] += "  (the sandbox's own, kept in " + e.PrivateTmp + ")"
 	}
 	fmt.Fprintf(w, "writable:    %s\n", strings.Join(writable, "\n             "))
+	if e.Workdir != "" {
+		note := "writable"
+		switch {
+		case !e.WorkdirWritable && e.WorkdirFix != "":
+			note = "not writable: " + e.WorkdirFix + " lets the program write in it"
+		case !e.WorkdirWritable:
+			note = "not writable"
+		}
+		fmt.Fprintf(w, "workdir:     %s  (%s)\n", e.Workdir, note)
+	}
 	fmt.Fprintf(w, "network:     %s\n", e.Network)
 	fmt.Fprintf(w, "namespaces:  %s\n", orNone(strings.Join(e.Namespaces, ", ")))
 	if e.Mode != sandbox.ModeRWX {

@@ -113,11 +113,11 @@ func (p *Program) StatePaths(home string, getenv func(string) string) []string {
 // HintFor is p's hint with the workspace's path in it, quoted for a
 // shell when it needs to be.
 func (p *Program) HintFor(workspace string) string {
-	return strings.ReplaceAll(p.Hint, "{ws}", shellWord(workspace))
+	return strings.ReplaceAll(p.Hint, "{ws}", ShellWord(workspace))
 }
 
-// shellWord quotes s for a POSIX shell unless it is plain.
-func shellWord(s string) string {
+// ShellWord quotes s for a POSIX shell unless it is plain.
+func ShellWord(s string) string {
 	plain := s != "" && !strings.ContainsFunc(s, func(r rune) bool {
 		return !(r == '/' || r == '.' || r == '_' || r == '-' || r == '+' || r == '@' || r == ':' ||
 			r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')

@@ -18,6 +18,12 @@ type Explanation struct {
 	Program  string   `json:"program,omitempty"`
 	Args     []string `json:"args,omitempty"`
 	Writable []string `json:"writable"`
+	// Workdir is the program's working directory; WorkdirWritable says
+	// whether the program may write in it, WorkdirFix how to let it (none
+	// for home or what holds it).
+	Workdir         string `json:"workdir"`
+	WorkdirWritable bool   `json:"workdir_writable"`
+	WorkdirFix      string `json:"workdir_fix,omitempty"`
 	// PrivateTmp is where the sandbox's own /tmp is kept, when it has one.
 	PrivateTmp string   `json:"private_tmp,omitempty"`
 	Network    Network  `json:"network"`
@@ -91,6 +97,10 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 			env, _ := toolEnv(prog, pol.Home, o.Process.SetEnv)
 			e.Env = append(e.Env, env...)
 		}
+	}
+	e.Workdir = o.workdir()
+	if e.WorkdirWritable = workdirWritable(pol, realPath(e.Workdir), realPath); !e.WorkdirWritable {
+		e.WorkdirFix = workdirFix(pol, e.Workdir, o.Workdir != "", realPath)
 	}
 	if pol.Mode == profiles.ModeRWX {
 		e.OS = runtime.GOOS

@@ -118,6 +118,15 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	}); w != "" {
 		logrus.Warn(w) // the user's own grant: not a --fail-closed error
 	}
+	if stderrTerminal() {
+		wd := p.workdir
+		if wd == "" {
+			wd, _ = os.Getwd()
+		}
+		if w := workdirWarning(p.policy, wd, p.workdir != "" || p.changedDir, realPath); w != "" {
+			logrus.Warn(w) // usability, not enforcement
+		}
+	}
 	if w := logDenialsWarning(p.policy, landlock.EffectiveABI()); w != "" {
 		logrus.Warn(w) // diagnostics, not enforcement
 	}

@@ -1,0 +1,51 @@
+//go:build linux
+
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestWorkdirWarning: started in a directory outside the writable set
+// (cd ~/proj && omega-run -- touch x), a launch on a terminal says that
+// the program cannot write there and how to let it; with stderr not a
+// terminal (an agent's many commands in a read-only checkout), in rwx,
+// or with --allow-write . it says nothing. explain says it either way.
+func TestWorkdirWarning(t *testing.T) {
+	const sign = "is outside the writable set: the program cannot write in it (add --allow-write . to let it)"
+	const script = "echo ready; touch x && echo wrote"
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.dir = filepath.Join(w.home, "proj")
+				mustMkdir(t, w.dir)
+				chownTree(t, w.dir, u)
+				out, code := onPty(t, w, "", "--mode", mode, "--", "/bin/sh", "-c", script)
+				if code == 0 || !strings.Contains(out, "working directory "+w.dir+" "+sign) || strings.Count(out, sign) != 1 {
+					t.Errorf("on a terminal: exit %d, output:\n%s\nwant the write refused and one warning", code, out)
+				}
+				out, code = onPty(t, w, "", "--mode", mode, "--allow-write", ".", "--", "/bin/sh", "-c", script)
+				if code != 0 || strings.Contains(out, "working directory") {
+					t.Errorf("--allow-write . on a terminal: exit %d, output:\n%s\nwant the write, no warning", code, out)
+				}
+				out, code = onPty(t, w, "", "--mode", "rwx", "--", "/bin/sh", "-c", "echo ready")
+				if code != 0 || strings.Contains(out, "working directory") {
+					t.Errorf("rwx on a terminal: exit %d, output:\n%s\nwant no warning", code, out)
+				}
+				if r := w.run("--mode", mode, "--", "/bin/true"); r.code != 0 || strings.Contains(r.stderr, "working directory") {
+					t.Errorf("stderr not a terminal: %+v, want no warning", r)
+				}
+				r := w.run("explain", "--mode", mode)
+				if !strings.Contains(r.stdout, "workdir:     "+w.dir+"  (not writable: --allow-write . lets the program write in it)\n") {
+					t.Errorf("explain: %q lacks the working directory's line", r.stdout)
+				}
+				if r := w.run("explain", "--mode", mode, "--allow-write", "."); !strings.Contains(r.stdout, "workdir:     "+w.dir+"  (writable)\n") {
+					t.Errorf("explain --allow-write .: %q", r.stdout)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package sandbox
+
+import (
+	"runtime"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// workdirWritable tells whether the program may write in its working
+// directory wd: a writable root holds it (as given, or its real path,
+// as wd is) and no --read-only path (sandbox mode's) does. Linux's sandbox mode has its
+// own /tmp, so the host's is not a root there. real resolves symlinks.
+func workdirWritable(pol profiles.Policy, wd string, real func(string) string) bool {
+	if pol.Mode == profiles.ModeRWX {
+		return true
+	}
+	for _, ro := range pol.ReadOnly {
+		if pol.Mode == profiles.ModeSandbox && (profiles.Within(wd, ro) || profiles.Within(wd, real(ro))) {
+			return false
+		}
+	}
+	for _, w := range pol.Writable {
+		if w == "/tmp" && pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux" {
+			continue
+		}
+		if profiles.Within(wd, w) || profiles.Within(wd, real(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// workdirWarning is said at launch, to a terminal only, when the program
+// cannot write in its working directory (cd ~/proj && omega-run -- touch
+// x gives "Read-only file system" and nothing says why). An agent that
+// runs in a read-only checkout on purpose, with stderr not a terminal,
+// is not told on every command; nor is one started from home or above
+// it (/, /home). given says the directory came from --workdir.
+func workdirWarning(pol profiles.Policy, wd string, given bool, real func(string) string) string {
+	if wd == "" || workdirWritable(pol, wd, real) {
+		return ""
+	}
+	fix := workdirFix(pol, wd, given, real)
+	if fix == "" {
+		return ""
+	}
+	return "the working directory " + wd + " is outside the writable set: the program cannot write in it (add " + fix + " to let it)"
+}
+
+// workdirFix is the flag that makes the working directory writable ("."
+// names it unless --workdir gave it), or "" for home and what holds it,
+// where that would make home writable.
+func workdirFix(pol profiles.Policy, wd string, given bool, real func(string) string) string {
+	switch {
+	case pol.Home != "" && profiles.Within(real(pol.Home), real(wd)):
+		return ""
+	case given:
+		return "--allow-write " + profiles.ShellWord(wd)
+	}
+	return "--allow-write ."
+}

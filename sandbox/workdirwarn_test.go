@@ -1,0 +1,46 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+func TestWorkdirWarning(t *testing.T) {
+	real := func(p string) string { return strings.Replace(p, "/link", "/h/real", 1) }
+	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: "/h", DataDir: "/h/.omega",
+		Writable: []string{"/h/.omega", "/tmp", "/h/.claude", "/link", "/h/p"}, ReadOnly: []string{"/h/p/ro"}}
+	cases := []struct {
+		name, wd string
+		mode     profiles.Mode
+		given    bool
+		want     string // in the warning; "" for none
+	}{
+		{name: "a project outside the writable set", wd: "/h/proj", want: "add --allow-write . to let it"},
+		{name: "given by --workdir", wd: "/h/my proj", given: true, want: "add --allow-write '/h/my proj' to let it"},
+		{name: "rx", wd: "/srv/x", mode: profiles.ModeRX, want: "/srv/x is outside the writable set"},
+		{name: "an --allow-write root", wd: "/h/p/src"},
+		{name: "the workspace", wd: "/h/.omega/workspace"},
+		{name: "a root given through a symlink", wd: "/h/real/sub"},
+		{name: "--read-only inside a root", wd: "/h/p/ro/x", want: "/h/p/ro/x is outside"},
+		{name: "--read-only is sandbox mode's", wd: "/h/p/ro/x", mode: profiles.ModeRX},
+		{name: "the host's /tmp in sandbox mode", wd: "/tmp/x", want: "/tmp/x is outside"},
+		{name: "the host's /tmp in rx", wd: "/tmp/x", mode: profiles.ModeRX},
+		{name: "rwx", wd: "/h/proj", mode: profiles.ModeRWX},
+		{name: "home: the fix would open it", wd: "/h"},
+		{name: "above home", wd: "/"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := pol
+			if c.mode != "" {
+				p.Mode = c.mode
+			}
+			w := workdirWarning(p, c.wd, c.given, real)
+			if (w != "") != (c.want != "") || !strings.Contains(w, c.want) {
+				t.Errorf("warning %q, want %q", w, c.want)
+			}
+		})
+	}
+}
