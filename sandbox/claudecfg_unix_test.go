@@ -132,7 +132,7 @@ func TestStateSyncReport(t *testing.T) {
 			if c.home != "" {
 				os.WriteFile(state, []byte(c.home), 0o600)
 			}
-			syncs, err := syncIn(home, claude)
+			syncs, err := syncIn(home, nil, claude)
 			if err != nil || len(syncs) != 1 {
 				t.Fatalf("syncIn: %v, %d", err, len(syncs))
 			}

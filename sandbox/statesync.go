@@ -14,6 +14,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -21,6 +22,13 @@ import (
 // when copied in, and what the working copy held then.
 type stateSync struct {
 	home, work string
+	// real is home resolved (openHome); roots are what the program may
+	// change (homeRoots), which home may not be reached through.
+	real, name string
+	roots      []string
+	// attrs are the home file's mode and owner, which the working copy
+	// gets.
+	attrs fileAttrs
 	// before is the home file's digest when the working copy was made
 	// from it (stateDigest; existed false: there was none). A session
 	// that joins another's working copy takes it from the base file.
@@ -38,75 +46,108 @@ type stateSync struct {
 }
 
 // syncIn copies each home state file into its working copy, so that the
-// confined program starts from the user's current state.
-func syncIn(home string, prog *profiles.Program) ([]*stateSync, error) {
+// confined program starts from the user's current state. writable is the
+// policy's writable roots: a home file that the program could re-point
+// there (a symlink into ~/.claude) is not synced, with a warning.
+func syncIn(home string, writable []string, prog *profiles.Program) ([]*stateSync, error) {
+	roots := homeRoots(writable, prog, home)
 	var out []*stateSync
 	for _, s := range prog.Sync {
-		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work)}
+		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, attrs: newAttrs}
 		if s.Home == profiles.ClaudeStateName {
 			st.shown = shown(home, st.home)
 		}
-		var mode syncMode
-		st.lock, mode = lockState(filepath.Dir(st.work))
-		if mode == syncContested {
-			logrus.Warnf("state sync: another process holds the lock on %s (a program left running by an earlier launch?): the working copy is shared as it is", filepath.Dir(st.work))
-		}
-		if mode != syncAlone {
-			// Another launch's program runs on the working copy: this
-			// one shares it as it is, as two unconfined runs share the
-			// home file.
-			if err := st.join(); err != nil {
-				st.unlock()
-				return nil, fmt.Errorf("state sync: %w", err)
-			}
-			out = append(out, st)
-			continue
-		}
-		// Regular files only, without blocking: with --allow-write ~ a
-		// confined run could leave a FIFO or a link to /dev/zero at either
-		// path, and the next launch would never get past this read. The
-		// home file may be a symlink (dotfile managers) and large (Claude
-		// Code's grows to hundreds of MB).
-		data, err := readRegular(st.home, false, -1)
+		st.name = shown(home, st.home)
+		h, err := openHome(st.home, st.name, roots)
+		var linked *linkedHomeError
 		switch {
-		case err == nil:
-			st.before, st.existed = stateDigest(data), true
-			if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
-				st.unlock()
-				return nil, fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
-			}
-			if err := keepLeftover(st.work, data); err != nil {
-				st.unlock()
-				return nil, fmt.Errorf("state sync: %w", err)
-			}
-			if err := atomicWrite(st.work, data, st.home); err != nil {
-				st.unlock()
-				return nil, fmt.Errorf("state sync: %w", err)
-			}
+		case errors.As(err, &linked):
+			logrus.Warn("state sync: " + linked.Error())
+			continue
 		case errors.Is(err, fs.ErrNotExist):
-			// Whatever an earlier run left is the state the program starts
-			// from; not followed if a link, as syncOut reads it.
-			if _, err := readRegular(st.work, true, -1); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				st.unlock()
-				return nil, fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
-			}
-		default:
-			st.unlock()
+			// A dangling link into a directory that is gone: nowhere
+			// to put the state back.
+			logrus.Warnf("state sync: %s is not synced: %s", st.name, termsafe.String(err.Error()))
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("state sync: %s: %w", st.home, err)
 		}
-		// For sessions that join before this one ends: home as the
-		// working copy was made from it.
-		if err := atomicWrite(st.base(), []byte(st.before.line(st.existed)), st.home); err != nil {
-			st.unlock()
-			if fi, lerr := os.Lstat(st.base()); lerr == nil && !fi.Mode().IsRegular() {
-				return nil, fmt.Errorf("state sync: %s is not a regular file (a program may have left it): remove it", st.base())
-			}
-			return nil, fmt.Errorf("state sync: %w", err)
+		st.real = h.real
+		err = st.start(h)
+		h.close()
+		if err != nil {
+			return nil, err
 		}
-		st.lock = stateShare(st.lock)
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// start locks the working copy's directory and makes the working copy
+// from h, the home file, or joins another launch's.
+func (st *stateSync) start(h *homeFile) error {
+	var mode syncMode
+	st.lock, mode = lockState(filepath.Dir(st.work))
+	if mode == syncContested {
+		logrus.Warnf("state sync: another process holds the lock on %s (a program left running by an earlier launch?): the working copy is shared as it is", filepath.Dir(st.work))
+	}
+	if mode != syncAlone {
+		// Another launch's program runs on the working copy: this
+		// one shares it as it is, as two unconfined runs share the
+		// home file.
+		if err := st.join(h); err != nil {
+			st.unlock()
+			return fmt.Errorf("state sync: %w", err)
+		}
+		return nil
+	}
+	if err := st.copyIn(h); err != nil {
+		st.unlock()
+		return err
+	}
+	// For sessions that join before this one ends: home as the
+	// working copy was made from it.
+	if err := atomicWrite(st.base(), []byte(st.before.line(st.existed)), st.attrs); err != nil {
+		st.unlock()
+		if fi, lerr := os.Lstat(st.base()); lerr == nil && !fi.Mode().IsRegular() {
+			return fmt.Errorf("state sync: %s is not a regular file (a program may have left it): remove it", st.base())
+		}
+		return fmt.Errorf("state sync: %w", err)
+	}
+	st.lock = stateShare(st.lock)
+	return nil
+}
+
+// copyIn makes the working copy from h, the home file.
+func (st *stateSync) copyIn(h *homeFile) error {
+	// Regular files only, without blocking: with --allow-write ~ a
+	// confined run could leave a FIFO or a link to /dev/zero at either
+	// path, and the next launch would never get past this read. The
+	// home file may be a symlink (dotfile managers; resolved by
+	// openHome) and large (Claude Code's grows to hundreds of MB).
+	data, attrs, err := h.read()
+	switch {
+	case err == nil:
+		st.before, st.existed, st.attrs = stateDigest(data), true, attrs
+		if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
+			return fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
+		}
+		if err := keepLeftover(st.work, data); err != nil {
+			return fmt.Errorf("state sync: %w", err)
+		}
+		if err := atomicWrite(st.work, data, attrs); err != nil {
+			return fmt.Errorf("state sync: %w", err)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		// Whatever an earlier run left is the state the program starts
+		// from; not followed if a link, as syncOut reads it.
+		if _, err := readRegular(st.work, true, -1); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
+		}
+	default:
+		return fmt.Errorf("state sync: %s: %w", st.home, err)
+	}
+	return nil
 }
 
 // syncOut copies a changed working copy back to home, unless home changed
@@ -129,9 +170,22 @@ func (st *stateSync) syncOut() (string, error) {
 	if err != nil {
 		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
 	}
-	now, err := readRegular(st.home, false, -1)
+	// Home is resolved and checked again (a link re-pointed since is the
+	// user's, or refused), then digested and written through the one
+	// directory descriptor: nothing renamed in between redirects the
+	// write.
+	h, err := openHome(st.home, st.name, st.roots)
+	var linked *linkedHomeError
+	if errors.As(err, &linked) {
+		return fmt.Sprintf("state sync: %v; the program's state stays in %s", err, st.work), nil
+	}
+	if err != nil {
+		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
+	}
+	defer h.close()
+	now, attrs, err := h.read()
 	existsNow := err == nil
-	if existsNow != st.existed || (existsNow && stateDigest(now) != st.before) {
+	if h.real != st.real || existsNow != st.existed || (existsNow && stateDigest(now) != st.before) {
 		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil
 	}
 	if !st.existed || stateDigest(data) != st.before {
@@ -140,11 +194,10 @@ func (st *stateSync) syncOut() (string, error) {
 		// names the MCP servers Claude Code runs, writable to all).
 		// A home file that is a link (into a dotfiles repository) is
 		// written where it points, the link kept.
-		home := st.home
-		if real, err := filepath.EvalSymlinks(home); err == nil {
-			home = real
+		if !existsNow {
+			attrs = newAttrs
 		}
-		if err := atomicWrite(home, data, home); err != nil {
+		if err := h.write(data, attrs); err != nil {
 			return "", fmt.Errorf("state sync: %w", err)
 		}
 		if st.shown != "" {
@@ -166,17 +219,17 @@ func (st *stateSync) syncOut() (string, error) {
 // launch is the last one out, and an unconfined change to home since is
 // not overwritten. Without a base file (made by an older omega-run, or
 // removed), home as it is now.
-func (st *stateSync) join() error {
-	data, err := readRegular(st.home, false, -1)
+func (st *stateSync) join(h *homeFile) error {
+	data, attrs, err := h.read()
 	switch {
 	case err == nil:
-		st.before, st.existed = stateDigest(data), true
+		st.before, st.existed, st.attrs = stateDigest(data), true, attrs
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: %w", st.home, err)
 	}
 	if _, err := os.Lstat(st.work); errors.Is(err, fs.ErrNotExist) && st.existed {
 		// Its program removed it: start from home, as alone.
-		return atomicWrite(st.work, data, st.home)
+		return atomicWrite(st.work, data, attrs)
 	}
 	if line, err := readRegular(st.base(), true, 64); err == nil {
 		if d, existed, ok := parseDigestLine(string(line)); ok {
@@ -254,14 +307,22 @@ func keepLeftover(work string, home []byte) error {
 	return nil
 }
 
-// atomicWrite replaces path with data through a temporary file and a
-// rename, with the mode and owner of like (when it exists).
-func atomicWrite(path string, data []byte, like string) error {
-	mode, uid, gid := fs.FileMode(0o600), -1, -1
-	if st, err := os.Stat(like); err == nil {
-		mode = st.Mode().Perm()
-		uid, gid, _ = owner(st)
+// attrsOf is the mode and owner of the file at path (followed if a
+// link), or newAttrs.
+func attrsOf(path string) fileAttrs {
+	a := newAttrs
+	if st, err := os.Stat(path); err == nil {
+		a.mode = st.Mode().Perm()
+		a.uid, a.gid, _ = owner(st)
 	}
+	return a
+}
+
+// atomicWrite replaces path with data through a temporary file and a
+// rename, with attrs: those of the home file as read (attrsOf would
+// follow a link the program swapped in since).
+func atomicWrite(path string, data []byte, attrs fileAttrs) error {
+	mode, uid, gid := attrs.mode, attrs.uid, attrs.gid
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}

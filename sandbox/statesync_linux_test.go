@@ -56,7 +56,7 @@ func TestAtomicWriteSwappedTemp(t *testing.T) {
 	}()
 	data := make([]byte, 4<<20) // a large state file widens the window
 	for i := 0; i < 30; i++ {
-		_ = atomicWrite(filepath.Join(dir, "work"), data, like)
+		_ = atomicWrite(filepath.Join(dir, "work"), data, attrsOf(like))
 		if fi, err := os.Stat(victim); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Fatalf("round %d: the victim's mode is %v (%v); want 0600", i, fi.Mode().Perm(), err)
 		}

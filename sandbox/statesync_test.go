@@ -33,7 +33,7 @@ func TestStateSync(t *testing.T) {
 			if c.before != "" {
 				os.WriteFile(homeFile, []byte(c.before), 0o600)
 			}
-			syncs, err := syncIn(home, claude)
+			syncs, err := syncIn(home, nil, claude)
 			if err != nil {
 				t.Fatal(err)
 			}

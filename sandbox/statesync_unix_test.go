@@ -39,7 +39,7 @@ func TestStateSyncPlanted(t *testing.T) {
 				t.Fatal(err)
 			}
 			done := make(chan error, 1)
-			go func() { _, err := syncIn(home, claude); done <- err }()
+			go func() { _, err := syncIn(home, nil, claude); done <- err }()
 			select {
 			case err := <-done:
 				planted := work
@@ -69,7 +69,7 @@ func TestStateSyncLarge(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(home, at), big, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			syncs, err := syncIn(home, claude)
+			syncs, err := syncIn(home, nil, claude)
 			if err != nil {
 				t.Fatalf("syncIn: %v", err)
 			}
@@ -90,7 +90,7 @@ func TestStateSyncHomePlanted(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { _, err := syncIn(home, profiles.ProgramFor("claude")); done <- err }()
+	go func() { _, err := syncIn(home, nil, profiles.ProgramFor("claude")); done <- err }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
@@ -107,12 +107,12 @@ func TestStateSyncHomePlanted(t *testing.T) {
 // and that differs from home is kept aside, not overwritten.
 func TestStateSyncConcurrent(t *testing.T) {
 	claude, home, homeFile, work := claudeHome(t, "v0")
-	a, err := syncIn(home, claude)
+	a, err := syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(work, []byte("a1"), 0o600) // A's program
-	b, err := syncIn(home, claude)
+	b, err := syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestStateSyncConcurrent(t *testing.T) {
 	}
 	// A run whose copy-back was refused left its state: kept aside.
 	os.WriteFile(work, []byte("left"), 0o600)
-	c, err := syncIn(home, claude)
+	c, err := syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +157,9 @@ func TestStateSyncConcurrent(t *testing.T) {
 // copy starts from home, not from nothing.
 func TestStateSyncJoinBaseline(t *testing.T) {
 	claude, home, homeFile, work := claudeHome(t, "v0")
-	a, _ := syncIn(home, claude)
+	a, _ := syncIn(home, nil, claude)
 	os.WriteFile(work, []byte("a1"), 0o600)
-	b, err := syncIn(home, claude)
+	b, err := syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,9 +168,9 @@ func TestStateSyncJoinBaseline(t *testing.T) {
 	if got, _ := os.ReadFile(homeFile); string(got) != "a1" {
 		t.Errorf("home = %q, want the first program's a1", got)
 	}
-	a, _ = syncIn(home, claude)
+	a, _ = syncIn(home, nil, claude)
 	os.Remove(work) // its program removed it
-	b, err = syncIn(home, claude)
+	b, err = syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,8 +198,8 @@ func claudeHome(t *testing.T, state string) (claude *profiles.Program, home, hom
 // that tries after the other let go copies back.
 func TestStateSyncBothLastOut(t *testing.T) {
 	claude, home, homeFile, work := claudeHome(t, "v0")
-	a, _ := syncIn(home, claude)
-	b, _ := syncIn(home, claude)
+	a, _ := syncIn(home, nil, claude)
+	b, _ := syncIn(home, nil, claude)
 	os.WriteFile(work, []byte("ab"), 0o600)
 	// A's first try fails on B's shared lock; B then ends: the retry in
 	// lastOut is what lets the later one through.
@@ -226,10 +226,10 @@ func TestStateSyncBothLastOut(t *testing.T) {
 // overwriting that change.
 func TestStateSyncJoinKeepsUnconfinedChange(t *testing.T) {
 	claude, home, homeFile, work := claudeHome(t, "v0")
-	a, _ := syncIn(home, claude)
+	a, _ := syncIn(home, nil, claude)
 	os.WriteFile(work, []byte("a1"), 0o600)
 	os.WriteFile(homeFile, []byte("h1"), 0o600) // an unconfined run
-	b, err := syncIn(home, claude)
+	b, err := syncIn(home, nil, claude)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,132 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
+	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// homeRoots is what a program may change between launches, as the state
+// sync checks home files against it: the policy's writable roots, the
+// device directories every confined program writes, and the working
+// copies' directories; each as named and resolved.
+func homeRoots(writable []string, prog *profiles.Program, home string) []string {
+	var out []string
+	add := func(p string) {
+		for _, q := range []string{filepath.Clean(p), resolvedOr(p)} {
+			if filepath.IsAbs(q) && !slices.Contains(out, q) {
+				out = append(out, q)
+			}
+		}
+	}
+	for _, w := range append(slices.Clone(writable), landlock.DeviceDirs...) {
+		add(w)
+	}
+	for _, s := range prog.Sync {
+		add(filepath.Dir(filepath.Join(home, s.Work)))
+	}
+	return out
+}
+
+func resolvedOr(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// fileAttrs are a home file's mode and owner, which a rewrite keeps.
+type fileAttrs struct {
+	mode     fs.FileMode
+	uid, gid int
+}
+
+// newAttrs are those of a home file the sync creates.
+var newAttrs = fileAttrs{0o600, -1, -1}
+
+// linkedHomeError refuses a home state file that the program could
+// re-point: a symlink on its way lies in a writable root, or it is a
+// symlink to a file in one. Following it would read what the program
+// chose into the working copy (a hidden credential store), or write the
+// program's state where it chose (any file the caller may write).
+type linkedHomeError struct{ home, root string }
+
+func (e *linkedHomeError) Error() string {
+	return fmt.Sprintf("%s is not synced: it is a symlink through the writable %s, which the program could point at any file of yours; make it a file, or a link to one outside the writable set",
+		termsafe.String(e.home), termsafe.String(e.root))
+}
+
+// resolveHome resolves a home state file as the kernel would, one
+// component at a time, and refuses it (linkedHomeError) when any symlink
+// followed lies in a root of roots, or when path itself is a symlink that
+// ends in one. It returns the file's path without symlinks, which the
+// sync then opens without following any (openHome): what was checked is
+// what is read and written. A missing last component is no error.
+func resolveHome(path, shown string, roots []string) (string, error) {
+	todo := strings.Split(strings.Trim(filepath.Clean(path), "/"), "/")
+	resolved, links := "/", 0
+	fi, err := os.Lstat(path)
+	isLink := err == nil && fi.Mode()&fs.ModeSymlink != 0
+	for len(todo) > 0 {
+		name := todo[0]
+		todo = todo[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, name)
+		fi, err := os.Lstat(next)
+		if errors.Is(err, fs.ErrNotExist) && len(todo) == 0 {
+			resolved = next
+			break
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if r := rootOf(next, roots); r != "" {
+			return "", &linkedHomeError{shown, r}
+		}
+		if links++; links > 40 {
+			return "", &fs.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			resolved = "/"
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	if r := rootOf(resolved, roots); isLink && r != "" {
+		return "", &linkedHomeError{shown, r}
+	}
+	return resolved, nil
+}
+
+// rootOf is the innermost root of roots that p lies in, or "".
+func rootOf(p string, roots []string) string {
+	in := ""
+	for _, r := range roots {
+		if profiles.Within(p, r) && len(r) > len(in) {
+			in = r
+		}
+	}
+	return in
+}

@@ -1,0 +1,131 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// homeFile is a home state file resolved once (resolveHome), its
+// directory held open: what the sync reads, digests and writes is that
+// one file, reached by no symlink, whatever is renamed meanwhile.
+type homeFile struct {
+	real string
+	dir  int // O_PATH descriptor of real's directory
+	name string
+}
+
+// openHome resolves path (resolveHome; shown names it in errors) and
+// opens its directory without following any symlink.
+func openHome(path, shown string, roots []string) (*homeFile, error) {
+	real, err := resolveHome(path, shown, roots)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := openPathNoSymlinks(filepath.Dir(real))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Dir(real), err)
+	}
+	return &homeFile{real: real, dir: dir, name: filepath.Base(real)}, nil
+}
+
+func (h *homeFile) close() { unix.Close(h.dir) }
+
+// openPathNoSymlinks opens the directory path as O_PATH without following
+// a symlink anywhere in it. Where openat2 is missing or filtered, the
+// directory opened is checked to be path (/proc/self/fd; without /proc,
+// not checked).
+func openPathNoSymlinks(path string) (int, error) {
+	flags := uint64(unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC)
+	fd, err := unix.Openat2(unix.AT_FDCWD, path, &unix.OpenHow{Flags: flags, Resolve: unix.RESOLVE_NO_SYMLINKS})
+	if err == nil && fd <= 2 { // a filter's errno 0: see openDirNoSymlinks
+		fd, err = -1, unix.ENOSYS
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
+		return fd, err
+	}
+	if fd, err = unix.Open(path, int(flags), 0); err != nil {
+		return -1, err
+	}
+	if got, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err == nil && got != path {
+		unix.Close(fd)
+		return -1, fmt.Errorf("it led to %s while opened", got)
+	}
+	return fd, nil
+}
+
+// read reads the file, a regular one only, not following a symlink
+// there, with its mode and owner.
+func (h *homeFile) read() ([]byte, fileAttrs, error) {
+	fd, err := unix.Openat(h.dir, h.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fileAttrs{}, &os.PathError{Op: "open", Path: h.real, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, fileAttrs{}, &os.PathError{Op: "fstat", Path: h.real, Err: err}
+	}
+	attrs := fileAttrs{fs.FileMode(st.Mode).Perm(), int(st.Uid), int(st.Gid)}
+	f, _, err := reopenRegular(fd, h.real)
+	if errors.Is(err, fs.ErrNotExist) { // no /proc: opened at last
+		f, err = h.openDirect()
+	}
+	if err != nil {
+		return nil, fileAttrs{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	return data, attrs, err
+}
+
+// openDirect opens the file for reading without blocking (a FIFO) or
+// following a symlink, a regular file only.
+func (h *homeFile) openDirect() (*os.File, error) {
+	fd, err := unix.Openat(h.dir, h.name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: h.real, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), h.real)
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, errors.New("it is not a regular file")
+	}
+	return f, nil
+}
+
+// write replaces the file with data through a temporary file beside it
+// and a rename, both relative to the directory held open, with attrs.
+func (h *homeFile) write(data []byte, attrs fileAttrs) error {
+	tmp := "." + h.name + ".omega-" + strconv.FormatUint(rand.Uint64(), 36)
+	fd, err := unix.Openat(h.dir, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return &os.PathError{Op: "create", Path: filepath.Join(filepath.Dir(h.real), tmp), Err: err}
+	}
+	f := os.NewFile(uintptr(fd), tmp)
+	err = f.Chmod(attrs.mode)
+	if err == nil && os.Geteuid() == 0 && attrs.uid >= 0 {
+		_ = f.Chown(attrs.uid, attrs.gid)
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = unix.Renameat(h.dir, tmp, h.dir, h.name)
+	}
+	if err != nil {
+		_ = unix.Unlinkat(h.dir, tmp, 0)
+		return fmt.Errorf("%s: %w", h.real, err)
+	}
+	return nil
+}

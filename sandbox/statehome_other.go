@@ -1,0 +1,27 @@
+//go:build !linux
+
+package sandbox
+
+// homeFile is a home state file resolved once (resolveHome). The state
+// sync runs on Linux only; elsewhere it is read and written by path.
+type homeFile struct{ real string }
+
+func openHome(path, shown string, roots []string) (*homeFile, error) {
+	real, err := resolveHome(path, shown, roots)
+	if err != nil {
+		return nil, err
+	}
+	return &homeFile{real: real}, nil
+}
+
+func (h *homeFile) close() {}
+
+func (h *homeFile) read() ([]byte, fileAttrs, error) {
+	data, err := readRegular(h.real, true, -1)
+	if err != nil {
+		return nil, fileAttrs{}, err
+	}
+	return data, attrsOf(h.real), nil
+}
+
+func (h *homeFile) write(data []byte, attrs fileAttrs) error { return atomicWrite(h.real, data, attrs) }
