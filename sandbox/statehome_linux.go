@@ -51,7 +51,15 @@ func openPathNoSymlinks(path string) (int, error) {
 	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EPERM) {
 		return fd, err
 	}
-	if fd, err = unix.Open(path, int(flags), 0); err != nil {
+	return openPathChecked(path, int(flags))
+}
+
+// openPathChecked opens path, then checks that the directory opened is
+// path, which has no symlinks: a symlink swapped in on the way leads
+// elsewhere.
+func openPathChecked(path string, flags int) (int, error) {
+	fd, err := unix.Open(path, flags, 0)
+	if err != nil {
 		return -1, err
 	}
 	if got, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)); err == nil && got != path {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omega-run/omega-run/profiles"
+	"golang.org/x/sys/unix"
 )
 
 // syncWith is syncIn for a policy with writable roots.
@@ -202,5 +203,25 @@ func TestStateSyncLinkIntoMissingDir(t *testing.T) {
 	mustLink(t, "gone/claude.json", filepath.Join(home, ".claude.json"))
 	if syncs := syncWith(t, home, nil); len(syncs) != 0 {
 		t.Errorf("synced")
+	}
+}
+
+// TestOpenPathChecked: without openat2, the directory is opened and then
+// checked to be the path resolved: a symlink on the way is refused.
+func TestOpenPathChecked(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "real"), 0o700)
+	mustLink(t, "real", filepath.Join(dir, "link"))
+	for _, c := range []struct {
+		path string
+		ok   bool
+	}{{filepath.Join(dir, "real"), true}, {filepath.Join(dir, "link", "."), false}} {
+		fd, err := openPathChecked(c.path, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v, want ok %v", c.path, err, c.ok)
+		}
+		if err == nil {
+			unix.Close(fd)
+		}
 	}
 }
