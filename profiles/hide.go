@@ -40,6 +40,7 @@ func CredentialStores(goos string) []string {
 var RunsLater = []string{
 	".envrc", ".vscode/tasks.json", ".vscode/launch.json", ".vscode/settings.json",
 	".idea/workspace.xml", ".mcp.json", ClaudeProjectSettings, ".devcontainer/devcontainer.json",
+	".devcontainer.json",
 }
 
 // ClaudeProjectSettings is a project's shared Claude Code settings (its
@@ -52,7 +53,8 @@ const ClaudeProjectSettings = ".claude/settings.json"
 var RunsLaterTool = map[string]string{
 	".envrc": "direnv", ".vscode/tasks.json": "VS Code", ".vscode/launch.json": "VS Code",
 	".vscode/settings.json": "VS Code", ".idea/workspace.xml": "a JetBrains IDE", ".mcp.json": "Claude Code",
-	".devcontainer/devcontainer.json": "Dev Containers", ClaudeProjectSettings: "Claude Code",
+	".devcontainer/devcontainer.json": "Dev Containers", ".devcontainer.json": "Dev Containers",
+	ClaudeProjectSettings: "Claude Code",
 }
 
 // GitRunsLater are the parts of a git dir (.git, and each submodule's and
