@@ -110,6 +110,9 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if w := homeWritableWarning(pol, realPath); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
+	if w := pathWritableWarning(pol, os.Getenv("PATH"), realPath); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	for i := range profiles.Programs {
 		prog, path := &profiles.Programs[i], ""
 		if p := profiles.ProgramFor(e.Program); p != nil && p.Name == prog.Name {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -68,4 +69,30 @@ func realPath(p string) string {
 		return r
 	}
 	return p
+}
+
+// pathWritableWarning is said when a directory on the caller's PATH lies
+// in the writable set (not the sandbox's own /tmp): the program can put a
+// `git` or `ls` there that the user's shell runs later, outside the
+// sandbox. The user's grant, so a warning; not repeated when the whole
+// home is writable (homeWritableWarning says more). real maps a path to
+// its real path.
+func pathWritableWarning(pol profiles.Policy, path string, real func(string) string) string {
+	if pol.Mode == profiles.ModeRWX || homeWritableWarning(pol, real) != "" {
+		return ""
+	}
+	var dirs []string
+	for _, d := range filepath.SplitList(path) {
+		if !filepath.IsAbs(d) || slices.Contains(dirs, d) {
+			continue
+		}
+		if r := real(filepath.Clean(d)); pol.ReachableWritable(r) != "" || pol.ReachableWritable(filepath.Clean(d)) != "" {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	return "PATH directory " + strings.Join(dirs, ", ") + " is in the writable set: the program can add or replace commands " +
+		"there that your shell runs later, outside the sandbox (take it out of PATH, or out of the writable set)"
 }

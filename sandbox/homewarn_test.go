@@ -67,3 +67,40 @@ func TestOwnDirWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestPathWritableWarning: a PATH directory in the writable set is named
+// (the program could plant commands the user's shell runs later), but
+// not the sandbox's own /tmp, nor anything in rwx, nor when the whole
+// home is writable (that warning says more).
+func TestPathWritableWarning(t *testing.T) {
+	real := func(p string) string {
+		if p == "/usr/local/link" {
+			return "/h/.omega/bin"
+		}
+		return p
+	}
+	writable := []string{"/h/.omega", "/tmp", "/h/.claude"}
+	cases := []struct {
+		mode     profiles.Mode
+		path     string
+		writable []string
+		want     string // "" for no warning
+	}{
+		{profiles.ModeSandbox, "/usr/bin:/bin", writable, ""},
+		{profiles.ModeSandbox, "/usr/bin:/h/.omega/bin:/bin", writable, "/h/.omega/bin"},
+		{profiles.ModeRX, "/h/.claude/local/bin", writable, "/h/.claude/local/bin"},
+		{profiles.ModeSandbox, "/usr/local/link", writable, "/usr/local/link"}, // through a symlink
+		{profiles.ModeSandbox, "/tmp/bin", writable, ""},                       // the sandbox's own /tmp
+		{profiles.ModeRX, "/tmp/bin", writable, "/tmp/bin"},                    // the host's
+		{profiles.ModeSandbox, "bin:.:", writable, ""},                         // relative: the shell's cwd decides
+		{profiles.ModeRWX, "/h/.omega/bin", writable, ""},
+		{profiles.ModeSandbox, "/h/bin", []string{"/h"}, ""}, // the home warning covers it
+	}
+	for _, c := range cases {
+		pol := profiles.Policy{Mode: c.mode, Home: "/h", Writable: c.writable}
+		w := pathWritableWarning(pol, c.path, real)
+		if (w == "") != (c.want == "") || c.want != "" && !strings.Contains(w, "PATH directory "+c.want+" ") {
+			t.Errorf("%s PATH %q writable %v: %q, want one naming %q", c.mode, c.path, c.writable, w, c.want)
+		}
+	}
+}

@@ -22,6 +22,9 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if w := homeWritableWarning(p.policy, realPath); w != "" {
 		logrus.Warn(w)
 	}
+	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), realPath); w != "" {
+		logrus.Warn(w)
+	}
 	if p.policy.LogDenials {
 		// Seatbelt reports its denials to the unified log anyway.
 		logrus.Warn(`--log-denials is Landlock's (Linux): macOS logs Seatbelt's denials already, see log stream --predicate 'sender == "Sandbox"'`)

@@ -110,13 +110,17 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
-	if w := homeWritableWarning(p.policy, func(path string) string {
+	canonReal := func(path string) string {
 		if r, ok := canon[path]; ok {
 			return r
 		}
 		return realPath(path)
-	}); w != "" {
+	}
+	if w := homeWritableWarning(p.policy, canonReal); w != "" {
 		logrus.Warn(w) // the user's own grant: not a --fail-closed error
+	}
+	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), canonReal); w != "" {
+		logrus.Warn(w) // the same
 	}
 	if stderrTerminal() {
 		wd := p.workdir

@@ -117,3 +117,24 @@ func TestSeccompNoneSetidWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestPathWritableWarned: a PATH directory in the writable set, where the
+// program can plant a `git` the user's next shell runs, is named at
+// launch in sandbox and rx modes; a PATH without one gets no such line.
+func TestPathWritableWarned(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			bindir := filepath.Join(w.dataDir, "bin")
+			mustMkdir(t, bindir)
+			chownTree(t, w.home, w.u)
+			r := w.runWith([]string{"PATH=/usr/bin:" + bindir + ":/bin"}, nil, bin, "--mode", mode, "--", "/bin/true")
+			if r.code != 0 || !strings.Contains(r.stderr, "PATH directory "+bindir+" is in the writable set") {
+				t.Errorf("exit %d, stderr %q; want the PATH warning", r.code, r.stderr)
+			}
+			if r := w.run("--mode", mode, "--", "/bin/true"); strings.Contains(r.stderr, "PATH directory") {
+				t.Errorf("warned without a writable PATH directory: %q", r.stderr)
+			}
+		})
+	}
+}
