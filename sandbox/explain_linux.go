@@ -81,6 +81,9 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	e.UnixSockets = explainSockets(pol, prog, e.Namespaces != nil, &e.Warnings)
 	if prof != nil {
 		e.SeccompRules = seccomp.Describe(prof)
+		if pol.Mode != ModeRWX && pol.Net == profiles.NetNone {
+			e.SeccompRules += seccomp.DescribeNetNoneGuard()
+		}
 		if pol.Mode != ModeRWX && !mounts {
 			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone)
 		}

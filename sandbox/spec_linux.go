@@ -33,6 +33,9 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	said.WritesOnly = mounts
 	warnings := landlock.Warnings(landlock.ABI(), said)
 	prog, swarn, err := compileSeccomp(pol, explicitSeccomp, p.seccompProfile)
+	if err == nil {
+		prog, err = netNoneGuard(prog, pol)
+	}
 	if err == nil && !mounts {
 		prog, err = hostGuard(prog, pol)
 	}
@@ -337,6 +340,16 @@ func (p *plan) setEnv() []string {
 		return env
 	}
 	return append([]string{"PWD=" + p.pwd}, env...)
+}
+
+// netNoneGuard adds seccomp.NetNoneGuard with --net none, in every mode
+// that has a filter: vsock ignores the network namespace, and a custom
+// profile may allow it.
+func netNoneGuard(prog *seccomp.Program, pol profiles.Policy) (*seccomp.Program, error) {
+	if prog == nil || pol.Mode == ModeRWX || pol.Net != profiles.NetNone {
+		return prog, nil
+	}
+	return seccomp.NetNoneGuard(prog)
 }
 
 // hostGuard adds seccomp.HostGuard to a program that will share the

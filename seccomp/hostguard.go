@@ -61,19 +61,28 @@ const (
 )
 
 func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
+	return withPrologue(p, goarch, "host guard", func(a *assembler, abi guardABI, info *archInfo, end label) {
+		guardABICalls(a, abi, info, denyTCP, end)
+	})
+}
+
+// withPrologue puts in front of p a prologue that emit writes for each
+// ABI of goarch: emit gets the syscall number in A and returns or jumps
+// to end for a call it matches, falls through for any other.
+func withPrologue(p *Program, goarch, what string, emit func(a *assembler, abi guardABI, info *archInfo, end label)) (*Program, error) {
 	list, ok := hostGuardCalls[goarch]
 	native := archForGOARCH(goarch)
 	if !ok || native == nil {
-		return nil, fmt.Errorf("host guard: no syscall numbers for %s", goarch)
+		return nil, fmt.Errorf("%s: no syscall numbers for %s", what, goarch)
 	}
 	if len(p.BPF) == 0 || len(p.BPF)%insnSize != 0 {
-		return nil, fmt.Errorf("host guard: a program of %d bytes", len(p.BPF))
+		return nil, fmt.Errorf("%s: a program of %d bytes", what, len(p.BPF))
 	}
 	infos := map[string]*archInfo{}
 	for _, abi := range list {
 		var err error
 		if infos[abi.arch], err = archByName(abi.arch); err != nil {
-			return nil, fmt.Errorf("host guard: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 	}
 	var a assembler
@@ -91,7 +100,7 @@ func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 		a.unless(opJeq, token, skip)
 		a.ld(offNr)
 		for _, abi := range list[:n] {
-			guardABICalls(&a, abi, infos[abi.arch], denyTCP, end)
+			emit(&a, abi, infos[abi.arch], end)
 		}
 		a.ja(end)
 		a.bind(skip)
@@ -103,7 +112,7 @@ func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
 		return nil, err
 	}
 	if n := len(prologue) + len(p.BPF)/insnSize; n > maxInsns {
-		return nil, fmt.Errorf("host guard: %d instructions, the kernel takes at most %d", n, maxInsns)
+		return nil, fmt.Errorf("%s: %d instructions, the kernel takes at most %d", what, n, maxInsns)
 	}
 	// The body's bytes as they are: the prologue jumps only within itself.
 	return &Program{BPF: append(encode(prologue, native.order()), p.BPF...), Flags: p.Flags}, nil

@@ -48,6 +48,8 @@ func run(action string, args []string) error {
 		return err
 	}
 	switch action {
+	case "vsock-listen": // PORT FILE: listen on vsock PORT until FILE appears
+		return vsockListen(args)
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)
 		if err != nil {
