@@ -73,11 +73,14 @@ const setidGap = "set-user-ID and set-group-ID files can be made in the writable
 func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
-			gap := ""
+			reach, gap := "kernel keyrings, bpf and io_uring", ""
+			if pol.Net == profiles.NetNone {
+				reach = "kernel keyrings, bpf, io_uring and vsock, which no network namespace separates,"
+			}
 			if landlock.EffectiveABI() < 9 {
 				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
 			}
-			return nil, []string{"--seccomp none: no system call filter (kernel keyrings, bpf and io_uring stay reachable, " + setidGap + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
+			return nil, []string{"--seccomp none: no system call filter (" + reach + " stay reachable, " + setidGap + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
 		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use a seccomp profile"}, nil
 	}

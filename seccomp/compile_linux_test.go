@@ -104,6 +104,10 @@ func TestCompiledSemantics(t *testing.T) {
 			{amd64, "clone", []uint64{cloneNewUser | sigchld}, allow},
 			{amd64, "clone3", nil, allow},
 			{amd64, "mount", nil, allow},
+			{amd64, "socket", []uint64{40, 1}, retErrno | errEAFNOSUPPORT}, // AF_VSOCK
+			{amd64, "socket", []uint64{1<<32 | 40, 0x80005}, retErrno | errEAFNOSUPPORT},
+			{amd64, "socket", []uint64{2, 1}, allow},
+			{amd64, "socketpair", []uint64{40, 1}, allow}, // vsock has none
 			{x86, "getpid", nil, eperm},
 			{x86, "ioctl", []uint64{0, tcgets}, eperm},
 			{x32, "getpid", nil, eperm},
@@ -131,6 +135,7 @@ func TestCompiledSemantics(t *testing.T) {
 			{amd64, "socket", []uint64{2, 0x80001}, allow},    // AF_INET, SOCK_STREAM|SOCK_CLOEXEC
 			{amd64, "socket", []uint64{2, 2, 1}, allow},       // ICMP ping socket
 			{amd64, "socket", []uint64{1, 1}, allow},          // AF_UNIX
+			{amd64, "socket", []uint64{1<<32 | 40, 1}, eperm}, // AF_VSOCK
 			{x86, "getpid", nil, eperm},
 		},
 		dockerDefault: {
@@ -195,6 +200,13 @@ func TestCrossArchSemantics(t *testing.T) {
 			{"clone", []uint64{0, cloneNewUser}, eperm}, // s390: flags second
 			{"clone", []uint64{cloneNewUser, 0}, allow},
 			{"#359", []uint64{2, 0x80003}, eperm}, // socket: libseccomp names it for socketcall
+			{"#359", []uint64{40, 1}, eperm},      // AF_VSOCK
+			{"#359", []uint64{2, 1}, allow},
+		}},
+		{"default", "s390x", []tc{
+			{"#359", []uint64{40, 1}, retErrno | errEAFNOSUPPORT},
+			{"#359", []uint64{1<<32 | 40, 1}, retErrno | errEAFNOSUPPORT},
+			{"#359", []uint64{2, 1}, allow},
 		}},
 		{"default", "mips", []tc{
 			{"ioctl", []uint64{0, 0x5472}, eperm}, // MIPS TIOCSTI

@@ -38,6 +38,8 @@ func TestNetNoneVsock(t *testing.T) {
 		{"rx/none", []string{"--mode", "rx", "--net", "none"}, false, false},
 		{"sandbox/none/custom", []string{"--mode", "sandbox", "--net", "none"}, true, false},
 		{"rx/none/custom", []string{"--mode", "rx", "--net", "none"}, true, false},
+		{"sandbox/host", []string{"--mode", "sandbox", "--net", "host"}, false, false},
+		{"rx/host", []string{"--mode", "rx", "--net", "host"}, false, false},
 		{"sandbox/host/custom", []string{"--mode", "sandbox", "--net", "host"}, true, true},
 		{"rwx", []string{"--mode", "rwx"}, false, true},
 	}
