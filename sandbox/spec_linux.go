@@ -215,13 +215,13 @@ func readTrim(path string) string {
 
 // netNoneWarning is the gap of --net none without a network namespace
 // (rx, or sandbox without namespaces): Landlock, up to the ABI omega-run
-// asks for, denies TCP bind and connect only.
+// asks for, denies TCP bind and connect only (not the port listen() binds itself).
 func netNoneWarning(pol profiles.Policy, netns bool) string {
 	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX {
 		return ""
 	}
 	w := "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): Landlock denies " +
-		"TCP bind and connect only; UDP (DNS too), raw and other sockets stay open"
+		"TCP bind and connect only (a listen() without bind still gets a port); UDP (DNS too), raw and other sockets stay open"
 	if pol.Seccomp == profiles.SeccompNone {
 		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
 	}

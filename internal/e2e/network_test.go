@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"bufio"
+	"io"
 	"net"
 	"path/filepath"
 	"strings"
@@ -135,5 +137,47 @@ func TestNetNoneTCPPastLandlock(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNetNoneListenUnbound: listen() on a socket never bound binds a free
+// port itself, which Landlock's bind rule does not see; in rx --net none
+// the host connects to it (open, README's threat model), in sandbox mode
+// the port is in the program's own network namespace. rx's launch says so.
+func TestNetNoneListenUnbound(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			for _, u := range users {
+				w := newWorld(t, u)
+				c := w.cmd(t.Context(), "--mode", mode, "--net", "none", "--", probe, "listen-unbound")
+				out, err := c.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var stderr strings.Builder
+				c.Stderr = &stderr
+				if err := c.Start(); err != nil {
+					t.Fatal(err)
+				}
+				sc := bufio.NewScanner(out)
+				if !sc.Scan() {
+					c.Wait()
+					t.Fatalf("%s: the probe printed no port; stderr %s", u.name, stderr.String())
+				}
+				conn, err := net.DialTimeout("tcp4", "127.0.0.1:"+sc.Text(), time.Second)
+				if conn != nil {
+					conn.Close()
+				}
+				c.Process.Kill() // the probe would wait for a connection
+				io.Copy(io.Discard, out)
+				c.Wait()
+				if got, want := err == nil, mode == "rx"; got != want {
+					t.Errorf("%s: the host connected to the port listen() bound: %v, want %v (%v)", u.name, got, want, err)
+				}
+				if said := strings.Contains(stderr.String(), "a listen() without bind still gets a port"); said != (mode == "rx") {
+					t.Errorf("%s: the launch warns of listen(): %v; stderr %q", u.name, said, stderr.String())
+				}
+			}
+		})
 	}
 }

@@ -50,6 +50,8 @@ func run(action string, args []string) error {
 	switch action {
 	case "vsock-listen": // PORT FILE: listen on vsock PORT until FILE appears
 		return vsockListen(args)
+	case "listen-unbound": // print the port listen() picks itself, then accept one connection
+		return listenUnbound()
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)
 		if err != nil {

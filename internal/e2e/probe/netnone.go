@@ -43,3 +43,30 @@ func listenVsock(port uint32) error {
 	}
 	return nil
 }
+
+// listenUnbound listens on a TCP socket it never bound: the kernel binds
+// a free port at listen(), past Landlock's bind rule.
+func listenUnbound() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Listen(fd, 1); err != nil {
+		return err
+	}
+	sa, err := unix.Getsockname(fd)
+	if err != nil {
+		return err
+	}
+	fmt.Println(sa.(*unix.SockaddrInet4).Port)
+	tv := unix.Timeval{Sec: 3}
+	if err := unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv); err != nil {
+		return err
+	}
+	c, _, err := unix.Accept(fd)
+	if err != nil {
+		return err
+	}
+	return unix.Close(c)
+}
