@@ -9,13 +9,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// The host's IPC objects and terminals: sandbox mode has its own /dev/shm,
-// IPC namespace and devpts; rx, one process in the host's namespaces, has
-// none of them (README, threat model).
+// The host's IPC objects (System V and POSIX) and terminals: sandbox mode
+// has its own /dev/shm, IPC namespace and devpts; rx, one process in the
+// host's namespaces, has none of them (README, threat model).
 func init() {
 	escapes = append(escapes,
 		escape{"host-dev-shm-write", 3, func(t *testing.T, w *world, mode string) bool {
@@ -41,6 +42,15 @@ func init() {
 			}
 			defer unix.SysvShmDetach(b)
 			return bytes.HasPrefix(b, []byte("pwned"))
+		}, rxOpen},
+		escape{"host-posix-mq-unlink", 3, func(t *testing.T, w *world, mode string) bool {
+			name := "omega-esc-" + worldID(w)
+			fd := mqOpen(t, name, unix.O_CREAT|unix.O_EXCL|unix.O_RDWR)
+			unix.Fchown(fd, w.u.uid, w.u.gid) // a queue of the program's user
+			unix.Close(fd)
+			t.Cleanup(func() { mqUnlink(name) })
+			w.run("--mode", mode, "--", probe, "mq-unlink", name)
+			return mqUnlink(name) == unix.ENOENT
 		}, rxOpen},
 		escape{"other-terminal-write", 3, func(t *testing.T, w *world, mode string) bool {
 			master, slave := hostPty(t, w.u)
@@ -95,4 +105,24 @@ func readAvailable(f *os.File) string {
 		}
 		out = append(out, buf[:n]...)
 	}
+}
+
+// mqOpen opens the POSIX message queue /name (the syscall takes the name
+// without its slash).
+func mqOpen(t *testing.T, name string, flags int) int {
+	t.Helper()
+	p, _ := unix.BytePtrFromString(name)
+	fd, _, e := unix.Syscall6(unix.SYS_MQ_OPEN, uintptr(unsafe.Pointer(p)), uintptr(flags), 0o600, 0, 0, 0)
+	if e != 0 {
+		t.Fatalf("mq_open %s: %v", name, e)
+	}
+	return int(fd)
+}
+
+func mqUnlink(name string) error {
+	p, _ := unix.BytePtrFromString(name)
+	if _, _, e := unix.Syscall(unix.SYS_MQ_UNLINK, uintptr(unsafe.Pointer(p)), 0, 0); e != 0 {
+		return e
+	}
+	return nil
 }

@@ -4,11 +4,12 @@ package main
 
 import (
 	"strconv"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// ipc runs the actions on System V IPC objects of the host.
+// ipc runs the actions on System V and POSIX IPC objects of the host.
 func ipc(action string, args []string) (bool, error) {
 	switch action {
 	case "sysv-shm-write": // KEY: attach the segment with that key and write "pwned" at its start
@@ -26,6 +27,19 @@ func ipc(action string, args []string) (bool, error) {
 		}
 		copy(b, "pwned")
 		return true, unix.SysvShmDetach(b)
+	case "mq-unlink": // NAME: remove the POSIX message queue /NAME
+		return true, mqUnlink(args[0])
 	}
 	return false, nil
+}
+
+func mqUnlink(name string) error {
+	p, err := unix.BytePtrFromString(name)
+	if err != nil {
+		return err
+	}
+	if _, _, e := unix.Syscall(unix.SYS_MQ_UNLINK, uintptr(unsafe.Pointer(p)), 0, 0); e != 0 {
+		return e
+	}
+	return nil
 }
