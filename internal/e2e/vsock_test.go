@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"errors"
 	"math/rand/v2"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -103,4 +104,34 @@ func vsockHeld(t *testing.T, w *world, args []string) (bool, string) {
 		t.Fatalf("binding vsock port %d outside: %v", port, err)
 	}
 	return err != nil, rest.String() + stderr.String()
+}
+
+// TestNetNoneVsockNoUserns: without user namespaces sandbox mode falls
+// back to the host's namespaces, where the host guard goes in front of
+// the --net none guard; vsock stays refused, under a custom profile that
+// allows everything too.
+func TestNetNoneVsockNoUserns(t *testing.T) {
+	if fd, err := unix.Socket(unix.AF_VSOCK, unix.SOCK_STREAM, 0); err != nil {
+		t.Skipf("no vsock in this kernel (socket(AF_VSOCK): %v)", err)
+	} else {
+		unix.Close(fd)
+	}
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
+	}
+	for _, u := range users {
+		w := newWorld(t, u)
+		prof := filepath.Join(w.home, "allow-all.json")
+		writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": []}`)
+		// The file the probe waits for exists: it reports at once.
+		r := w.runProg(bwrap, "--unshare-user", "--uid", strconv.Itoa(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--",
+			bin, "--net", "none", "--seccomp", prof, "--", probe, "vsock-listen", strconv.Itoa(20000+rand.IntN(40000)), prof)
+		if !strings.Contains(r.stderr, "user namespaces are unavailable") {
+			t.Fatalf("%s: not the fallback: stderr %q", u.name, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "address family not supported") {
+			t.Errorf("%s: probe said %q, want EAFNOSUPPORT", u.name, r.stdout)
+		}
+	}
 }
