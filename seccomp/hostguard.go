@@ -200,6 +200,16 @@ func DescribeHostGuard(denyTCP bool) string {
 	return s
 }
 
+// SummarizeHostGuard is DescribeHostGuard in one line, as Summarize
+// puts it.
+func SummarizeHostGuard(denyTCP bool) string {
+	s := "in front, in the host's namespaces: prlimit64 setting another process's limits"
+	if denyTCP {
+		s += "; MSG_FASTOPEN, MPTCP sockets, io_uring_setup, socketcall (TCP Landlock would not see)"
+	}
+	return s + "\n"
+}
+
 // ioUringSetup is io_uring_setup's number on the ABI (one number on
 // every ABI, x32's with its bit).
 func (g guardABI) ioUringSetup() uint32 {

@@ -62,6 +62,7 @@ type condRule struct {
 	argsFor func(*archInfo) []Arg
 	origin  string // "syscalls[3]", or "omega-run" for added rules
 	note    string // what Describe says of an added rule
+	stops   string // what an added rule stops, for Summarize: "set-id bits"
 }
 
 func (r *condRule) argsOn(a *archInfo) []Arg {
@@ -299,7 +300,7 @@ func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
 		byName["ioctl"] = sp
 	}
 	rule := func(name string, pick func(*archInfo) uint32) condRule {
-		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile",
+		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile", stops: "TIOCSTI/TIOCLINUX",
 			argsFor: func(a *archInfo) []Arg {
 				return []Arg{{Index: 1, Op: OpMaskedEqual, Value: 0xffffffff, ValueTwo: uint64(pick(a))}}
 			}}

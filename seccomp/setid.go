@@ -60,7 +60,7 @@ func (pl *plan) addSetIDRules(byName map[string]*syscallPlan) {
 		byName["openat2"] = sp
 	}
 	enosys := ret(38)
-	sp.guard = append([]condRule{{act: retErrno | enosys, origin: "omega-run",
+	sp.guard = append([]condRule{{act: retErrno | enosys, origin: "omega-run", stops: "set-id bits",
 		note: "openat2's mode cannot be checked for set-id bits; ENOSYS makes callers use openat, added to every profile"}}, sp.guard...)
 }
 
@@ -69,10 +69,10 @@ func (c setIDCall) rules(bit uint64) []condRule {
 	mode := Arg{Index: c.mode, Op: OpMaskedEqual, Value: bit, ValueTwo: bit}
 	note := c.name + " with the " + what + " bit, added to every profile"
 	if c.flags < 0 {
-		return []condRule{{act: retErrno | errEPERM, origin: "omega-run", note: note, args: []Arg{mode}}}
+		return []condRule{{act: retErrno | errEPERM, origin: "omega-run", note: note, stops: "set-id bits", args: []Arg{mode}}}
 	}
 	withFlag := func(pick func(*archInfo) uint64) condRule {
-		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: note, argsFor: func(a *archInfo) []Arg {
+		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: note, stops: "set-id bits", argsFor: func(a *archInfo) []Arg {
 			f := pick(a)
 			return []Arg{{Index: uint(c.flags), Op: OpMaskedEqual, Value: f, ValueTwo: f}, mode}
 		}}
