@@ -98,7 +98,8 @@ func explainCommand() *cli.Command {
 		Name:      "explain",
 		Usage:     "print the effective policy without running anything",
 		ArgsUsage: "[-- PROGRAM [ARGS...]]",
-		Flags: withNamesOnce(append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		Flags: withNamesOnce(append(runFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON (always complete)"},
+			&cli.BoolFlag{Name: "full", Usage: "list every seccomp rule and every setting, not just a summary and the changed settings"},
 			&cli.StringFlag{Name: "os", Usage: "explain for another `OS`: darwin prints the Seatbelt profile and the sandbox-exec command"})),
 		Action: func(c *cli.Context) error {
 			s, err := resolveSettings(c)
@@ -133,13 +134,16 @@ func explainCommand() *cli.Command {
 				writeJSON(os.Stdout, e)
 				return nil
 			}
-			printExplanation(os.Stdout, e)
+			printExplanation(os.Stdout, e, c.Bool("full"))
 			return nil
 		},
 	}
 }
 
-func printExplanation(w io.Writer, e sandbox.Explanation) {
+// printExplanation writes e as text; full prints every seccomp rule and
+// every setting instead of a summary and the settings not at their
+// defaults, which would bury the lines above them.
+func printExplanation(w io.Writer, e sandbox.Explanation, full bool) {
 	fmt.Fprintf(w, "mode:        %s\n", e.Mode)
 	if e.Program != "" {
 		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))
@@ -193,18 +197,50 @@ func printExplanation(w io.Writer, e sandbox.Explanation) {
 	for _, s := range e.Service {
 		fmt.Fprintf(w, "service:     %s\n", s)
 	}
-	fmt.Fprintf(w, "seccomp:     %s\n", e.Seccomp)
-	if e.SeccompRules != "" {
-		fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))
-	}
+	printSeccomp(w, e, full)
 	fmt.Fprintf(w, "environment: %s\n", strings.Join(e.Env, " "))
-	fmt.Fprintf(w, "settings:    %s\n", strings.Join(e.Sources, "\n             "))
+	fmt.Fprintf(w, "settings:    %s\n", strings.Join(settingLines(e.Sources, full), "\n             "))
 	for _, r := range e.RefusedState {
 		fmt.Fprintf(w, "state:       %s\n", r) // where a tool's writes will fail
 	}
 	for _, warn := range e.Warnings {
 		fmt.Fprintf(w, "warning:     %s\n", warn)
 	}
+}
+
+// printSeccomp writes the profile's summary, or with full every rule.
+func printSeccomp(w io.Writer, e sandbox.Explanation, full bool) {
+	if full || e.SeccompSummary == "" {
+		fmt.Fprintf(w, "seccomp:     %s\n", e.Seccomp)
+		if full && e.SeccompRules != "" {
+			fmt.Fprintf(w, "%s\n", indent(e.SeccompRules, "             "))
+		}
+		return
+	}
+	summary := strings.TrimRight(e.SeccompSummary, "\n") + "  (--full lists every rule)"
+	fmt.Fprintf(w, "seccomp:     %s\n", strings.TrimPrefix(indent(summary, "             "), "             "))
+}
+
+// settingLines lists where each setting came from; without full, only
+// the settings not at their plain default, and a line for the others.
+func settingLines(sources []string, full bool) []string {
+	if full {
+		return sources
+	}
+	var out []string
+	for _, s := range sources {
+		if !strings.HasSuffix(s, "=default") {
+			out = append(out, s)
+		}
+	}
+	switch {
+	case len(out) == len(sources):
+	case len(out) == 0:
+		out = append(out, "all at their defaults (--full lists them)")
+	default:
+		out = append(out, "all others at their defaults (--full lists them)")
+	}
+	return out
 }
 
 func orNone(s string) string {
@@ -214,7 +250,14 @@ func orNone(s string) string {
 	return s
 }
 
+// indent prefixes each line of s but the empty ones, which would end
+// in spaces.
 func indent(s, prefix string) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	return prefix + strings.Join(lines, "\n"+prefix)
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }

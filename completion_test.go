@@ -75,6 +75,8 @@ func TestBashCompletion(t *testing.T) {
 		{[]string{"omega-run", "che"}, []string{"check"}, []string{"explain"}},
 		{[]string{"omega-run", "check", "--"}, []string{"--json", "--help"}, []string{"--mode"}},
 		{[]string{"omega-run", "explain", "--o"}, []string{"--os"}, nil},
+		{[]string{"omega-run", "explain", "--fu"}, []string{"--full"}, nil},
+		{[]string{"omega-run", "--fu"}, nil, []string{"--full"}}, // explain's only
 		{[]string{"omega-run", "explain", "--os", ""}, []string{"darwin", "linux"}, nil},
 		{[]string{"omega-run", "--mode", "rx", "--", "ech"}, []string{"echo"}, []string{"check"}},
 		{[]string{"omega-run", "--", "--mo"}, nil, []string{"--mode"}},

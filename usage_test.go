@@ -140,6 +140,7 @@ func TestDidYouMean(t *testing.T) {
 		{[]string{"--writable-gitconfig", "--", "true"}, "--writable-git-config"},
 		{[]string{"--memroy", "1G", "--", "true"}, "--memory"},
 		{[]string{"explain", "--jsn"}, "--json"},
+		{[]string{"explain", "--ful"}, "--full"},
 		{[]string{"check", "--jsno"}, "--json"},
 		{[]string{"--bogus", "--", "true"}, ""},
 		{[]string{"--verbose", "--", "true"}, ""},

@@ -54,7 +54,10 @@ type Explanation struct {
 	Service      []string `json:"service,omitempty"`
 	Seccomp      string   `json:"seccomp"`
 	SeccompRules string   `json:"seccomp_rules,omitempty"`
-	Env          []string `json:"env"`
+	// SeccompSummary is SeccompRules in a few lines, for explain's
+	// default text; JSON has the rules in full.
+	SeccompSummary string   `json:"-"`
+	Env            []string `json:"env"`
 	// Sources says where each setting came from (flag, env, config FILE,
 	// default); the CLI fills it in.
 	Sources []string `json:"sources,omitempty"`

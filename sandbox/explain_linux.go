@@ -80,12 +80,14 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	e.Warnings = append(e.Warnings, warnings...)
 	e.UnixSockets = explainSockets(pol, prog, e.Namespaces != nil, &e.Warnings)
 	if prof != nil {
-		e.SeccompRules = seccomp.Describe(prof)
+		e.SeccompRules, e.SeccompSummary = seccomp.Describe(prof), seccomp.Summarize(prof)
 		if pol.Mode != ModeRWX && pol.Net == profiles.NetNone {
 			e.SeccompRules += seccomp.DescribeNetNoneGuard()
+			e.SeccompSummary += seccomp.SummarizeNetNoneGuard()
 		}
 		if pol.Mode != ModeRWX && !mounts {
 			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone)
+			e.SeccompSummary += seccomp.SummarizeHostGuard(pol.Net == profiles.NetNone)
 		}
 	}
 	return e, nil

@@ -51,3 +51,9 @@ func DescribeNetNoneGuard() string {
 		"  socket\n    fail with EAFNOSUPPORT if arg0 == 40  (AF_VSOCK: one port space for the machine, the hypervisor in reach)\n" +
 		"  socketcall (32-bit ABIs)\n    fail with EPERM for SYS_SOCKET  (its arguments cannot be read)\n"
 }
+
+// SummarizeNetNoneGuard is DescribeNetNoneGuard in one line, as
+// Summarize puts it.
+func SummarizeNetNoneGuard() string {
+	return "in front, with --net none: vsock sockets, socketcall's SYS_SOCKET (vsock ignores network namespaces)\n"
+}

@@ -33,7 +33,7 @@ func TestSummarize(t *testing.T) {
 	// checked loosely.
 	for name, wants := range map[string][]string{
 		"default": {"default (built in); default action allow; fail with EPERM (", "syscalls), ENOSYS (",
-			"argument checks: profile rules on personality; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX on ioctl\n"},
+			"argument checks: profile rules on personality/socket; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX on ioctl\n"},
 		"strict": {"strict (built in); default action allow; ", "profile rules on clone/", "unshare; set-id bits"},
 	} {
 		p, err := Resolve(name)
