@@ -15,7 +15,9 @@ import "runtime"
 // socket(AF_VSOCK, …) with EAFNOSUPPORT, what a kernel without vsock
 // answers (programs fall back or say vsock is missing), and socketcall's
 // SYS_SOCKET on ABIs that have it with EPERM, as HostGuard does: a filter
-// cannot read its arguments. Anything else falls through to the profile.
+// cannot read its arguments; and io_uring_setup with ENOSYS, as HostGuard
+// does, since a ring's IORING_OP_SOCKET is no socket(2) call the filter
+// sees. Anything else falls through to the profile.
 func NetNoneGuard(p *Program) (*Program, error) { return netNoneGuard(p, runtime.GOARCH) }
 
 const (
@@ -26,7 +28,12 @@ const (
 
 func netNoneGuard(p *Program, goarch string) (*Program, error) {
 	return withPrologue(p, goarch, "--net none guard", func(a *assembler, abi guardABI, info *archInfo, end label) {
+		// io_uring's IORING_OP_SOCKET makes a socket without socket(2).
 		next := a.newLabel()
+		a.jmp(opJeq, abi.ioUringSetup(), fallThrough, next)
+		a.ret(retErrno | errENOSYS)
+		a.bind(next)
+		next = a.newLabel()
 		a.jmp(opJeq, abi.socket, fallThrough, next)
 		lo, _ := info.argOffsets(0)
 		a.ld(lo) // int family: the kernel reads the low word only
@@ -49,11 +56,12 @@ func netNoneGuard(p *Program, goarch string) (*Program, error) {
 func DescribeNetNoneGuard() string {
 	return "\nin front, with --net none (vsock ignores network namespaces):\n" +
 		"  socket\n    fail with EAFNOSUPPORT if arg0 == 40  (AF_VSOCK: one port space for the machine, the hypervisor in reach)\n" +
-		"  socketcall (32-bit ABIs)\n    fail with EPERM for SYS_SOCKET  (its arguments cannot be read)\n"
+		"  socketcall (32-bit ABIs)\n    fail with EPERM for SYS_SOCKET  (its arguments cannot be read)\n" +
+		"  io_uring_setup\n    fail with ENOSYS  (a ring's IORING_OP_SOCKET is no socket call)\n"
 }
 
 // SummarizeNetNoneGuard is DescribeNetNoneGuard in one line, as
 // Summarize puts it.
 func SummarizeNetNoneGuard() string {
-	return "in front, with --net none: vsock sockets, socketcall's SYS_SOCKET (vsock ignores network namespaces)\n"
+	return "in front, with --net none: vsock sockets, io_uring_setup, socketcall's SYS_SOCKET (vsock ignores network namespaces)\n"
 }

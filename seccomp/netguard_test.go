@@ -29,6 +29,7 @@ func TestNetNoneGuard(t *testing.T) {
 				{"socket unix", abi.socket, [6]uint64{1, 1}, retAllow},
 				{"socket netlink", abi.socket, [6]uint64{16, 3}, retAllow},
 				{"prlimit", abi.prlimit, [6]uint64{4242, 7, 0x1000}, retAllow},
+				{"io_uring_setup", abi.ioUringSetup(), [6]uint64{8}, retErrno | errENOSYS},
 			}
 			if abi.socketcall != 0 {
 				cases = append(cases, guardCase{"socketcall socket", abi.socketcall, [6]uint64{sysSocket}, retErrno | errEPERM},

@@ -135,3 +135,22 @@ func TestNetNoneVsockNoUserns(t *testing.T) {
 		}
 	}
 }
+
+// TestNetNoneIOUring: with --net none, io_uring_setup fails (ENOSYS) under
+// a profile that allows everything, in both modes and both init stages: a
+// ring's IORING_OP_SOCKET makes a vsock socket with no socket(2) call for
+// the --net none guard to see (the Go init stage has no connect broker,
+// whose filter refuses io_uring too).
+func TestNetNoneIOUring(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, nobody)
+			prof := filepath.Join(w.home, "allow-all.json")
+			writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": []}`)
+			r := w.run("--mode", mode, "--net", "none", "--seccomp", prof, "--", probe, "io-uring")
+			if r.code != 1 || !strings.Contains(r.stdout, "function not implemented") {
+				t.Errorf("exit %d, stdout %q; want io_uring_setup refused with ENOSYS", r.code, r.stdout)
+			}
+		})
+	}
+}
