@@ -305,21 +305,33 @@ static char *getwd_go(void) {
 // host's tree with a warning unless the spec says fail closed.
 // refuse_hidden_wd: a working directory at or below a directory the
 // sandbox hides would be kept, unseen by path but open, and read through
-// (an embedder's cmd.Dir, or a cd through a symlink into ~/.ssh): the
-// kernel's own path of it, no $PWD, is checked.
+// (a cd through a symlink into ~/.ssh, a home reached through a link, an
+// embedder's cmd.Dir). Compared by identity, so that no name for it
+// ($PWD, a symlinked home, a path longer than getcwd takes) gets past:
+// each hidden directory as its path resolves now (the mask lands on the
+// target of a link) against the working directory and each one above it.
 static void refuse_hidden_wd(const struct spec *s) {
-	char real[4096];
-	if (!getcwd(real, sizeof real))
-		return; // not in the host's tree: nothing hidden there either
-	for (uint32_t i = 0; i < s->hide_dirs.n; i++) {
-		const char *h = s->hide_dirs.v[i];
-		size_t n = strlen(h);
-		while (n > 1 && h[n - 1] == '/')
-			n--;
-		if (strncmp(real, h, n) == 0 && (real[n] == 0 || real[n] == '/' || n == 1))
-			omega_die(125, "working directory %s is inside %s, which the sandbox hides: run from another directory",
-			          real, h);
+	uint32_t n = s->hide_dirs.n, have = 0;
+	struct stat *hid = omega_alloc(n ? n : 1, sizeof *hid);
+	for (uint32_t i = 0; i < n; i++)
+		if (stat(s->hide_dirs.v[i], &hid[have]) == 0 && S_ISDIR(hid[have].st_mode))
+			have++;
+	struct stat st, up;
+	int fd = have ? openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+	for (int depth = 0; fd >= 0 && depth < 4096 && fstat(fd, &st) == 0; depth++) {
+		for (uint32_t i = 0; i < have; i++)
+			if (hid[i].st_dev == st.st_dev && hid[i].st_ino == st.st_ino)
+				omega_die(125, "working directory %s is inside a directory the sandbox hides: run from another directory",
+				          getwd_go());
+		int parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		fd = parent;
+		if (fd >= 0 && (fstat(fd, &up) < 0 || (up.st_dev == st.st_dev && up.st_ino == st.st_ino)))
+			break; // the root: its .. is itself
 	}
+	if (fd >= 0)
+		close(fd);
+	free(hid);
 }
 
 void omega_enter_mounts(struct spec *s) {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -374,17 +373,42 @@ func setPIDVar(env []string, name string, pid int) bool {
 }
 
 // refuseHiddenWorkdir is cinit_mounts.c's refuse_hidden_wd: a working
-// directory at or below a hidden one, by the kernel's path of it (no
-// $PWD), would be kept open and read through.
+// directory at or below a hidden one would be kept open and read
+// through; compared by identity (each hidden dir as it resolves now
+// against the working directory and each one above it), so no name for
+// it gets past.
 func refuseHiddenWorkdir(hidden []string) error {
-	real, err := unix.Getwd()
-	if err != nil {
-		return nil // not in the host's tree: nothing hidden there either
-	}
+	type id struct{ dev, ino uint64 }
+	var hid []id
 	for _, h := range hidden {
-		if rel, err := filepath.Rel(h, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return fmt.Errorf("working directory %s is inside %s, which the sandbox hides: run from another directory", real, h)
+		var st unix.Stat_t
+		if unix.Stat(h, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			hid = append(hid, id{st.Dev, st.Ino})
 		}
+	}
+	if len(hid) == 0 {
+		return nil
+	}
+	fd, err := unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	for depth := 0; err == nil && depth < 4096; depth++ {
+		var st, up unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			break
+		}
+		if slices.Contains(hid, id{st.Dev, st.Ino}) {
+			unix.Close(fd)
+			wd, _ := os.Getwd()
+			return fmt.Errorf("working directory %s is inside a directory the sandbox hides: run from another directory", wd)
+		}
+		parent, perr := unix.Openat(fd, "..", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		unix.Close(fd)
+		fd, err = parent, perr
+		if err == nil && (unix.Fstat(fd, &up) != nil || up.Dev == st.Dev && up.Ino == st.Ino) {
+			break // the root: its .. is itself
+		}
+	}
+	if err == nil {
+		unix.Close(fd)
 	}
 	return nil
 }
