@@ -200,6 +200,7 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 		return 0, launcherErr(err)
 	}
 	go forwardSignals(sigs.C(), l.proc)
+	defer l.pipe.Close() // kept after the spec for the program's stops
 	done := make(chan struct{})
 	defer close(done)
 	l.followStops(p, pid1, done)
