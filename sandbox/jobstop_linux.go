@@ -53,42 +53,44 @@ func childStops(pid int, done <-chan struct{}) {
 	}
 }
 
-// siginfoStatus is si_status of a SIGCHLD siginfo: after si_signo,
-// si_errno, si_code, padding, si_pid and si_uid.
+// siginfoStatus is si_status of a SIGCHLD siginfo: in the union after
+// si_signo, si_errno and si_code (padded to 16 bytes on 64-bit ABIs),
+// after si_pid and si_uid.
 func siginfoStatus(info *unix.Siginfo) int32 {
-	return *(*int32)(unsafe.Add(unsafe.Pointer(info), 24))
+	union := 3*4 + (unsafe.Sizeof(uintptr(0)) - 4)
+	return *(*int32)(unsafe.Add(unsafe.Pointer(info), union+8))
 }
 
-// stopAsProgram stops omega-run by sig as the program stopped by it,
-// unless the program has gone on since: a stop from the terminal reached
-// both, and when the shell continued both, PID 1's report of it may
-// still be unread. A job-control stop is taken as the program took it
-// (the kernel drops it in an orphaned process group, and a caller that
-// ignores it made the program ignore it too); SIGSTOP only while
-// omega-run runs in the terminal's foreground, where the shell will
-// continue it: elsewhere nothing would, and omega-run could not exit.
+// stopAsProgram stops omega-run by sig as the program stopped by it, but
+// only while omega-run is the terminal's foreground job: there the shell
+// takes the terminal back and its fg or bg continues both (they share the
+// process group). Elsewhere — no terminal, a background job — nothing
+// would continue omega-run once the program went on and ended (another
+// process may continue the program alone), and it could not exit. Not
+// when the program has gone on since: a stop from the terminal reached
+// both, and when the shell continued both, PID 1's report of it may still
+// be unread. A job-control stop is taken as the program took it (a caller
+// that ignores it made the program ignore it too).
 func stopAsProgram(prog int, sig syscall.Signal) {
-	if prog > 0 && !isStopped(prog) {
+	switch sig {
+	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU, unix.SIGSTOP:
+	default:
 		return
 	}
-	switch sig {
-	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
-	case unix.SIGSTOP:
-		if !inForeground() {
-			return
-		}
-	default:
+	if !inForeground() || prog > 0 && !isStopped(prog) {
 		return
 	}
 	_ = unix.Kill(unix.Getpid(), sig)
 }
 
 // programOf is PID 1's first child, the program (orphans it adopts come
-// after it), or 0 when the kernel does not list children.
+// after it), or 0 when there is none. Without the kernel's list of
+// children (CONFIG_PROC_CHILDREN), the oldest process whose parent is
+// PID 1: a stop is rare, and a stale report must not stop omega-run.
 func programOf(pid1 int) int {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid1) + "/task/" + strconv.Itoa(pid1) + "/children")
 	if err != nil {
-		return 0
+		return oldestChild("/proc", pid1)
 	}
 	f := bytes.Fields(b)
 	if len(f) == 0 {
@@ -96,6 +98,35 @@ func programOf(pid1 int) int {
 	}
 	n, _ := strconv.Atoi(string(f[0]))
 	return n
+}
+
+// oldestChild scans proc for the children of parent and returns the one
+// started first, or 0.
+func oldestChild(proc string, parent int) int {
+	entries, _ := os.ReadDir(proc)
+	best, bestStart := 0, uint64(0)
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, _ := os.ReadFile(proc + "/" + e.Name() + "/stat")
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		// After the comm: state, ppid, …; starttime is field 22 of stat.
+		f := bytes.Fields(b[i+1:])
+		if len(f) < 20 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(string(f[1]))
+		start, _ := strconv.ParseUint(string(f[19]), 10, 64)
+		if ppid == parent && (best == 0 || start < bestStart) {
+			best, bestStart = pid, start
+		}
+	}
+	return best
 }
 
 // isStopped tells whether pid is stopped now (state T in its stat).

@@ -98,3 +98,29 @@ func TestWarnAfterTerminalTaken(t *testing.T) {
 		})
 	}
 }
+
+// TestStopNoTerminal: without a terminal (a script, CI), omega-run does
+// not follow the program's stop: another process may continue the program
+// alone, and nothing would then continue omega-run, which could not exit
+// (the program stops itself, a helper continues it half a second later).
+func TestStopNoTerminal(t *testing.T) {
+	launches := []struct {
+		name  string
+		u     user
+		flags []string
+	}{
+		{"sandbox/root", rootUser, nil},
+		{"sandbox/nobody", nobody, nil},
+		{"rx-supervised/root", rootUser, []string{"--mode", "rx", "--memory", "1G"}},
+	}
+	for _, l := range launches {
+		t.Run(l.name, func(t *testing.T) {
+			w := newWorld(t, l.u)
+			args := append(append([]string{"job-noterm", bin}, l.flags...), "--", probe, "stop-self-continued")
+			r := w.runProg(probe, args...)
+			if strings.Contains(r.stdout, "JOB STOPPED") || !strings.Contains(r.stdout, "JOB EXITED 0") {
+				t.Errorf("want no stop and exit 0; stdout %q stderr %q", r.stdout, r.stderr)
+			}
+		})
+	}
+}

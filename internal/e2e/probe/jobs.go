@@ -5,7 +5,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -21,8 +23,20 @@ func jobs(action string, args []string) (bool, error) {
 		}
 		fmt.Println("resumed")
 		return true, nil
+	case "stop-self-continued": // stop, and have another process continue this one alone
+		helper := exec.Command("/bin/sh", "-c", "sleep 0.5; kill -CONT "+strconv.Itoa(os.Getpid()))
+		if err := helper.Start(); err != nil {
+			return true, err
+		}
+		if err := unix.Kill(os.Getpid(), unix.SIGTSTP); err != nil {
+			return true, err
+		}
+		fmt.Println("resumed")
+		return true, helper.Wait()
 	case "job-shell": // PROGRAM ARGS...: run it as a foreground job of this session
-		return true, jobShell(args)
+		return true, jobShell(args, true)
+	case "job-noterm": // PROGRAM ARGS...: the same in a process group of its own, with no terminal
+		return true, jobShell(args, false)
 	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
 		return true, takeTerminal(args[0])
 	}
@@ -36,10 +50,10 @@ func jobs(action string, args []string) (bool, error) {
 // stop it prints "JOB STOPPED N" and continues the job (fg), at
 // most three times; when the job does not stop or end within 10 s, it
 // prints "JOB HUNG" and kills it.
-func jobShell(args []string) error {
+func jobShell(args []string, terminal bool) error {
 	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
-		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: 0},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: terminal, Ctty: 0},
 	})
 	if err != nil {
 		return err
@@ -48,7 +62,11 @@ func jobShell(args []string) error {
 	// As a shell: the terminal comes back to it after each wait, whatever
 	// the job left it to, before it says anything.
 	signal.Ignore(unix.SIGTTOU)
-	back := func() { unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, unix.Getpgrp()) }
+	back := func() {
+		if terminal {
+			unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, unix.Getpgrp())
+		}
+	}
 	timer := time.AfterFunc(10*time.Second, func() {
 		fmt.Println("JOB HUNG")
 		unix.Kill(-pid, unix.SIGKILL)
@@ -73,7 +91,9 @@ func jobShell(args []string) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 		timer.Reset(10 * time.Second)
-		unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pid)
+		if terminal {
+			unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pid)
+		}
 		unix.Kill(-pid, unix.SIGCONT)
 	}
 }
