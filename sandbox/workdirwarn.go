@@ -37,7 +37,7 @@ func workdirWritable(pol profiles.Policy, wd string, real func(string) string) b
 // is not told on every command; nor is one started from home or above
 // it (/, /home). given says the directory came from --workdir.
 func workdirWarning(pol profiles.Policy, wd string, given bool, real func(string) string) string {
-	if wd == "" || workdirWritable(pol, wd, real) {
+	if wd == "" || workdirWritable(pol, real(wd), real) { // by its real path, as explain judges it
 		return ""
 	}
 	fix := workdirFix(pol, wd, given, real)

@@ -8,7 +8,9 @@ import (
 )
 
 func TestWorkdirWarning(t *testing.T) {
-	real := func(p string) string { return strings.Replace(p, "/link", "/h/real", 1) }
+	real := func(p string) string {
+		return strings.Replace(strings.Replace(p, "/link", "/h/real", 1), "/lnk2", "/h/p", 1)
+	}
 	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: "/h", DataDir: "/h/.omega",
 		Writable: []string{"/h/.omega", "/tmp", "/h/.claude", "/link", "/h/p"}, ReadOnly: []string{"/h/p/ro"}}
 	cases := []struct {
@@ -23,6 +25,7 @@ func TestWorkdirWarning(t *testing.T) {
 		{name: "an --allow-write root", wd: "/h/p/src"},
 		{name: "the workspace", wd: "/h/.omega/workspace"},
 		{name: "a root given through a symlink", wd: "/h/real/sub"},
+		{name: "the working directory through a symlink into a root", wd: "/lnk2/src"},
 		{name: "--read-only inside a root", wd: "/h/p/ro/x", want: "/h/p/ro/x is outside"},
 		{name: "--read-only is sandbox mode's", wd: "/h/p/ro/x", mode: profiles.ModeRX},
 		{name: "the host's /tmp in sandbox mode", wd: "/tmp/x", want: "/tmp/x is outside"},
