@@ -113,7 +113,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	if w := homeWritableWarning(pol, realPath); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
-	if w := pathWritableWarning(pol, os.Getenv("PATH"), realPath); w != "" {
+	if w := pathWritableWarning(pol, os.Getenv("PATH"), e.Workdir, realPath); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
 	for i := range profiles.Programs {

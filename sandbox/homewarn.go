@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,18 +76,30 @@ func realPath(p string) string {
 // in the writable set (not the sandbox's own /tmp): the program can put a
 // `git` or `ls` there that the user's shell runs later, outside the
 // sandbox. The user's grant, so a warning; not repeated when the whole
-// home is writable (homeWritableWarning says more). real maps a path to
-// its real path.
-func pathWritableWarning(pol profiles.Policy, path string, real func(string) string) string {
+// home is writable (homeWritableWarning says more). A relative entry
+// (".", an empty one) counts where the launch runs, wd: a shell that
+// searches it in the same project runs what the program left there.
+// real maps a path to its real path.
+func pathWritableWarning(pol profiles.Policy, path, wd string, real func(string) string) string {
 	if pol.Mode == profiles.ModeRWX || homeWritableWarning(pol, real) != "" {
 		return ""
 	}
 	var dirs []string
 	for _, d := range filepath.SplitList(path) {
-		if !filepath.IsAbs(d) || slices.Contains(dirs, d) {
+		abs := d
+		if !filepath.IsAbs(d) {
+			if d == "" {
+				d = "." // the empty entry is the current directory
+			}
+			if wd == "" {
+				continue
+			}
+			abs = filepath.Join(wd, d)
+		}
+		if slices.Contains(dirs, d) {
 			continue
 		}
-		if r := real(filepath.Clean(d)); pol.ReachableWritable(r) != "" || pol.ReachableWritable(filepath.Clean(d)) != "" {
+		if r := real(filepath.Clean(abs)); pol.ReachableWritable(r) != "" || pol.ReachableWritable(filepath.Clean(abs)) != "" {
 			dirs = append(dirs, d)
 		}
 	}
@@ -95,4 +108,14 @@ func pathWritableWarning(pol profiles.Policy, path string, real func(string) str
 	}
 	return "PATH directory " + strings.Join(dirs, ", ") + " is in the writable set: the program can add or replace commands " +
 		"there that your shell runs later, outside the sandbox (take it out of PATH, or out of the writable set)"
+}
+
+// launchWorkdir is the program's working directory: --workdir, or the
+// caller's.
+func launchWorkdir(p *plan) string {
+	if p.workdir != "" {
+		return p.workdir
+	}
+	wd, _ := os.Getwd()
+	return wd
 }

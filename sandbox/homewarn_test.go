@@ -92,13 +92,15 @@ func TestPathWritableWarning(t *testing.T) {
 		{profiles.ModeSandbox, "/usr/local/link", writable, "/usr/local/link"}, // through a symlink
 		{profiles.ModeSandbox, "/tmp/bin", writable, ""},                       // the sandbox's own /tmp
 		{profiles.ModeRX, "/tmp/bin", writable, "/tmp/bin"},                    // the host's
-		{profiles.ModeSandbox, "bin:.:", writable, ""},                         // relative: the shell's cwd decides
+		{profiles.ModeSandbox, "/usr/bin:.", writable, "."},                    // relative: where the launch runs, writable
+		{profiles.ModeSandbox, "/usr/bin::/bin", writable, "."},                // the empty entry is "."
+		{profiles.ModeSandbox, "bin", []string{"/h/.claude"}, ""},              // not writable there
 		{profiles.ModeRWX, "/h/.omega/bin", writable, ""},
 		{profiles.ModeSandbox, "/h/bin", []string{"/h"}, ""}, // the home warning covers it
 	}
 	for _, c := range cases {
 		pol := profiles.Policy{Mode: c.mode, Home: "/h", Writable: c.writable}
-		w := pathWritableWarning(pol, c.path, real)
+		w := pathWritableWarning(pol, c.path, "/h/.omega/workspace/p", real)
 		if (w == "") != (c.want == "") || c.want != "" && !strings.Contains(w, "PATH directory "+c.want+" ") {
 			t.Errorf("%s PATH %q writable %v: %q, want one naming %q", c.mode, c.path, c.writable, w, c.want)
 		}

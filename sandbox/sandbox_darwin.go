@@ -22,7 +22,7 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if w := homeWritableWarning(p.policy, realPath); w != "" {
 		logrus.Warn(w)
 	}
-	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), realPath); w != "" {
+	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), launchWorkdir(p), realPath); w != "" {
 		logrus.Warn(w)
 	}
 	if p.policy.LogDenials {

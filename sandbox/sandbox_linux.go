@@ -119,15 +119,11 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := homeWritableWarning(p.policy, canonReal); w != "" {
 		logrus.Warn(w) // the user's own grant: not a --fail-closed error
 	}
-	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), canonReal); w != "" {
+	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), launchWorkdir(p), canonReal); w != "" {
 		logrus.Warn(w) // the same
 	}
 	if stderrTerminal() {
-		wd := p.workdir
-		if wd == "" {
-			wd, _ = os.Getwd()
-		}
-		if w := workdirWarning(p.policy, wd, p.workdir != "" || p.changedDir, realPath); w != "" {
+		if w := workdirWarning(p.policy, launchWorkdir(p), p.workdir != "" || p.changedDir, realPath); w != "" {
 			logrus.Warn(w) // usability, not enforcement
 		}
 	}
@@ -308,10 +304,7 @@ func plainSpec(p *plan) *nsexec.Spec {
 // program would start in the host directory itself (its cwd survives
 // the mounts), holding the very store the mask is there to hide.
 func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
-	wd := p.workdir
-	if wd == "" {
-		wd, _ = os.Getwd()
-	}
+	wd := launchWorkdir(p)
 	// By its real path too: a cd through a symlink into ~/.ssh names it
 	// otherwise (the init stages check the kernel's path again).
 	real, _ := filepath.EvalSymlinks(wd)
