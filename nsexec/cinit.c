@@ -39,71 +39,9 @@
 
 #include "cinit_internal.h"
 
-// System call numbers and structures newer than some C libraries' headers.
-// These numbers are the same on every architecture omega-run builds for.
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-#define OMEGA_CLOSE_RANGE_CLOEXEC (1U << 2)
-
 // report_fd is the launcher's spec socket, kept for the reports of the
 // program's stops (-1: none).
 static int report_fd = -1;
-
-// each_fd_from calls f on every open fd from first on, except keep and
-// keep2 (-1: none), read
-// from /proc/self/fd: close_range for kernels without it (before 5.9) or
-// without its CLOEXEC flag (before 5.11), or where a filter refuses it.
-static void each_fd_from(unsigned first, int keep, int keep2, int (*f)(int)) {
-	DIR *d = opendir("/proc/self/fd");
-	if (!d)
-		omega_dief(errno, "close_range fallback: /proc/self/fd");
-	int self = dirfd(d), n = 0, cap = 64, *fds = omega_alloc(cap, sizeof *fds);
-	for (struct dirent *e; (e = readdir(d));) {
-		int fd = atoi(e->d_name);
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == keep2 || fd == self)
-			continue;
-		if (n == cap)
-			fds = realloc(fds, (cap *= 2) * sizeof *fds);
-		if (!fds)
-			omega_die(125, "close_range fallback: out of memory");
-		fds[n++] = fd;
-	}
-	closedir(d);
-	for (int i = 0; i < n; i++)
-		if (f(fds[i]) < 0 && errno != EBADF)
-			omega_dief(errno, "close_range fallback: fd %d", fds[i]);
-	free(fds);
-}
-
-static int cloexec(int fd) {
-	int fl = fcntl(fd, F_GETFD);
-	return fl < 0 ? -1 : fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
-}
-
-// set_cloexec_from marks every fd from first on close-on-exec: the spec
-// and anything the caller leaked must not reach the program.
-static void set_cloexec_from(unsigned first) {
-	if (syscall(SYS_close_range, first, ~0U, OMEGA_CLOSE_RANGE_CLOEXEC) < 0)
-		each_fd_from(first, -1, -1, cloexec);
-}
-
-// close_from closes every fd from first on, except keep and keep2 (-1:
-// none).
-static void close_from(unsigned first, int keep, int keep2) {
-	int ks[2] = {keep < keep2 ? keep : keep2, keep < keep2 ? keep2 : keep};
-	unsigned from = first;
-	int failed = 0;
-	for (int i = 0; i < 2 && !failed; i++) {
-		if (ks[i] < (int)from)
-			continue;
-		if ((unsigned)ks[i] > from && syscall(SYS_close_range, from, (unsigned)ks[i] - 1, 0) < 0)
-			failed = 1;
-		from = (unsigned)ks[i] + 1;
-	}
-	if (failed || syscall(SYS_close_range, from, ~0U, 0) < 0)
-		each_fd_from(first, keep, keep2, close);
-}
 
 // ----------------------------------------------------------------- run
 
@@ -199,7 +137,7 @@ static struct broker *take_broker(const struct spec *s, int pair0, const sigset_
 	// PID 1 keeps no fd of the caller's: the broker resolves paths
 	// such as /proc/self/fd/N with PID 1's own fd table. The launcher's
 	// socket stays: connected, bound to no path, nothing connects to it.
-	close_from(3, pair0, report_fd);
+	omega_close_from(3, pair0, report_fd);
 	int listener = omega_broker_recv(pair0);
 	// PID 1's own filter: the profile's may refuse what the broker
 	// needs (pidfd_getfd, process_vm_readv). Where it fails, the
@@ -265,7 +203,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
 		sigaddset(&set, forwarded[i]);
 	sigaddset(&set, SIGCHLD);
-	set_cloexec_from(3 + s->keep_fds);
+	omega_set_cloexec_from(3 + s->keep_fds);
 	// The broker's listener comes back from the program over this pair.
 	int pair[2] = {-1, -1};
 	if (omega_brokered(s)) {
@@ -388,7 +326,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		if (dup3(SPEC_FD + 1 + i, SPEC_FD + i, 0) < 0)
 			omega_dief(errno, "dup3");
 	if (s.keep_fds > 0 || early)
-		set_cloexec_from(SPEC_FD + s.keep_fds);
+		omega_set_cloexec_from(SPEC_FD + s.keep_fds);
 	if (s.flags & F_USER)
 		omega_watch_parent(); // before the mounts cover the host's /proc
 	if (s.flags & F_MOUNTS) {
@@ -406,7 +344,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_PID1)
 		supervise(&s, env, &orig);
 	omega_apply_limits(&s);
-	set_cloexec_from(3 + s.keep_fds);
+	omega_set_cloexec_from(3 + s.keep_fds);
 	set_service_pids(&s, env); // an exec in place: this is the program's pid
 	ignore_signals(&s);
 	sigprocmask(SIG_SETMASK, &orig, NULL);

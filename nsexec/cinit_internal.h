@@ -122,6 +122,8 @@ enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // lan
 
 void *omega_alloc(uint64_t n, size_t size);
 int omega_read_spec(int fd, struct spec *s);
+void omega_set_cloexec_from(unsigned first);
+void omega_close_from(unsigned first, int keep, int keep2);
 
 // ------------------------------------------------ mounts (cinit_mounts.c)
 

@@ -1,0 +1,77 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_fds.c: marking and closing the fds an init stage must not pass
+// on, with close_range where the kernel has it and /proc/self/fd where not.
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cinit_internal.h"
+
+// System call numbers and structures newer than some C libraries' headers.
+// These numbers are the same on every architecture omega-run builds for.
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#define OMEGA_CLOSE_RANGE_CLOEXEC (1U << 2)
+
+// each_fd_from calls f on every open fd from first on, except keep and
+// keep2 (-1: none), read
+// from /proc/self/fd: close_range for kernels without it (before 5.9) or
+// without its CLOEXEC flag (before 5.11), or where a filter refuses it.
+static void each_fd_from(unsigned first, int keep, int keep2, int (*f)(int)) {
+	DIR *d = opendir("/proc/self/fd");
+	if (!d)
+		omega_dief(errno, "close_range fallback: /proc/self/fd");
+	int self = dirfd(d), n = 0, cap = 64, *fds = omega_alloc(cap, sizeof *fds);
+	for (struct dirent *e; (e = readdir(d));) {
+		int fd = atoi(e->d_name);
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == keep2 || fd == self)
+			continue;
+		if (n == cap)
+			fds = realloc(fds, (cap *= 2) * sizeof *fds);
+		if (!fds)
+			omega_die(125, "close_range fallback: out of memory");
+		fds[n++] = fd;
+	}
+	closedir(d);
+	for (int i = 0; i < n; i++)
+		if (f(fds[i]) < 0 && errno != EBADF)
+			omega_dief(errno, "close_range fallback: fd %d", fds[i]);
+	free(fds);
+}
+
+static int cloexec(int fd) {
+	int fl = fcntl(fd, F_GETFD);
+	return fl < 0 ? -1 : fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
+// omega_set_cloexec_from marks every fd from first on close-on-exec: the spec
+// and anything the caller leaked must not reach the program.
+void omega_set_cloexec_from(unsigned first) {
+	if (syscall(SYS_close_range, first, ~0U, OMEGA_CLOSE_RANGE_CLOEXEC) < 0)
+		each_fd_from(first, -1, -1, cloexec);
+}
+
+// omega_close_from closes every fd from first on, except keep and keep2 (-1:
+// none).
+void omega_close_from(unsigned first, int keep, int keep2) {
+	int ks[2] = {keep < keep2 ? keep : keep2, keep < keep2 ? keep2 : keep};
+	unsigned from = first;
+	int failed = 0;
+	for (int i = 0; i < 2 && !failed; i++) {
+		if (ks[i] < (int)from)
+			continue;
+		if ((unsigned)ks[i] > from && syscall(SYS_close_range, from, (unsigned)ks[i] - 1, 0) < 0)
+			failed = 1;
+		from = (unsigned)ks[i] + 1;
+	}
+	if (failed || syscall(SYS_close_range, from, ~0U, 0) < 0)
+		each_fd_from(first, keep, keep2, close);
+}
+
