@@ -331,8 +331,10 @@ var skipDirs = map[string]bool{"tmp": true, "node_modules": true, ".git": true, 
 
 // claudeDataDirs are not descended into in ~/.claude: Claude Code's own
 // records of past sessions (transcripts, file snapshots, shell
-// environments, plans, caches), a few directories per session, which
-// nothing runs and no one opens as a project. A heavy user's thousands of
+// environments, plans, caches), a few directories per session, where no
+// one opens a project, runs git or starts an editor (the scan looks for
+// what those run; ~/.claude is writable by design, and what Claude Code
+// itself reads there is its own to trust). A heavy user's thousands of
 // them made the scan the largest part of a launch (+70 ms for 3,000).
 // What Claude Code runs from ~/.claude (plugins and their git clones,
 // hooks, commands, agents, skills) is still scanned.
