@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
 	"golang.org/x/sys/unix"
@@ -69,7 +68,7 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 		if real, ok := known[p]; ok {
 			r.real = real // checked before anything was created
 		} else {
-			r.real, r.links, r.err = resolveRoot(p)
+			r.real, r.links, r.err = resolveLinks(p, false, nil)
 		}
 		if r.err == nil {
 			writable = append(writable, r.real)
@@ -167,46 +166,6 @@ func stickyTmp(path string) error {
 		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
 	return nil
-}
-
-// resolveRoot is filepath.EvalSymlinks that also returns where each
-// symlink it followed lies.
-func resolveRoot(path string) (string, []string, error) {
-	todo := strings.Split(strings.Trim(path, "/"), "/")
-	resolved := "/"
-	var links []string
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
-		}
-		next := filepath.Join(resolved, name)
-		st, err := os.Lstat(next)
-		if err != nil {
-			return "", nil, err
-		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		if links = append(links, next); len(links) > 40 {
-			return "", nil, syscall.ELOOP
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", nil, err
-		}
-		if filepath.IsAbs(target) {
-			resolved = "/"
-		}
-		todo = append(strings.Split(target, "/"), todo...)
-	}
-	return resolved, links, nil
 }
 
 // canonicalAll maps paths through canon, keeping unknown ones.

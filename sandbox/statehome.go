@@ -1,14 +1,11 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"syscall"
 
 	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
@@ -65,59 +62,29 @@ func (e *linkedHomeError) Error() string {
 		termsafe.String(e.home), termsafe.String(e.root))
 }
 
-// resolveHome resolves a home state file as the kernel would, one
-// component at a time, and refuses it (linkedHomeError) when any symlink
-// followed lies in a root of roots, or when path itself is a symlink that
-// ends in one. It returns the file's path without symlinks, which the
-// sync then opens without following any (openHome): what was checked is
-// what is read and written. A missing last component is no error.
-func resolveHome(path, shown string, roots []string) (string, error) {
-	todo := strings.Split(strings.Trim(filepath.Clean(path), "/"), "/")
-	resolved, links := "/", 0
+// resolveHome resolves a home state file as the kernel would
+// (resolveLinks) and refuses it (linkedHomeError) when a symlink on the
+// way lies in a root of roots (checked before it is followed), or when
+// path itself is a symlink that ends in one. It returns the file's path
+// without symlinks, which the sync then opens without following any
+// (openHome): what was checked is what is read and written; and whether
+// it followed any symlink. A missing last component is no error.
+func resolveHome(path, shown string, roots []string) (string, bool, error) {
 	fi, err := os.Lstat(path)
 	isLink := err == nil && fi.Mode()&fs.ModeSymlink != 0
-	for len(todo) > 0 {
-		name := todo[0]
-		todo = todo[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			resolved = filepath.Dir(resolved)
-			continue
+	resolved, links, err := resolveLinks(filepath.Clean(path), true, func(link string) error {
+		if r := rootOf(link, roots); r != "" {
+			return &linkedHomeError{shown, r}
 		}
-		next := filepath.Join(resolved, name)
-		fi, err := os.Lstat(next)
-		if errors.Is(err, fs.ErrNotExist) && len(todo) == 0 {
-			resolved = next
-			break
-		}
-		if err != nil {
-			return "", err
-		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
-			continue
-		}
-		if r := rootOf(next, roots); r != "" {
-			return "", &linkedHomeError{shown, r}
-		}
-		if links++; links > 40 {
-			return "", &fs.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", err
-		}
-		if filepath.IsAbs(target) {
-			resolved = "/"
-		}
-		todo = append(strings.Split(target, "/"), todo...)
+		return nil
+	})
+	if err != nil {
+		return "", false, err
 	}
 	if r := rootOf(resolved, roots); isLink && r != "" {
-		return "", &linkedHomeError{shown, r}
+		return "", false, &linkedHomeError{shown, r}
 	}
-	return resolved, nil
+	return resolved, len(links) > 0, nil
 }
 
 // rootOf is the innermost root of roots that p lies in, or "".

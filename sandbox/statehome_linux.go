@@ -25,7 +25,7 @@ type homeFile struct {
 // openHome resolves path (resolveHome; shown names it in errors) and
 // opens its directory without following any symlink.
 func openHome(path, shown string, roots []string) (*homeFile, error) {
-	real, err := resolveHome(path, shown, roots)
+	real, _, err := resolveHome(path, shown, roots)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ package sandbox
 type homeFile struct{ real string }
 
 func openHome(path, shown string, roots []string) (*homeFile, error) {
-	real, err := resolveHome(path, shown, roots)
+	real, _, err := resolveHome(path, shown, roots)
 	if err != nil {
 		return nil, err
 	}

@@ -350,51 +350,5 @@ func atomicWrite(path string, data []byte, attrs fileAttrs) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// refusedState names, for the program's well-known tool, the state paths
-// outside the writable set (which its writes there will fail on); path is
-// the program's, getenv is its environment.
-func refusedState(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) []string {
-	if venv := profiles.VenvOf(path); prog.Name == "pip" && venv != "" && getenv("VIRTUAL_ENV") == "" {
-		// pip run from a virtualenv installs there, activated or not.
-		env := getenv
-		getenv = func(k string) string {
-			if k == "VIRTUAL_ENV" {
-				return venv
-			}
-			return env(k)
-		}
-	}
-	var out []string
-	synced := map[string]bool{}
-	for _, s := range prog.Sync {
-		synced[filepath.Join(pol.Home, s.Home)] = true
-	}
-	for _, p := range prog.StatePaths(pol.Home, getenv) {
-		if pol.WritableRootOf(p) == "" && !synced[p] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// stateWarning is the one line naming refused writes for prog (at path,
-// or "" when unknown), or "".
-func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) string {
-	refused := refusedState(pol, prog, path, getenv)
-	if len(refused) == 0 {
-		return ""
-	}
-	msg := fmt.Sprintf("%s keeps state in %s, outside the writable set: writes there will be refused", prog.Name, strings.Join(refused, ", "))
-	if prog.Hint != "" {
-		msg += "; " + prog.HintFor(pol.Workspace())
-	}
-	if prog.Name == "git" && pol.Mode == profiles.ModeSandbox && !pol.WritableGitConfig {
-		// git config without --global fails on it with "Device or
-		// resource busy", which does not say why.
-		msg += "; a repository's .git/config and .git/hooks stay read-only: add --writable-git-config for git config without --global"
-	}
-	return msg
-}
-
 // maxState bounds a working copy read back: the program wrote it.
 const maxState = 64 << 20
