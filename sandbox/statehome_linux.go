@@ -20,12 +20,15 @@ type homeFile struct {
 	real string
 	dir  int // O_PATH descriptor of real's directory
 	name string
+	// linked: a symlink led to real; id is the file's as read.
+	linked bool
+	id     fileID
 }
 
 // openHome resolves path (resolveHome; shown names it in errors) and
 // opens its directory without following any symlink.
 func openHome(path, shown string, roots []string) (*homeFile, error) {
-	real, _, err := resolveHome(path, shown, roots)
+	real, linked, err := resolveHome(path, shown, roots)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +36,7 @@ func openHome(path, shown string, roots []string) (*homeFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Dir(real), err)
 	}
-	return &homeFile{real: real, dir: dir, name: filepath.Base(real)}, nil
+	return &homeFile{real: real, dir: dir, name: filepath.Base(real), linked: linked}, nil
 }
 
 func (h *homeFile) close() { unix.Close(h.dir) }
@@ -81,7 +84,11 @@ func (h *homeFile) read() ([]byte, fileAttrs, error) {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return nil, fileAttrs{}, &os.PathError{Op: "fstat", Path: h.real, Err: err}
 	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return nil, fileAttrs{}, errNotRegular
+	}
 	attrs := fileAttrs{fs.FileMode(st.Mode).Perm(), int(st.Uid), int(st.Gid)}
+	h.id = fileID{uint64(st.Dev), st.Ino}
 	f, _, err := reopenRegular(fd, h.real)
 	if errors.Is(err, fs.ErrNotExist) { // no /proc: opened at last
 		f, err = h.openDirect()
@@ -104,7 +111,7 @@ func (h *homeFile) openDirect() (*os.File, error) {
 	f := os.NewFile(uintptr(fd), h.real)
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, errors.New("it is not a regular file")
+		return nil, errNotRegular
 	}
 	return f, nil
 }

@@ -52,7 +52,7 @@ func TestStateSyncLinkRefused(t *testing.T) {
 		via   bool // home named through a symlink to it
 	}{
 		{"link into ~/.claude", func(t *testing.T, home string) []string {
-			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte("v0"), 0o600)
+			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte(`{"s":"v0"}`), 0o600)
 			mustLink(t, ".claude/real.json", filepath.Join(home, ".claude.json"))
 			return nil
 		}, false},
@@ -62,23 +62,23 @@ func TestStateSyncLinkRefused(t *testing.T) {
 			return nil
 		}, false},
 		{"a link in ~/.claude on the way", func(t *testing.T, home string) []string {
-			os.WriteFile(filepath.Join(home, "dotfiles", "c.json"), []byte("v0"), 0o600)
+			os.WriteFile(filepath.Join(home, "dotfiles", "c.json"), []byte(`{"s":"v0"}`), 0o600)
 			mustLink(t, "../dotfiles", filepath.Join(home, ".claude", "l"))
 			mustLink(t, ".claude/l/c.json", filepath.Join(home, ".claude.json"))
 			return nil
 		}, false},
 		{"into an --allow-write root", func(t *testing.T, home string) []string {
-			os.WriteFile(filepath.Join(home, "proj", "c.json"), []byte("v0"), 0o600)
+			os.WriteFile(filepath.Join(home, "proj", "c.json"), []byte(`{"s":"v0"}`), 0o600)
 			mustLink(t, "proj/c.json", filepath.Join(home, ".claude.json"))
 			return []string{filepath.Join(home, "proj")}
 		}, false},
 		{"home named through a link", func(t *testing.T, home string) []string {
-			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte("v0"), 0o600)
+			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte(`{"s":"v0"}`), 0o600)
 			mustLink(t, ".claude/real.json", filepath.Join(home, ".claude.json"))
 			return nil
 		}, true},
 		{"/proc/self/cwd in ~/.claude", func(t *testing.T, home string) []string {
-			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte("v0"), 0o600)
+			os.WriteFile(filepath.Join(home, ".claude", "real.json"), []byte(`{"s":"v0"}`), 0o600)
 			mustLink(t, "/proc/self/cwd/real.json", filepath.Join(home, ".claude.json"))
 			t.Chdir(filepath.Join(home, ".claude"))
 			return nil
@@ -86,6 +86,41 @@ func TestStateSyncLinkRefused(t *testing.T) {
 		{"writable home, the file a link", func(t *testing.T, home string) []string {
 			mustLink(t, filepath.Join(home, ".ssh", "key"), filepath.Join(home, ".claude.json"))
 			return []string{home}
+		}, false},
+		// An earlier launch with --allow-write ~/dotfiles2 re-pointed
+		// the link there; this one has no such grant.
+		{"chain re-pointed at a credential store", func(t *testing.T, home string) []string {
+			earlierLink(t, home, filepath.Join(home, ".ssh", "key"))
+			return nil
+		}, false},
+		{"chain at a JSON object named claude in a credential store", func(t *testing.T, home string) []string {
+			writeState(t, filepath.Join(home, ".ssh", "claude.json"), "{}")
+			earlierLink(t, home, filepath.Join(home, ".ssh", "claude.json"))
+			return nil
+		}, false},
+		{"chain at a shell file named claude", func(t *testing.T, home string) []string {
+			writeState(t, filepath.Join(home, ".bashrc.d", "claude.sh"), "echo hi")
+			earlierLink(t, home, filepath.Join(home, ".bashrc.d", "claude.sh"))
+			return nil
+		}, false},
+		{"chain at another tool's JSON", func(t *testing.T, home string) []string {
+			writeState(t, filepath.Join(home, ".config", "Code", "User", "settings.json"), `{"a":1}`)
+			earlierLink(t, home, filepath.Join(home, ".config", "Code", "User", "settings.json"))
+			return nil
+		}, false},
+		{"chain at a file to create", func(t *testing.T, home string) []string {
+			os.MkdirAll(filepath.Join(home, ".bashrc.d"), 0o700)
+			earlierLink(t, home, filepath.Join(home, ".bashrc.d", "claude.sh"))
+			return nil
+		}, false},
+		{"dotfiles, absent", func(t *testing.T, home string) []string {
+			mustLink(t, "dotfiles/claude.json", filepath.Join(home, ".claude.json"))
+			return nil
+		}, false},
+		{"chain at a FIFO", func(t *testing.T, home string) []string {
+			unix.Mkfifo(filepath.Join(home, "dotfiles", "claude.json"), 0o600)
+			mustLink(t, "dotfiles/claude.json", filepath.Join(home, ".claude.json"))
+			return nil
 		}, false},
 	}
 	for _, c := range cases {
@@ -106,6 +141,23 @@ func TestStateSyncLinkRefused(t *testing.T) {
 	}
 }
 
+// earlierLink is the user's ~/.claude.json -> dotfiles2/claude.json, which
+// a launch with --allow-write ~/dotfiles2 re-pointed at target.
+func earlierLink(t *testing.T, home, target string) {
+	t.Helper()
+	os.MkdirAll(filepath.Join(home, "dotfiles2"), 0o700)
+	mustLink(t, target, filepath.Join(home, "dotfiles2", "claude.json"))
+	mustLink(t, "dotfiles2/claude.json", filepath.Join(home, ".claude.json"))
+}
+
+func writeState(t *testing.T, path, data string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o700)
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestStateSyncLinkSynced: links the program cannot change — a dotfile
 // manager's to a file outside the writable set, one on the way to home
 // itself — are followed, and the program's state goes to the file they
@@ -122,10 +174,22 @@ func TestStateSyncLinkSynced(t *testing.T) {
 			mustLink(t, "dotfiles/claude.json", filepath.Join(home, ".claude.json"))
 			return nil
 		}, false, "dotfiles/claude.json", true},
-		{"dotfiles, absent", func(t *testing.T, home string) []string {
-			mustLink(t, "dotfiles/claude.json", filepath.Join(home, ".claude.json"))
+		{"GNU stow", func(t *testing.T, home string) []string {
+			os.MkdirAll(filepath.Join(home, "dotfiles", "claude"), 0o700)
+			mustLink(t, "dotfiles/claude/.claude.json", filepath.Join(home, ".claude.json"))
 			return nil
-		}, false, "dotfiles/claude.json", false},
+		}, false, "dotfiles/claude/.claude.json", true},
+		{"home-manager out-of-store link", func(t *testing.T, home string) []string {
+			store := filepath.Join(home, "nix", "store", "abc-hm_.claude.json")
+			os.MkdirAll(filepath.Dir(store), 0o700)
+			mustLink(t, filepath.Join(home, "dotfiles", "claude.json"), store)
+			mustLink(t, store, filepath.Join(home, ".claude.json"))
+			return nil
+		}, false, "dotfiles/claude.json", true},
+		{"empty", func(t *testing.T, home string) []string {
+			writeState(t, filepath.Join(home, ".claude.json"), "")
+			return nil
+		}, false, ".claude.json", false},
 		{"home named through a link", func(t *testing.T, home string) []string { return nil }, true, ".claude.json", true},
 		{"writable home", func(t *testing.T, home string) []string { return []string{home} }, false, ".claude.json", true},
 	}
@@ -134,7 +198,7 @@ func TestStateSyncLinkSynced(t *testing.T) {
 			home, via := linkHome(t)
 			writable := c.setup(t, home)
 			if c.existing {
-				os.WriteFile(filepath.Join(home, c.stateIn), []byte("v0"), 0o640)
+				os.WriteFile(filepath.Join(home, c.stateIn), []byte(`{"s":"v0"}`), 0o640)
 			}
 			named := home
 			if c.via {
@@ -145,15 +209,15 @@ func TestStateSyncLinkSynced(t *testing.T) {
 				t.Fatal("not synced")
 			}
 			work := filepath.Join(home, ".claude", ".claude.json")
-			if b, _ := os.ReadFile(work); c.existing && string(b) != "v0" {
+			if b, _ := os.ReadFile(work); c.existing && string(b) != `{"s":"v0"}` {
 				t.Errorf("working copy = %q, want v0", b)
 			}
-			os.WriteFile(work, []byte("v1"), 0o666)
+			os.WriteFile(work, []byte(`{"s":"v1"}`), 0o666)
 			if w, err := syncs[0].syncOut(); w != "" || err != nil {
 				t.Fatalf("syncOut: %q, %v", w, err)
 			}
 			fi, err := os.Stat(filepath.Join(home, c.stateIn))
-			if b, _ := os.ReadFile(filepath.Join(home, c.stateIn)); string(b) != "v1" || err != nil {
+			if b, _ := os.ReadFile(filepath.Join(home, c.stateIn)); string(b) != `{"s":"v1"}` || err != nil {
 				t.Fatalf("%s = %q, %v; want v1", c.stateIn, b, err)
 			}
 			if want := map[bool]os.FileMode{true: 0o640, false: 0o600}[c.existing]; fi.Mode().Perm() != want {
@@ -175,9 +239,9 @@ func TestStateSyncLinkSynced(t *testing.T) {
 func TestStateSyncRepointedDuringRun(t *testing.T) {
 	home, _ := linkHome(t)
 	homeFile := filepath.Join(home, ".claude.json")
-	os.WriteFile(homeFile, []byte("v0"), 0o600)
+	os.WriteFile(homeFile, []byte(`{"s":"v0"}`), 0o600)
 	target := filepath.Join(t.TempDir(), "target")
-	os.WriteFile(target, []byte("v0"), 0o600)
+	os.WriteFile(target, []byte(`{"s":"v0"}`), 0o600)
 	syncs := syncWith(t, home, []string{home, filepath.Join(home, ".claude")})
 	if len(syncs) != 1 {
 		t.Fatal("not synced")
@@ -187,10 +251,34 @@ func TestStateSyncRepointedDuringRun(t *testing.T) {
 	os.Remove(homeFile)
 	mustLink(t, target, homeFile)
 	w, err := syncs[0].syncOut()
-	if b, _ := os.ReadFile(target); string(b) != "v0" {
+	if b, _ := os.ReadFile(target); string(b) != `{"s":"v0"}` {
 		t.Errorf("the target outside the writable set got %q", b)
 	}
 	if !strings.Contains(w, "not synced") || err != nil {
+		t.Errorf("syncOut: %q, %v; want a warning", w, err)
+	}
+}
+
+// TestStateSyncTargetReplacedDuringRun: the dotfile a link leads to is
+// replaced while the program runs by another file with the same content:
+// the state is not written into it, the working copy kept.
+func TestStateSyncTargetReplacedDuringRun(t *testing.T) {
+	home, _ := linkHome(t)
+	target := filepath.Join(home, "dotfiles", "claude.json")
+	writeState(t, target, "{}")
+	mustLink(t, "dotfiles/claude.json", filepath.Join(home, ".claude.json"))
+	syncs := syncWith(t, home, []string{filepath.Join(home, ".claude")})
+	if len(syncs) != 1 {
+		t.Fatal("not synced")
+	}
+	writeState(t, target+".new", "{}")
+	os.Rename(target+".new", target)
+	os.WriteFile(filepath.Join(home, ".claude", ".claude.json"), []byte(`{"pwned":1}`), 0o600)
+	w, err := syncs[0].syncOut()
+	if b, _ := os.ReadFile(target); string(b) != "{}" {
+		t.Errorf("the replaced target got %q", b)
+	}
+	if !strings.Contains(w, "replaced") || err != nil {
 		t.Errorf("syncOut: %q, %v; want a warning", w, err)
 	}
 }

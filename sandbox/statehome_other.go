@@ -4,14 +4,18 @@ package sandbox
 
 // homeFile is a home state file resolved once (resolveHome). The state
 // sync runs on Linux only; elsewhere it is read and written by path.
-type homeFile struct{ real string }
+type homeFile struct {
+	real   string
+	linked bool
+	id     fileID // not known: zero
+}
 
 func openHome(path, shown string, roots []string) (*homeFile, error) {
-	real, _, err := resolveHome(path, shown, roots)
+	real, linked, err := resolveHome(path, shown, roots)
 	if err != nil {
 		return nil, err
 	}
-	return &homeFile{real: real}, nil
+	return &homeFile{real: real, linked: linked}, nil
 }
 
 func (h *homeFile) close() {}

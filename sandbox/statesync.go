@@ -26,6 +26,13 @@ type stateSync struct {
 	// change (homeRoots), which home may not be reached through.
 	real, name string
 	roots      []string
+	// hidden are the credential stores (hiddenStores); claude: the
+	// state is Claude Code's, a JSON object in a file named for it
+	// (checkTarget, checkState).
+	hidden []string
+	claude bool
+	// id is the home file's as read: the one written back.
+	id fileID
 	// attrs are the home file's mode and owner, which the working copy
 	// gets.
 	attrs fileAttrs
@@ -50,19 +57,18 @@ type stateSync struct {
 // policy's writable roots: a home file that the program could re-point
 // there (a symlink into ~/.claude) is not synced, with a warning.
 func syncIn(home string, writable []string, prog *profiles.Program) ([]*stateSync, error) {
-	roots := homeRoots(writable, prog, home)
+	roots, hidden := homeRoots(writable, prog, home), hiddenStores(home)
 	var out []*stateSync
 	for _, s := range prog.Sync {
-		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, attrs: newAttrs}
+		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, hidden: hidden, attrs: newAttrs}
 		if s.Home == profiles.ClaudeStateName {
-			st.shown = shown(home, st.home)
+			st.shown, st.claude = shown(home, st.home), true
 		}
 		st.name = shown(home, st.home)
-		h, err := openHome(st.home, st.name, roots)
-		var linked *linkedHomeError
+		h, err := st.open()
 		switch {
-		case errors.As(err, &linked):
-			logrus.Warn("state sync: " + linked.Error())
+		case refusal(err) != "":
+			logrus.Warn(refusal(err))
 			continue
 		case errors.Is(err, fs.ErrNotExist):
 			// A dangling link into a directory that is gone: nowhere
@@ -75,12 +81,30 @@ func syncIn(home string, writable []string, prog *profiles.Program) ([]*stateSyn
 		st.real = h.real
 		err = st.start(h)
 		h.close()
+		if w := refusal(err); w != "" {
+			logrus.Warn(w)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, st)
 	}
 	return out, nil
+}
+
+// open resolves and opens the home file (openHome) and refuses a target
+// that is no place for the state (checkTarget).
+func (st *stateSync) open() (*homeFile, error) {
+	h, err := openHome(st.home, st.name, st.roots)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.checkTarget(h); err != nil {
+		h.close()
+		return nil, err
+	}
+	return h, nil
 }
 
 // start locks the working copy's directory and makes the working copy
@@ -126,9 +150,12 @@ func (st *stateSync) copyIn(h *homeFile) error {
 	// home file may be a symlink (dotfile managers; resolved by
 	// openHome) and large (Claude Code's grows to hundreds of MB).
 	data, attrs, err := h.read()
+	if err := st.checkState(h, data, err); err != nil {
+		return err
+	}
 	switch {
 	case err == nil:
-		st.before, st.existed, st.attrs = stateDigest(data), true, attrs
+		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
 		if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
 			return fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
 		}
@@ -174,10 +201,9 @@ func (st *stateSync) syncOut() (string, error) {
 	// user's, or refused), then digested and written through the one
 	// directory descriptor: nothing renamed in between redirects the
 	// write.
-	h, err := openHome(st.home, st.name, st.roots)
-	var linked *linkedHomeError
-	if errors.As(err, &linked) {
-		return fmt.Sprintf("state sync: %v; the program's state stays in %s", err, st.work), nil
+	h, err := st.open()
+	if w := refusal(err); w != "" {
+		return fmt.Sprintf("%s; the program's state stays in %s", w, st.work), nil
 	}
 	if err != nil {
 		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
@@ -187,6 +213,13 @@ func (st *stateSync) syncOut() (string, error) {
 	existsNow := err == nil
 	if h.real != st.real || existsNow != st.existed || (existsNow && stateDigest(now) != st.before) {
 		return fmt.Sprintf("%s changed while the program ran; its confined state stays in %s", st.home, st.work), nil
+	}
+	if existsNow && h.id != st.id {
+		// Replaced by another file with the same content.
+		return fmt.Sprintf("%s was replaced while the program ran; its confined state stays in %s", st.home, st.work), nil
+	}
+	if w := refusal(st.checkState(h, now, err)); w != "" {
+		return fmt.Sprintf("%s; the program's state stays in %s", w, st.work), nil
 	}
 	if !st.existed || stateDigest(data) != st.before {
 		// Mode and owner stay the home file's: the program set the
@@ -221,9 +254,12 @@ func (st *stateSync) syncOut() (string, error) {
 // removed), home as it is now.
 func (st *stateSync) join(h *homeFile) error {
 	data, attrs, err := h.read()
+	if err := st.checkState(h, data, err); err != nil {
+		return err
+	}
 	switch {
 	case err == nil:
-		st.before, st.existed, st.attrs = stateDigest(data), true, attrs
+		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
 	case !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%s: %w", st.home, err)
 	}

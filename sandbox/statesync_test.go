@@ -19,10 +19,10 @@ func TestStateSync(t *testing.T) {
 		wantHome    string
 		wantWarning bool
 	}{
-		{name: "fresh home", program: "new", wantHome: "new"},
-		{name: "updated", before: "old", program: "new", wantHome: "new"},
-		{name: "untouched", before: "old", program: "old", wantHome: "old"},
-		{name: "changed meanwhile", before: "old", program: "new", meanwhile: "other", wantHome: "other", wantWarning: true},
+		{name: "fresh home", program: `{"s":"new"}`, wantHome: `{"s":"new"}`},
+		{name: "updated", before: `{"s":"old"}`, program: `{"s":"new"}`, wantHome: `{"s":"new"}`},
+		{name: "untouched", before: `{"s":"old"}`, program: `{"s":"old"}`, wantHome: `{"s":"old"}`},
+		{name: "changed meanwhile", before: `{"s":"old"}`, program: `{"s":"new"}`, meanwhile: `{"s":"other"}`, wantHome: `{"s":"other"}`, wantWarning: true},
 		{name: "program wrote nothing", wantHome: ""},
 	}
 	for _, c := range cases {

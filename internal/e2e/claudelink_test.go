@@ -103,28 +103,98 @@ func TestClaudeLinkIntoWritableWritesOutside(t *testing.T) {
 
 // TestClaudeLinkToDotfiles: a ~/.claude.json that a dotfile manager links
 // to a file outside the writable set is synced as a file there: the
-// program's state goes to that file and the link stays.
+// program's state goes to that file and the link stays. GNU stow makes
+// one relative link to a file of the same name; home-manager's
+// mkOutOfStoreSymlink a link to a link in the Nix store.
 func TestClaudeLinkToDotfiles(t *testing.T) {
+	setups := []struct{ name, target string }{
+		{"manual", "dotfiles/claude.json"},
+		{"stow", "dotfiles/claude/.claude.json"},
+		{"home-manager", "dotfiles/claude.json"},
+	}
 	for _, u := range users {
 		for _, mode := range confinedModes {
-			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				linkedClaudeHome(t, w, "dotfiles/claude.json")
-				script := `grep -q numStartups "$CLAUDE_CONFIG_DIR/.claude.json" || exit 3` + "\n" + `printf '{"numStartups":2}' > "$CLAUDE_CONFIG_DIR/.claude.json"`
-				r := w.run("--mode", mode, "--", scriptClaude(t, w), script)
-				if r.code != 0 {
-					t.Fatalf("exit %d (3: home's state was not copied in), stderr %q", r.code, r.stderr)
-				}
-				if b, _ := os.ReadFile(filepath.Join(w.home, "dotfiles", "claude.json")); string(b) != `{"numStartups":2}` {
-					t.Errorf("dotfiles/claude.json = %q, want the program's state", b)
-				}
-				if fi, err := os.Lstat(filepath.Join(w.home, ".claude.json")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
-					t.Errorf("~/.claude.json is no longer a link: %v", err)
-				}
-				if strings.Contains(r.stderr, "not synced") || strings.Contains(r.stderr, "state stays") {
-					t.Errorf("the state was not synced: %q", r.stderr)
-				}
-			})
+			for _, s := range setups {
+				t.Run(u.name+"/"+mode+"/"+s.name, func(t *testing.T) {
+					w := newWorld(t, u)
+					linkedClaudeHome(t, w, s.target)
+					if s.name == "home-manager" {
+						hmLink(t, w, s.target)
+					}
+					claudeDotfilesSynced(t, w, mode, s.target)
+				})
+			}
+		}
+	}
+}
+
+// hmLink makes ~/.claude.json a link to a store link to target, as
+// home-manager's mkOutOfStoreSymlink does.
+func hmLink(t *testing.T, w *world, target string) {
+	t.Helper()
+	store := filepath.Join(w.outside, "nix", "store", "0abc-hm_.claude.json")
+	mustMkdir(t, filepath.Dir(store))
+	link := filepath.Join(w.home, ".claude.json")
+	os.Remove(link)
+	if os.Symlink(filepath.Join(w.home, target), store) != nil || os.Symlink(store, link) != nil {
+		t.Fatal("hmLink")
+	}
+}
+
+// claudeDotfilesSynced runs a Claude that checks home's state was copied
+// in and writes its own, which must reach target (relative to home).
+func claudeDotfilesSynced(t *testing.T, w *world, mode, target string) {
+	t.Helper()
+	script := `grep -q numStartups "$CLAUDE_CONFIG_DIR/.claude.json" || exit 3` + "\n" + `printf '{"numStartups":2}' > "$CLAUDE_CONFIG_DIR/.claude.json"`
+	r := w.run("--mode", mode, "--", scriptClaude(t, w), script)
+	if r.code != 0 {
+		t.Fatalf("exit %d (3: home's state was not copied in), stderr %q", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.home, target)); string(b) != `{"numStartups":2}` {
+		t.Errorf("%s = %q, want the program's state", target, b)
+	}
+	if fi, err := os.Lstat(filepath.Join(w.home, ".claude.json")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("~/.claude.json is no longer a link: %v", err)
+	}
+	if strings.Contains(r.stderr, "not synced") || strings.Contains(r.stderr, "state stays") {
+		t.Errorf("the state was not synced: %q", r.stderr)
+	}
+}
+
+// TestClaudeLinkRepointedEarlier: ~/.claude.json -> dotfiles2/claude.json,
+// and a first launch with --allow-write ~/dotfiles2 re-points that at a
+// hidden key or at ~/.bashrc. A second, plain launch must neither copy
+// the file into the working copy nor write the program's state over it.
+func TestClaudeLinkRepointedEarlier(t *testing.T) {
+	targets := map[string]string{".ssh/id_test": "KEY-SECRET-1234", ".bashrc": "export KEY-SECRET=1"}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for rel, content := range targets {
+				t.Run(u.name+"/"+mode+"/"+rel, func(t *testing.T) {
+					w := newWorld(t, u)
+					linkedClaudeHome(t, w, "dotfiles2/claude.json")
+					target := filepath.Join(w.home, rel)
+					writeFile(t, target, content)
+					chownTree(t, w.home, w.u)
+					claude := scriptClaude(t, w)
+					repoint := `ln -s "` + target + `" ~/dotfiles2/new && mv -T ~/dotfiles2/new ~/dotfiles2/claude.json` + "\n"
+					r := w.run("--mode", mode, "--allow-write", filepath.Join(w.home, "dotfiles2"), "--", claude, repoint)
+					if r.code != 0 {
+						t.Fatalf("run 1: exit %d, stderr %q", r.code, r.stderr)
+					}
+					r = w.run("--mode", mode, "--", claude, `cat "$CLAUDE_CONFIG_DIR/.claude.json"; printf '{"x":"$(touch /tmp/pwned)"}' > "$CLAUDE_CONFIG_DIR/.claude.json"`)
+					if strings.Contains(r.stdout, "KEY-SECRET") {
+						t.Errorf("run 2 read %s through the state sync: stdout %q", rel, r.stdout)
+					}
+					assertNoKeyIn(t, filepath.Join(w.home, ".claude"))
+					if b, _ := os.ReadFile(target); string(b) != content {
+						t.Errorf("the launcher wrote the program's state over %s: %q", rel, b)
+					}
+					if !strings.Contains(r.stderr, "is not synced") {
+						t.Errorf("no warning that the state is not synced: %q", r.stderr)
+					}
+				})
+			}
 		}
 	}
 }
