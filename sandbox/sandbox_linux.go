@@ -276,7 +276,7 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 		return nil, nil // the user placed the state themselves
 	}
 	spec.Env = append(env, spec.Env...)
-	return syncIn(p.policy.Home, p.policy.Writable, prog)
+	return syncIn(p.policy.Home, p.policy.Writable, prog, p.policy.Hide...)
 }
 
 func inPlace(spec *nsexec.Spec) error {

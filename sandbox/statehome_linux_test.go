@@ -313,3 +313,20 @@ func TestOpenPathChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestStateSyncHiddenByFlag: a --hide path counts as a credential store:
+// a dotfile link into it is not synced, in any mode.
+func TestStateSyncHiddenByFlag(t *testing.T) {
+	home, _ := linkHome(t)
+	vault := filepath.Join(home, "vault")
+	os.MkdirAll(vault, 0o700)
+	os.WriteFile(filepath.Join(vault, "claude.json"), []byte(`{"secret":"S"}`), 0o600)
+	mustLink(t, filepath.Join(vault, "claude.json"), filepath.Join(home, ".claude.json"))
+	syncs, err := syncIn(home, nil, profiles.ProgramFor("claude"), vault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, ".claude", ".claude.json")); strings.Contains(string(b), "secret") {
+		t.Errorf("the --hide file reached the working copy: %q (%d syncs)", b, len(syncs))
+	}
+}

@@ -56,8 +56,8 @@ type stateSync struct {
 // confined program starts from the user's current state. writable is the
 // policy's writable roots: a home file that the program could re-point
 // there (a symlink into ~/.claude) is not synced, with a warning.
-func syncIn(home string, writable []string, prog *profiles.Program) ([]*stateSync, error) {
-	roots, hidden := homeRoots(writable, prog, home), hiddenStores(home)
+func syncIn(home string, writable []string, prog *profiles.Program, hide ...string) ([]*stateSync, error) {
+	roots, hidden := homeRoots(writable, prog, home), hiddenStores(home, hide...)
 	var out []*stateSync
 	for _, s := range prog.Sync {
 		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, hidden: hidden, attrs: newAttrs}

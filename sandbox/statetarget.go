@@ -57,10 +57,14 @@ func refusal(err error) string {
 // hiddenStores are the credential stores sandbox mode hides
 // (profiles.CredentialStores), as named and resolved: no sync, in any
 // mode, reads or writes there.
-func hiddenStores(home string) []string {
+func hiddenStores(home string, hide ...string) []string {
 	var out []string
+	paths := slices.Clone(hide) // --hide: absolute by now
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
-		for _, p := range []string{filepath.Join(home, rel), resolvedOr(filepath.Join(home, rel))} {
+		paths = append(paths, filepath.Join(home, rel))
+	}
+	for _, path := range paths {
+		for _, p := range []string{path, resolvedOr(path)} {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
 			}
