@@ -119,10 +119,13 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := homeWritableWarning(p.policy, canonReal); w != "" {
 		logrus.Warn(w) // the user's own grant: not a --fail-closed error
 	}
-	if w := pathWritableWarning(p.policy, os.Getenv("PATH"), launchWorkdir(p), canonReal); w != "" {
-		logrus.Warn(w) // the same
-	}
+	// To a terminal only, as the working directory's: it is for the user
+	// whose shell runs PATH later, and resolving each entry costs ≈ 0.1 ms
+	// a launch that agents and services would pay on every command.
 	if stderrTerminal() {
+		if w := pathWritableWarning(p.policy, os.Getenv("PATH"), launchWorkdir(p), canonReal); w != "" {
+			logrus.Warn(w) // the user's own grant, as above
+		}
 		if w := workdirWarning(p.policy, launchWorkdir(p), p.workdir != "" || p.changedDir, realPath); w != "" {
 			logrus.Warn(w) // usability, not enforcement
 		}

@@ -54,11 +54,18 @@ func TestStopFollowsProgram(t *testing.T) {
 // says ready (none: at once), and returns what the terminal showed.
 func asJob(t *testing.T, w *world, keys string, args ...string) string {
 	t.Helper()
+	return asJobEnv(t, w, nil, keys, args...)
+}
+
+// asJobEnv is asJob with env added to the job's environment.
+func asJobEnv(t *testing.T, w *world, env []string, keys string, args ...string) string {
+	t.Helper()
 	master, slave := openPty(t)
 	defer master.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := w.cmdOf(ctx, probe, args...)
+	c.Env = append(c.Env, env...)
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}

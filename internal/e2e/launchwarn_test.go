@@ -120,7 +120,8 @@ func TestSeccompNoneSetidWarning(t *testing.T) {
 
 // TestPathWritableWarned: a PATH directory in the writable set, where the
 // program can plant a `git` the user's next shell runs, is named at
-// launch in sandbox and rx modes; a PATH without one gets no such line.
+// launch on a terminal in sandbox and rx modes; a PATH without one gets no
+// such line, nor a launch whose stderr is no terminal (agents, services).
 func TestPathWritableWarned(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(mode, func(t *testing.T) {
@@ -128,12 +129,16 @@ func TestPathWritableWarned(t *testing.T) {
 			bindir := filepath.Join(w.dataDir, "bin")
 			mustMkdir(t, bindir)
 			chownTree(t, w.home, w.u)
-			r := w.runWith([]string{"PATH=/usr/bin:" + bindir + ":/bin"}, nil, bin, "--mode", mode, "--", "/bin/true")
-			if r.code != 0 || !strings.Contains(r.stderr, "PATH directory "+bindir+" is in the writable set") {
-				t.Errorf("exit %d, stderr %q; want the PATH warning", r.code, r.stderr)
+			path := []string{"PATH=/usr/bin:" + bindir + ":/bin"}
+			out := asJobEnv(t, w, path, "", "job-shell", bin, "--mode", mode, "--", "/bin/true")
+			if !strings.Contains(out, "PATH directory "+bindir+" is in the writable set") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want the PATH warning and exit 0; terminal:\n%s", out)
 			}
-			if r := w.run("--mode", mode, "--", "/bin/true"); strings.Contains(r.stderr, "PATH directory") {
-				t.Errorf("warned without a writable PATH directory: %q", r.stderr)
+			if out := asJob(t, w, "", "job-shell", bin, "--mode", mode, "--", "/bin/true"); strings.Contains(out, "PATH directory") {
+				t.Errorf("warned without a writable PATH directory: %q", out)
+			}
+			if r := w.runWith(path, nil, bin, "--mode", mode, "--", "/bin/true"); strings.Contains(r.stderr, "PATH directory") {
+				t.Errorf("warned with stderr not a terminal: %q", r.stderr)
 			}
 		})
 	}
