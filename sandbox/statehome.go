@@ -72,7 +72,7 @@ func (e *linkedHomeError) Error() string {
 func resolveHome(path, shown string, roots []string) (string, bool, error) {
 	fi, err := os.Lstat(path)
 	isLink := err == nil && fi.Mode()&fs.ModeSymlink != 0
-	resolved, links, err := resolveLinks(filepath.Clean(path), true, func(link string) error {
+	resolved, _, err := resolveLinks(filepath.Clean(path), true, func(link string) error {
 		if r := rootOf(link, roots); r != "" {
 			return &linkedHomeError{shown, r}
 		}
@@ -84,7 +84,9 @@ func resolveHome(path, shown string, roots []string) (string, bool, error) {
 	if r := rootOf(resolved, roots); isLink && r != "" {
 		return "", false, &linkedHomeError{shown, r}
 	}
-	return resolved, len(links) > 0, nil
+	// Linked: the home file itself is a link (a dotfile manager's); links
+	// in $HOME's own path (/home -> /var/home, automounts) do not count.
+	return resolved, isLink, nil
 }
 
 // rootOf is the innermost root of roots that p lies in, or "".

@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -85,8 +84,9 @@ func (st *stateSync) checkTarget(h *homeFile) error {
 			return unfit("inside " + termsafe.String(s) + ", which sandbox mode hides (a link on the way re-pointed?)")
 		}
 	}
-	if st.claude && !strings.Contains(strings.ToLower(filepath.Base(h.real)), "claude") {
-		return unfit(`whose name does not contain "claude" (another tool's file?): give the file you link to a name with "claude" in it`)
+	if st.claude && h.linked && !strings.HasSuffix(strings.ToLower(filepath.Base(h.real)), "claude.json") {
+		return unfit(`whose name does not end in "claude.json" (another tool's file, such as claude_desktop_config.json?): ` +
+			`give the file you link to such a name`)
 	}
 	if _, err := os.Lstat(h.real); h.linked && errors.Is(err, fs.ErrNotExist) {
 		return unfit("which does not exist: create it (holding {}) to have it synced")
@@ -101,13 +101,16 @@ func (st *stateSync) checkState(h *homeFile, data []byte, err error) error {
 	if errors.Is(err, errNotRegular) {
 		return &unfitHomeError{st.name, h.real, "which is not a regular file"}
 	}
-	if err == nil && st.claude && len(data) > 0 && !jsonObject(data) {
+	if err == nil && st.claude && h.linked && len(data) > 0 && !jsonObject(data) {
 		return &unfitHomeError{st.name, h.real, "which holds no JSON object, as Claude Code's state does (a link on the way re-pointed?)"}
 	}
 	return nil
 }
 
+// jsonObject tells, by its first and last bytes, whether data looks like
+// a JSON object: a full parse of a large state (1 s per 180 MB) on every
+// launch and copy back is not worth it, with the name checked too.
 func jsonObject(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && t[0] == '{' && json.Valid(t)
+	t := bytes.TrimSpace(data)
+	return len(t) >= 2 && t[0] == '{' && t[len(t)-1] == '}'
 }
