@@ -316,22 +316,41 @@ static void refuse_hidden_wd(const struct spec *s) {
 	for (uint32_t i = 0; i < n; i++)
 		if (stat(s->hide_dirs.v[i], &hid[have]) == 0 && S_ISDIR(hid[have].st_mode))
 			have++;
+	if (!have) {
+		free(hid);
+		return;
+	}
+	// Up to the root, where .. is the directory itself; a walk that stops
+	// short could not tell, and refuses. A working directory removed
+	// (ENOENT) is in no tree, and empty.
 	struct stat st, up;
-	int fd = have ? openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
-	for (int depth = 0; fd >= 0 && depth < 4096 && fstat(fd, &st) == 0; depth++) {
+	int fd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), e = 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		e = errno;
+	while (!e) {
 		for (uint32_t i = 0; i < have; i++)
 			if (hid[i].st_dev == st.st_dev && hid[i].st_ino == st.st_ino)
 				omega_die(125, "working directory %s is inside a directory the sandbox hides: run from another directory",
 				          getwd_go());
 		int parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (parent < 0 || fstat(parent, &up) < 0) {
+			e = errno;
+			if (parent >= 0)
+				close(parent);
+			break;
+		}
 		close(fd);
 		fd = parent;
-		if (fd >= 0 && (fstat(fd, &up) < 0 || (up.st_dev == st.st_dev && up.st_ino == st.st_ino)))
-			break; // the root: its .. is itself
+		if (up.st_dev == st.st_dev && up.st_ino == st.st_ino)
+			break; // the root
+		st = up;
 	}
 	if (fd >= 0)
 		close(fd);
 	free(hid);
+	if (e && e != ENOENT)
+		omega_die(125, "working directory %s: cannot tell whether it is inside a directory the sandbox hides (%s): "
+		          "run from another directory", getwd_go(), omega_errstr(e));
 }
 
 void omega_enter_mounts(struct spec *s) {

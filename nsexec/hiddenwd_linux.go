@@ -25,12 +25,17 @@ func refuseHiddenWorkdir(hidden []string) error {
 	if len(hid) == 0 {
 		return nil
 	}
+	// Up to the root, where .. is the directory itself; a walk that stops
+	// short could not tell, and refuses. A working directory removed
+	// (ENOENT) is in no tree, and empty.
+	var st, up unix.Stat_t
 	fd, err := unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	for depth := 0; err == nil && depth < 4096; depth++ {
-		var st, up unix.Stat_t
-		if unix.Fstat(fd, &st) != nil {
-			break
+	if err == nil {
+		if err = unix.Fstat(fd, &st); err != nil {
+			unix.Close(fd)
 		}
+	}
+	for err == nil {
 		if slices.Contains(hid, id{st.Dev, st.Ino}) {
 			unix.Close(fd)
 			wd, _ := os.Getwd()
@@ -38,13 +43,24 @@ func refuseHiddenWorkdir(hidden []string) error {
 		}
 		parent, perr := unix.Openat(fd, "..", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		unix.Close(fd)
-		fd, err = parent, perr
-		if err == nil && (unix.Fstat(fd, &up) != nil || up.Dev == st.Dev && up.Ino == st.Ino) {
-			break // the root: its .. is itself
+		if err = perr; err == nil {
+			if err = unix.Fstat(parent, &up); err != nil {
+				unix.Close(parent)
+				break
+			}
+		} else {
+			break
 		}
+		fd = parent
+		if up.Dev == st.Dev && up.Ino == st.Ino {
+			unix.Close(fd)
+			return nil // the root
+		}
+		st = up
 	}
-	if err == nil {
-		unix.Close(fd)
+	if err != nil && err != unix.ENOENT {
+		wd, _ := os.Getwd()
+		return fmt.Errorf("working directory %s: cannot tell whether it is inside a directory the sandbox hides (%w): run from another directory", wd, err)
 	}
 	return nil
 }

@@ -128,3 +128,57 @@ func deepSecret(t *testing.T, w *world, n int) string {
 	}
 	return link
 }
+
+// TestHiddenWorkdirDeeperThanWalk: a working directory more than 4096
+// levels below a hidden directory (reached through short links) is still
+// refused: the init stages' walk up through ".." gives up at depth 4096
+// and then lets it through, and the program read the key (review 2).
+func TestHiddenWorkdirDeeperThanWalk(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			ssh := filepath.Join(w.home, ".ssh")
+			mustMkdir(t, ssh)
+			os.Chown(ssh, w.u.uid, w.u.gid)
+			fd, err := unix.Open(ssh, unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+			const depth, per = 4200, 2000
+			for i := 0; err == nil && i < depth; i++ {
+				if err = unix.Mkdirat(fd, "d", 0o700); err == nil {
+					var next int
+					next, err = unix.Openat(fd, "d", unix.O_DIRECTORY|unix.O_RDONLY|unix.O_CLOEXEC, 0)
+					unix.Close(fd)
+					fd = next
+					if err == nil {
+						err = unix.Fchown(fd, w.u.uid, w.u.gid)
+					}
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			kfd, err := unix.Openat(fd, "key", unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unix.Write(kfd, []byte("SECRET"))
+			unix.Close(kfd)
+			unix.Close(fd)
+			// Links of at most per levels each, chained.
+			prev := ".ssh"
+			for left, i := depth, 0; left > 0; i++ {
+				n := min(left, per)
+				link := filepath.Join(w.home, "deep"+string(rune('a'+i)))
+				target := prev + strings.Repeat("/d", n)
+				if err := os.Symlink(target, link); err != nil {
+					t.Fatal(err)
+				}
+				prev, left = filepath.Base(link), left-n
+				w.dir = link
+			}
+			r := w.runWith([]string{"PWD=" + w.dir}, nil, bin, "--", "cat", "key")
+			if r.code != 125 || strings.Contains(r.stdout, "SECRET") {
+				t.Errorf("exit %d, stdout %q; want 125 and no key (stderr %.300q)", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
