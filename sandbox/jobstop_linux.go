@@ -62,25 +62,44 @@ func siginfoStatus(info *unix.Siginfo) int32 {
 }
 
 // stopAsProgram stops omega-run by sig as the program stopped by it, but
-// only while omega-run is the terminal's foreground job: there the shell
-// takes the terminal back and its fg or bg continues both (they share the
-// process group). Elsewhere — no terminal, a background job — nothing
-// would continue omega-run once the program went on and ended (another
-// process may continue the program alone), and it could not exit. Not
-// when the program has gone on since: a stop from the terminal reached
-// both, and when the shell continued both, PID 1's report of it may still
-// be unread. A job-control stop is taken as the program took it (a caller
-// that ignores it made the program ignore it too).
+// only as a job of a terminal's session (a job-control stop; SIGSTOP only
+// in the foreground): there the shell shows the job stopped, and its fg
+// or bg continues both (they share the process group). Without a
+// terminal nothing would continue omega-run once the program went on and
+// ended (another process may continue the program alone), and it could
+// not exit. Not when the program has gone on since: a stop from the
+// terminal reached both, and when the shell continued both, PID 1's
+// report of it may still be unread. A job-control stop is taken as the
+// program took it (the kernel drops it in an orphaned process group, and
+// a caller that ignores it made the program ignore it too).
 func stopAsProgram(prog int, sig syscall.Signal) {
 	switch sig {
-	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU, unix.SIGSTOP:
+	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
+		if !onTerminal() {
+			return
+		}
+	case unix.SIGSTOP:
+		if !inForeground() {
+			return
+		}
 	default:
 		return
 	}
-	if !inForeground() || prog > 0 && !isStopped(prog) {
+	if prog > 0 && !isStopped(prog) {
 		return
 	}
 	_ = unix.Kill(unix.Getpid(), sig)
+}
+
+// onTerminal tells whether stdin, stdout or stderr is this process's
+// controlling terminal (TIOCGPGRP answers only for that one).
+func onTerminal() bool {
+	for fd := 0; fd <= 2; fd++ {
+		if _, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // programOf is PID 1's first child, the program (orphans it adopts come

@@ -32,19 +32,21 @@ func TestOldestChild(t *testing.T) {
 	}
 }
 
-// TestSiginfoStatus: the stop signal read from a real CLD_STOPPED siginfo.
+// TestSiginfoStatus: the stop signal read from a real CLD_STOPPED siginfo
+// (SIGSTOP: a caller that ignores SIGTSTP passes that on to the child).
 func TestSiginfoStatus(t *testing.T) {
 	c := exec.Command("/bin/sleep", "5")
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer c.Wait()
 	defer c.Process.Kill()
-	unix.Kill(c.Process.Pid, unix.SIGTSTP)
+	unix.Kill(c.Process.Pid, unix.SIGSTOP)
 	var info unix.Siginfo
 	if err := unix.Waitid(unix.P_PID, c.Process.Pid, &info, unix.WSTOPPED, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := siginfoStatus(&info); got != int32(unix.SIGTSTP) {
-		t.Errorf("si_status %d, want %d", got, unix.SIGTSTP)
+	if got := siginfoStatus(&info); got != int32(unix.SIGSTOP) {
+		t.Errorf("si_status %d, want %d", got, unix.SIGSTOP)
 	}
 }

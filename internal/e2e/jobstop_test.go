@@ -15,7 +15,8 @@ import (
 // read Ctrl-Z as a key, then kill(0, SIGTSTP) — stops omega-run too, so
 // the shell waiting for omega-run takes the terminal back; the shell's fg
 // continues both. The program's Landlock domain keeps its signal from
-// omega-run itself, which then held the terminal for good. A Ctrl-Z from
+// omega-run itself, which then held the terminal for good. The same for a
+// background job (cmd &), which the shell then shows stopped. A Ctrl-Z from
 // the terminal stops both once, not again after fg. With PID 1 (sandbox
 // mode) and with the program as omega-run's own child (rx with a cgroup).
 func TestStopFollowsProgram(t *testing.T) {
@@ -36,6 +37,14 @@ func TestStopFollowsProgram(t *testing.T) {
 			out := asJob(t, w, "", args...)
 			if !strings.Contains(out, "JOB STOPPED 20") || !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") {
 				t.Errorf("want the job stopped by SIGTSTP (20), then resumed and exited 0; terminal:\n%s", out)
+			}
+		})
+		t.Run(l.name+"/stop-self-background", func(t *testing.T) {
+			w := newWorld(t, l.u)
+			args := append(append([]string{"job-bg", bin}, l.flags...), "--", probe, "stop-self")
+			out := asJob(t, w, "", args...)
+			if !strings.Contains(out, "JOB STOPPED 20") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want the background job stopped by SIGTSTP (20), then exited 0; terminal:\n%s", out)
 			}
 		})
 		t.Run(l.name+"/ctrl-z", func(t *testing.T) {

@@ -34,9 +34,11 @@ func jobs(action string, args []string) (bool, error) {
 		fmt.Println("resumed")
 		return true, helper.Wait()
 	case "job-shell": // PROGRAM ARGS...: run it as a foreground job of this session
-		return true, jobShell(args, true)
+		return true, jobShell(args, true, true)
+	case "job-bg": // PROGRAM ARGS...: the same as a background job (cmd &)
+		return true, jobShell(args, false, true)
 	case "job-noterm": // PROGRAM ARGS...: the same in a process group of its own, with no terminal
-		return true, jobShell(args, false)
+		return true, jobShell(args, false, false)
 	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
 		return true, takeTerminal(args[0])
 	}
@@ -50,10 +52,10 @@ func jobs(action string, args []string) (bool, error) {
 // stop it prints "JOB STOPPED N" and continues the job (fg), at
 // most three times; when the job does not stop or end within 10 s, it
 // prints "JOB HUNG" and kills it.
-func jobShell(args []string, terminal bool) error {
+func jobShell(args []string, fg, terminal bool) error {
 	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
-		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: terminal, Ctty: 0},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: fg, Ctty: 0},
 	})
 	if err != nil {
 		return err
@@ -91,7 +93,7 @@ func jobShell(args []string, terminal bool) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 		timer.Reset(10 * time.Second)
-		if terminal {
+		if fg {
 			unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, pid)
 		}
 		unix.Kill(-pid, unix.SIGCONT)
