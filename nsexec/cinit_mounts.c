@@ -303,6 +303,30 @@ static char *getwd_go(void) {
 // omega_enter_mounts sets up the mount namespace and goes back to the working
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
+// hidden_wd_by_path is refuse_hidden_wd where the walk up meets a
+// directory the user may not search (sudo -u from a 0700 home): the
+// kernel's path of the working directory, which getcwd gives without
+// permissions, against each hidden directory's real path. An error when
+// it cannot tell.
+static int hidden_wd_by_path(const struct spec *s) {
+	char real[4096];
+	if (!getcwd(real, sizeof real))
+		return errno;
+	if (real[0] != '/')
+		return EACCES; // "(unreachable)": not in this tree
+	for (uint32_t i = 0; i < s->hide_dirs.n; i++) {
+		char *h = realpath(s->hide_dirs.v[i], NULL);
+		if (!h)
+			continue; // absent: nothing to hide there
+		size_t n = strlen(h);
+		int in = strncmp(real, h, n) == 0 && (real[n] == 0 || real[n] == '/' || n == 1);
+		free(h);
+		if (in)
+			omega_die(125, "working directory %s is inside a directory the sandbox hides: run from another directory", real);
+	}
+	return 0;
+}
+
 // refuse_hidden_wd: a working directory at or below a directory the
 // sandbox hides would be kept, unseen by path but open, and read through
 // (a cd through a symlink into ~/.ssh, a home reached through a link, an
@@ -322,7 +346,8 @@ static void refuse_hidden_wd(const struct spec *s) {
 	}
 	// Up to the root, where .. is the directory itself; a walk that stops
 	// short could not tell, and refuses. A working directory removed
-	// (ENOENT) is in no tree, and empty.
+	// (ENOENT: moved out of a bind-mounted subtree) is in no tree the
+	// program could climb either.
 	struct stat st, up;
 	int fd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), e = 0;
 	if (fd < 0 || fstat(fd, &st) < 0)
@@ -348,6 +373,8 @@ static void refuse_hidden_wd(const struct spec *s) {
 	if (fd >= 0)
 		close(fd);
 	free(hid);
+	if (e == EACCES)
+		e = hidden_wd_by_path(s); // a parent the user may not search: no store beyond it
 	if (e && e != ENOENT)
 		omega_die(125, "working directory %s: cannot tell whether it is inside a directory the sandbox hides (%s): "
 		          "run from another directory", getwd_go(), omega_errstr(e));

@@ -3,7 +3,9 @@ package nsexec
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -27,7 +29,8 @@ func refuseHiddenWorkdir(hidden []string) error {
 	}
 	// Up to the root, where .. is the directory itself; a walk that stops
 	// short could not tell, and refuses. A working directory removed
-	// (ENOENT) is in no tree, and empty.
+	// (ENOENT: moved out of a bind-mounted subtree) is in no tree the
+	// program could climb either.
 	var st, up unix.Stat_t
 	fd, err := unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == nil {
@@ -58,9 +61,45 @@ func refuseHiddenWorkdir(hidden []string) error {
 		}
 		st = up
 	}
+	if err == unix.EACCES {
+		err = hiddenWorkdirByPath(hidden) // a parent the user may not search
+		if _, ok := err.(*hiddenWorkdirError); ok {
+			return err
+		}
+	}
 	if err != nil && err != unix.ENOENT {
 		wd, _ := os.Getwd()
 		return fmt.Errorf("working directory %s: cannot tell whether it is inside a directory the sandbox hides (%w): run from another directory", wd, err)
+	}
+	return nil
+}
+
+type hiddenWorkdirError struct{ wd string }
+
+func (e *hiddenWorkdirError) Error() string {
+	return "working directory " + e.wd + " is inside a directory the sandbox hides: run from another directory"
+}
+
+// hiddenWorkdirByPath is cinit_mounts.c's hidden_wd_by_path: where the
+// walk up meets a directory the user may not search, the kernel's path of
+// the working directory (getcwd needs no permissions) against each hidden
+// directory's real path.
+func hiddenWorkdirByPath(hidden []string) error {
+	real, err := unix.Getwd()
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(real) {
+		return unix.EACCES // "(unreachable)": not in this tree
+	}
+	for _, h := range hidden {
+		r, err := filepath.EvalSymlinks(h)
+		if err != nil {
+			continue // absent: nothing to hide there
+		}
+		if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return &hiddenWorkdirError{real}
+		}
 	}
 	return nil
 }

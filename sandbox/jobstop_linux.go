@@ -62,12 +62,13 @@ func siginfoStatus(info *unix.Siginfo) int32 {
 }
 
 // stopAsProgram stops omega-run by sig as the program stopped by it, but
-// only as a job of a terminal's session (a job-control stop; SIGSTOP only
-// in the foreground): there the shell shows the job stopped, and its fg
-// or bg continues both (they share the process group). Without a
-// terminal nothing would continue omega-run once the program went on and
-// ended (another process may continue the program alone), and it could
-// not exit. Not when the program has gone on since: a stop from the
+// only as a job of a shell: in the terminal's foreground, or a background
+// job of the terminal's session leader (cmd &; a job-control stop only,
+// not SIGSTOP). There the shell shows the job stopped, and its fg or bg
+// continues both (they share the process group). Elsewhere — no
+// terminal, a background group of timeout(1) or watchexec — nothing
+// would continue omega-run once the program went on and ended (another
+// process may continue the program alone), and it could not exit. Not when the program has gone on since: a stop from the
 // terminal reached both, and when the shell continued both, PID 1's
 // report of it may still be unread. A job-control stop is taken as the
 // program took it (the kernel drops it in an orphaned process group, and
@@ -75,7 +76,7 @@ func siginfoStatus(info *unix.Siginfo) int32 {
 func stopAsProgram(prog int, sig syscall.Signal) {
 	switch sig {
 	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
-		if !onTerminal() {
+		if !inForeground() && !(onTerminal() && shellJob()) {
 			return
 		}
 	case unix.SIGSTOP:
@@ -89,6 +90,19 @@ func stopAsProgram(prog int, sig syscall.Signal) {
 		return
 	}
 	_ = unix.Kill(unix.Getpid(), sig)
+}
+
+// shellJob tells whether this process is a job of its session's leader
+// (the interactive shell of a terminal) in a process group of its own,
+// as a shell starts each job.
+func shellJob() bool {
+	ppid := unix.Getppid()
+	sid, err := unix.Getsid(0)
+	if err != nil || sid != ppid {
+		return false
+	}
+	pgrp, err := unix.Getpgid(ppid)
+	return err == nil && pgrp != unix.Getpgrp()
 }
 
 // onTerminal tells whether stdin, stdout or stderr is this process's

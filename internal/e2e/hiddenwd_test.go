@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -180,5 +181,28 @@ func TestHiddenWorkdirDeeperThanWalk(t *testing.T) {
 				t.Errorf("exit %d, stdout %q; want 125 and no key (stderr %.300q)", r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestHiddenWorkdirUnsearchableParent: a user whose working directory
+// lies below a directory it may not search (sudo -u or setpriv from
+// root's 0700 home, or from another user's 0750 home) is not refused: no
+// hidden directory is on the way, and the program could not go up
+// through that directory either. The walk up through ".." stopped there
+// with EACCES and refused (125) (review 3).
+func TestHiddenWorkdirUnsearchableParent(t *testing.T) {
+	w := newWorld(t, nobody)
+	mustMkdir(t, filepath.Join(w.home, ".ssh"))
+	locked := filepath.Join(filepath.Dir(w.home), "locked")
+	pub := filepath.Join(locked, "pub")
+	mustMkdir(t, pub)
+	os.Chmod(locked, 0o700) // root's
+	os.Chmod(pub, 0o755)
+	c := exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin, "--", "true")
+	c.Dir = pub
+	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C", "PWD=" + pub}
+	out, err := c.CombinedOutput()
+	if err != nil {
+		t.Errorf("%v; want exit 0 (output %.300q)", err, out)
 	}
 }

@@ -140,3 +140,22 @@ func TestStopNoTerminal(t *testing.T) {
 		})
 	}
 }
+
+// TestStopBackgroundNoJobControl: on a terminal, but in a background
+// process group whose parent does no job control (timeout(1) in a
+// script, watchexec, Python's process_group=0), omega-run does not
+// follow the program's stop: a helper continues the program alone, the
+// program exits, and omega-run, stopped, would never exit (review 3).
+func TestStopBackgroundNoJobControl(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			// The terminal's shell runs a job (job-shell), which runs
+			// omega-run in a process group of its own (job-setpgid).
+			out := asJob(t, w, "", "job-shell", probe, "job-setpgid", bin, "--", probe, "stop-self-continued")
+			if !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want the program resumed and omega-run exited 0; terminal:\n%s", out)
+			}
+		})
+	}
+}

@@ -39,6 +39,8 @@ func jobs(action string, args []string) (bool, error) {
 		return true, jobShell(args, false, true)
 	case "job-noterm": // PROGRAM ARGS...: the same in a process group of its own, with no terminal
 		return true, jobShell(args, false, false)
+	case "job-setpgid": // PROGRAM ARGS...: in a process group of its own on this terminal, waited for without WUNTRACED (timeout(1), Python's process_group=0)
+		return true, jobSetpgid(args)
 	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
 		return true, takeTerminal(args[0])
 	}
@@ -120,4 +122,29 @@ func takeTerminal(path string) error {
 		return err
 	}
 	return unix.IoctlSetPointerInt(0, unix.TIOCSPGRP, unix.Getpid())
+}
+
+// jobSetpgid is what a non-job-control parent that moves its child into a
+// process group of its own does (coreutils timeout, watchexec): the child
+// is a background group of this session's terminal, and nobody waits for
+// its stops. It prints "JOB EXITED N", or "JOB HUNG" after 10 s.
+func jobSetpgid(args []string) error {
+	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
+		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		return err
+	}
+	timer := time.AfterFunc(10*time.Second, func() {
+		fmt.Println("JOB HUNG")
+		unix.Kill(-proc.Pid, unix.SIGKILL)
+	})
+	defer timer.Stop()
+	st, err := proc.Wait()
+	if err != nil {
+		return err
+	}
+	fmt.Println("JOB EXITED", st.ExitCode())
+	return nil
 }
