@@ -345,9 +345,9 @@ static void refuse_hidden_wd(const struct spec *s) {
 		return;
 	}
 	// Up to the root, where .. is the directory itself; a walk that stops
-	// short could not tell, and refuses. A working directory removed
-	// (ENOENT: moved out of a bind-mounted subtree) is in no tree the
-	// program could climb either.
+	// short could not tell, and refuses; but ENOENT (the directory moved
+	// out of a bind-mounted subtree) leaves it in no tree the program
+	// could climb either.
 	struct stat st, up;
 	int fd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), e = 0;
 	if (fd < 0 || fstat(fd, &st) < 0)

@@ -28,9 +28,9 @@ func refuseHiddenWorkdir(hidden []string) error {
 		return nil
 	}
 	// Up to the root, where .. is the directory itself; a walk that stops
-	// short could not tell, and refuses. A working directory removed
-	// (ENOENT: moved out of a bind-mounted subtree) is in no tree the
-	// program could climb either.
+	// short could not tell, and refuses; but ENOENT (the directory moved
+	// out of a bind-mounted subtree) leaves it in no tree the program
+	// could climb either.
 	var st, up unix.Stat_t
 	fd, err := unix.Open(".", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == nil {
