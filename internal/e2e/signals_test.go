@@ -113,14 +113,24 @@ func onPtySized(t *testing.T, w *world, rows, cols uint16, args ...string) (stri
 
 func onPtyKeys(t *testing.T, w *world, rows, cols uint16, keys string, args ...string) (string, int) {
 	t.Helper()
+	out, ps := onNewPty(t, rows, cols, keys, func(ctx context.Context) *exec.Cmd { return w.cmd(ctx, args...) })
+	return out, shellStatus(ps)
+}
+
+// onNewPty starts the command mk makes as the session leader of a new
+// terminal of rows × cols, as a shell would, types keys once it says
+// ready (none: at once), and returns what the terminal showed and how
+// the command ended.
+func onNewPty(t *testing.T, rows, cols uint16, keys string, mk func(context.Context) *exec.Cmd) (string, *os.ProcessState) {
+	t.Helper()
 	master, slave := openPty(t)
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
 		t.Fatal(err)
 	}
 	defer master.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c := w.cmd(ctx, args...)
+	c := mk(ctx)
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
 	if c.SysProcAttr == nil {
 		c.SysProcAttr = &syscall.SysProcAttr{}
@@ -133,14 +143,15 @@ func onPtyKeys(t *testing.T, w *world, rows, cols uint16, keys string, args ...s
 	var buf lockedBuffer
 	done := make(chan struct{})
 	go func() { io.Copy(&buf, master); close(done) }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	if keys != "" {
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		master.WriteString(keys)
 	}
-	master.WriteString(keys)
 	c.Wait()
 	<-done
-	return buf.String(), shellStatus(c.ProcessState)
+	return buf.String(), c.ProcessState
 }
 
 // TestCtrlC: Ctrl-C at the terminal ends the program with 130, and a
