@@ -58,17 +58,7 @@ func describeUnknown(b *strings.Builder, pl *plan) {
 
 // describeUncond lists the syscalls of each unconditional action.
 func describeUncond(b *strings.Builder, pl *plan) {
-	groups := map[ret][]string{}
-	for _, sp := range pl.syscalls {
-		if sp.uncond != nil && len(sp.guard)+len(sp.native) == 0 {
-			groups[*sp.uncond] = append(groups[*sp.uncond], sp.name)
-		}
-	}
-	rets := make([]ret, 0, len(groups))
-	for r := range groups {
-		rets = append(rets, r)
-	}
-	sort.Slice(rets, func(i, j int) bool { return rets[i] < rets[j] })
+	groups, rets := uncondGroups(pl)
 	for _, r := range rets {
 		fmt.Fprintf(b, "\n%s (%s):\n", describeRet(r), plural(len(groups[r]), "syscall"))
 		wrap(b, groups[r], "  ", 78)
@@ -181,4 +171,21 @@ func wrap(b *strings.Builder, words []string, indent string, width int) {
 	if len(line) > len(indent) {
 		b.WriteString(line + "\n")
 	}
+}
+
+// uncondGroups are the syscalls of each unconditional action, and the
+// actions in order.
+func uncondGroups(pl *plan) (map[ret][]string, []ret) {
+	groups := map[ret][]string{}
+	for _, sp := range pl.syscalls {
+		if sp.uncond != nil && len(sp.guard)+len(sp.native) == 0 {
+			groups[*sp.uncond] = append(groups[*sp.uncond], sp.name)
+		}
+	}
+	rets := make([]ret, 0, len(groups))
+	for r := range groups {
+		rets = append(rets, r)
+	}
+	sort.Slice(rets, func(i, j int) bool { return rets[i] < rets[j] })
+	return groups, rets
 }

@@ -48,17 +48,7 @@ func Summarize(p *Profile) string {
 // syscalls each unconditional action covers, counted, or named when
 // there are only a few.
 func summarizeUncond(pl *plan) string {
-	groups := map[ret][]string{}
-	for _, sp := range pl.syscalls {
-		if sp.uncond != nil && len(sp.guard)+len(sp.native) == 0 {
-			groups[*sp.uncond] = append(groups[*sp.uncond], sp.name)
-		}
-	}
-	rets := make([]ret, 0, len(groups))
-	for r := range groups {
-		rets = append(rets, r)
-	}
-	sort.Slice(rets, func(i, j int) bool { return rets[i] < rets[j] })
+	groups, rets := uncondGroups(pl)
 	var parts []string
 	errnoSeen := false
 	for _, r := range rets {
