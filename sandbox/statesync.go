@@ -149,13 +149,12 @@ func (st *stateSync) copyIn(h *homeFile) error {
 	// path, and the next launch would never get past this read. The
 	// home file may be a symlink (dotfile managers; resolved by
 	// openHome) and large (Claude Code's grows to hundreds of MB).
-	data, attrs, err := h.read()
-	if err := st.checkState(h, data, err); err != nil {
+	data, attrs, err := st.readHome(h)
+	if _, ok := err.(*unfitHomeError); ok {
 		return err
 	}
 	switch {
 	case err == nil:
-		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
 		if fi, err := os.Lstat(st.work); err == nil && fi.IsDir() {
 			return fmt.Errorf("state sync: %s is a directory (a program may have left it): remove it, and omega-run copies %s there again", st.work, st.home)
 		}
@@ -253,14 +252,10 @@ func (st *stateSync) syncOut() (string, error) {
 // not overwritten. Without a base file (made by an older omega-run, or
 // removed), home as it is now.
 func (st *stateSync) join(h *homeFile) error {
-	data, attrs, err := h.read()
-	if err := st.checkState(h, data, err); err != nil {
+	data, attrs, err := st.readHome(h)
+	if _, ok := err.(*unfitHomeError); ok {
 		return err
-	}
-	switch {
-	case err == nil:
-		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
-	case !errors.Is(err, fs.ErrNotExist):
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%s: %w", st.home, err)
 	}
 	if _, err := os.Lstat(st.work); errors.Is(err, fs.ErrNotExist) && st.existed {

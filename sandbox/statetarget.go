@@ -94,6 +94,21 @@ func (st *stateSync) checkTarget(h *homeFile) error {
 	return nil
 }
 
+// readHome reads h and notes the state read (digest, attributes,
+// identity), for copyIn and join alike. What checkState refuses comes back
+// as its *unfitHomeError; the read's own error (fs.ErrNotExist before
+// first use) is the caller's to judge.
+func (st *stateSync) readHome(h *homeFile) ([]byte, fileAttrs, error) {
+	data, attrs, err := h.read()
+	if unfit := st.checkState(h, data, err); unfit != nil {
+		return nil, attrs, unfit
+	}
+	if err == nil {
+		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
+	}
+	return data, attrs, err
+}
+
 // checkState refuses what h, the home file, holds when it is no state
 // of the program's: read's error errNotRegular, or for Claude Code's
 // state, anything but a JSON object (or nothing, before first use).
