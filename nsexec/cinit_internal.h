@@ -8,6 +8,7 @@
 //	cinit_errors.c   error exits, mount-step errors, warnings
 //	cinit_spec.c     reading and decoding the spec (and the test's dump)
 //	cinit_mounts.c   the mount plan: read-only root, /run, /dev, masks
+//	cinit_hiddenwd.c refusing a working directory inside a hidden one
 //	cinit_confine.c  capabilities, Landlock, seccomp, user switch,
 //	                 environment and resource limits
 //	cinit_broker.c   the connect(2) broker: PID 1 decides every connect
@@ -130,6 +131,11 @@ void omega_close_from(unsigned first, int keep, int keep2);
 int omega_setup_mounts(const struct spec *s);
 void omega_unprotected(const struct spec *s, char *buf, size_t n);
 void omega_read_only_lost(void);
+
+// The working directory as Go's os.Getwd names it, and the refusal of one
+// inside a directory the sandbox hides (cinit_hiddenwd.c).
+char *omega_getwd_go(void);
+void omega_refuse_hidden_wd(const struct spec *s);
 
 // Mount helpers (cinit_mounts.c), shared with cinit_masks.c. Each returns
 // -1 with omega_step_err/omega_step_msg set on failure.

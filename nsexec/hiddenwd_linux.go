@@ -10,7 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// refuseHiddenWorkdir is cinit_mounts.c's refuse_hidden_wd: a working
+// refuseHiddenWorkdir is cinit_hiddenwd.c's omega_refuse_hidden_wd: a working
 // directory at or below a hidden one would be kept open and read
 // through; compared by identity (each hidden dir as it resolves now
 // against the working directory and each one above it), so no name for
@@ -80,7 +80,7 @@ func (e *hiddenWorkdirError) Error() string {
 	return "working directory " + e.wd + " is inside a directory the sandbox hides: run from another directory"
 }
 
-// hiddenWorkdirByPath is cinit_mounts.c's hidden_wd_by_path: where the
+// hiddenWorkdirByPath is cinit_hiddenwd.c's hidden_wd_by_path: where the
 // walk up meets a directory the user may not search, the kernel's path of
 // the working directory (getcwd needs no permissions) against each hidden
 // directory's real path.
