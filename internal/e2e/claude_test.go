@@ -153,3 +153,29 @@ func TestClaudeStatePlanted(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeStateHuge: a confined run leaves a huge (sparse) working copy
+// where the next `omega-run -- claude` reads it (~/.claude.json absent:
+// the copy back refused it). The next launch used to read all of it into
+// memory, and died (or took the machine's memory); it must refuse at
+// once, naming the file to remove. Under prlimit --as, so that a launcher
+// that reads does not take the test machine's memory with it.
+func TestClaudeStateHuge(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			w.timeout = 20 * time.Second
+			fake := filepath.Join(w.extra, "claude") // any program named claude gets the sync
+			if err := copyFile("/bin/true", fake); err != nil {
+				t.Fatal(err)
+			}
+			if r := w.sh("sandbox", `truncate -s 1T "$HOME/.claude/.claude.json"`); r.code != 0 {
+				t.Skipf("no room for a sparse 1 TiB file here: %+v", r)
+			}
+			r := w.under([]string{"prlimit", "--as=3000000000"}, "--", fake)
+			if r.code != 125 || !strings.Contains(r.stderr, ".claude/.claude.json") || !strings.Contains(r.stderr, "remove it") {
+				t.Fatalf("launch after the huge working copy: exit %d, stderr %.400q; want 125 naming the file to remove", r.code, r.stderr)
+			}
+		})
+	}
+}
