@@ -313,13 +313,16 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 	return out, nil
 }
 
-// hidden lists the credential stores under home and every --hide.
+// hidden lists the credential stores under home, those the user's
+// environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), and
+// every --hide.
 func hidden(pol profiles.Policy) []string {
 	var out []string
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
 		out = append(out, filepath.Join(pol.Home, rel))
 	}
-	return append(out, pol.Hide...)
+	out = append(out, profiles.EnvCredentialStores(os.Getenv, append([]string{pol.Home}, pol.Writable...)...)...)
+	return uniq(append(out, pol.Hide...))
 }
 
 func underRunOrTmp(p string) bool {

@@ -1,0 +1,38 @@
+//go:build linux
+
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCredentialStoresMovedByEnv: the user keeps credential stores where
+// the standard variables say (XDG_CONFIG_HOME for gh's token, GNUPGHOME,
+// a KUBECONFIG list), not at the home-relative places the masks cover.
+// sandbox mode must hide them as it hides ~/.config/gh, ~/.gnupg and
+// ~/.kube; rwx is the control. Before, the program read all three.
+func TestCredentialStoresMovedByEnv(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			for _, mode := range []string{"sandbox", "rwx"} {
+				w := newWorld(t, u)
+				files := []string{
+					secretAt(t, w, "xdg/gh/hosts.yml"),
+					secretAt(t, w, "gpg2/private-keys-v1.d/k.key"),
+					secretAt(t, w, "kube/a.yaml"),
+					secretAt(t, w, "kube/b.yaml"),
+				}
+				env := []string{"XDG_CONFIG_HOME=" + filepath.Join(w.home, "xdg"), "GNUPGHOME=" + filepath.Join(w.home, "gpg2"),
+					"KUBECONFIG=" + files[2] + ":" + files[3]}
+				for _, f := range files {
+					r := w.runEnv(env, "--mode", mode, "--", probe, "read", f)
+					if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+						t.Errorf("%s: read %s: %v (exit %d, stderr %.300q)", mode, f, got, r.code, r.stderr)
+					}
+				}
+			}
+		})
+	}
+}

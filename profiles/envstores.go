@@ -1,0 +1,61 @@
+package profiles
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// envStores are the variables that move a credential store away from its
+// place in home (credentialStores), and what lies at the new place: the
+// value itself (""), or names below it. A user who sets one keeps the
+// store there, where the home-relative list does not look.
+var envStores = []struct {
+	env   string
+	below []string
+	list  bool // a colon-separated list of paths (KUBECONFIG)
+}{
+	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi"}},
+	{env: "XDG_DATA_HOME", below: []string{"keyrings"}},
+	{env: "GNUPGHOME", below: []string{""}},
+	{env: "GH_CONFIG_DIR", below: []string{""}},
+	{env: "CLOUDSDK_CONFIG", below: []string{""}},
+	{env: "DOCKER_CONFIG", below: []string{""}},
+	{env: "AZURE_CONFIG_DIR", below: []string{""}},
+	{env: "PASSWORD_STORE_DIR", below: []string{""}},
+	{env: "AWS_SHARED_CREDENTIALS_FILE", below: []string{""}},
+	{env: "AWS_CONFIG_FILE", below: []string{""}},
+	{env: "KUBECONFIG", below: []string{""}, list: true},
+	{env: "CARGO_HOME", below: []string{"credentials.toml", "credentials"}},
+	{env: "NPM_CONFIG_USERCONFIG", below: []string{""}},
+	{env: "npm_config_userconfig", below: []string{""}},
+	{env: "NETRC", below: []string{""}},
+}
+
+// EnvCredentialStores lists where the variables in getenv (the user's
+// environment) put credential stores, absolute and clean. A value that is
+// not absolute, or names the root, one of keep (home, the writable roots)
+// or a directory above one, is skipped: hiding it would hide those.
+func EnvCredentialStores(getenv func(string) string, keep ...string) []string {
+	var out []string
+	for _, e := range envStores {
+		v := getenv(e.env)
+		values := []string{v}
+		if e.list {
+			values = strings.Split(v, ":")
+		}
+		for _, v := range values {
+			if !filepath.IsAbs(v) {
+				continue
+			}
+			dir := filepath.Clean(v)
+			if dir == "/" || slices.ContainsFunc(keep, func(k string) bool { return Within(k, dir) }) {
+				continue
+			}
+			for _, b := range e.below {
+				out = append(out, filepath.Join(dir, b))
+			}
+		}
+	}
+	return out
+}

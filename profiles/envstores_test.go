@@ -1,0 +1,35 @@
+package profiles
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestEnvCredentialStores(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want []string
+	}{
+		{"none", nil, nil},
+		{"gnupg", map[string]string{"GNUPGHOME": "/h/.local/gnupg/"}, []string{"/h/.local/gnupg"}},
+		{"xdg config", map[string]string{"XDG_CONFIG_HOME": "/h/.xdg"}, []string{"/h/.xdg/gh", "/h/.xdg/git/credentials",
+			"/h/.xdg/google-chrome", "/h/.xdg/chromium", "/h/.xdg/BraveSoftware", "/h/.xdg/microsoft-edge", "/h/.xdg/vivaldi"}},
+		{"kubeconfig list", map[string]string{"KUBECONFIG": "/h/a.yaml::rel.yaml:/srv/b.yaml"}, []string{"/h/a.yaml", "/srv/b.yaml"}},
+		{"cargo", map[string]string{"CARGO_HOME": "/opt/cargo"}, []string{"/opt/cargo/credentials.toml", "/opt/cargo/credentials"}},
+		{"relative", map[string]string{"DOCKER_CONFIG": "docker"}, nil},
+		{"home itself", map[string]string{"GNUPGHOME": "/h", "DOCKER_CONFIG": "/h/"}, nil},
+		{"above home", map[string]string{"GH_CONFIG_DIR": "/", "CLOUDSDK_CONFIG": "/"}, nil},
+		{"root", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": "//"}, nil},
+		{"a writable root", map[string]string{"DOCKER_CONFIG": "/work/proj", "GNUPGHOME": "/work"}, nil},
+		{"in a writable root", map[string]string{"DOCKER_CONFIG": "/work/proj/.docker"}, []string{"/work/proj/.docker"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := EnvCredentialStores(func(k string) string { return tt.env[k] }, "/h", "/work/proj")
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
