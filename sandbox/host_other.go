@@ -37,6 +37,16 @@ func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
 	return os.ReadFile(path)
 }
 
+// checkRegular tells whether path is a regular file, not a symlink,
+// without reading it.
+func checkRegular(path string) error {
+	fi, err := os.Lstat(path)
+	if err == nil && !fi.Mode().IsRegular() {
+		err = errors.New("it is not a regular file")
+	}
+	return err
+}
+
 // lockState has no file locks to offer here: every launch syncs alone.
 func lockState(string) (*os.File, syncMode) { return nil, syncAlone }
 

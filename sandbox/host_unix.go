@@ -68,6 +68,20 @@ func readRegular(path string, noFollow bool, max int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, max+1))
 }
 
+// checkRegular tells whether path is a regular file, not a symlink, as
+// readRegular would find it, without reading it.
+func checkRegular(path string) error {
+	f, err := openRegular(path, true)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return errors.New("it is not a regular file")
+	}
+	return nil
+}
+
 // openDirect opens path without blocking (a FIFO), not following a
 // final symlink with noFollow.
 func openDirect(path string, noFollow bool) (*os.File, error) {

@@ -166,10 +166,10 @@ func (st *stateSync) copyIn(h *homeFile) error {
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		// Whatever an earlier run left is the state the program starts
-		// from; read as syncOut reads it: not followed if a link, and not
-		// when larger than maxState (a sparse 1 TiB file would take the
-		// launcher's memory on every launch).
-		if _, err := readWorkCopy(st.work); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// from, however large; a regular file, not followed if a link,
+		// as syncOut reads it. Opened, not read: a sparse 1 TiB file
+		// would take the launcher's memory on every launch.
+		if err := checkRegular(st.work); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("state sync: %s: %v, and there is no %s: remove it (a program may have left it)", st.work, err, st.home)
 		}
 	default:
