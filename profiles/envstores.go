@@ -15,7 +15,8 @@ var envStores = []struct {
 	below []string
 	list  bool // a colon-separated list of paths (KUBECONFIG)
 }{
-	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi"}},
+	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "containers/auth.json", "hub", "rclone/rclone.conf",
+		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi"}},
 	{env: "XDG_DATA_HOME", below: []string{"keyrings"}},
 	{env: "GNUPGHOME", below: []string{""}},
 	{env: "GH_CONFIG_DIR", below: []string{""}},
@@ -30,6 +31,11 @@ var envStores = []struct {
 	{env: "NPM_CONFIG_USERCONFIG", below: []string{""}},
 	{env: "npm_config_userconfig", below: []string{""}},
 	{env: "NETRC", below: []string{""}},
+	{env: "REGISTRY_AUTH_FILE", below: []string{""}},
+	{env: "PGPASSFILE", below: []string{""}},
+	{env: "RCLONE_CONFIG", below: []string{""}},
+	{env: "BOTO_CONFIG", below: []string{""}},
+	{env: "SOPS_AGE_KEY_FILE", below: []string{""}},
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's

@@ -14,7 +14,7 @@ func TestEnvCredentialStores(t *testing.T) {
 		{"none", nil, nil},
 		{"gnupg", map[string]string{"GNUPGHOME": "/h/.local/gnupg/"}, []string{"/h/.local/gnupg"}},
 		{"xdg config", map[string]string{"XDG_CONFIG_HOME": "/h/.xdg"}, []string{"/h/.xdg/gh", "/h/.xdg/git/credentials",
-			"/h/.xdg/google-chrome", "/h/.xdg/chromium", "/h/.xdg/BraveSoftware", "/h/.xdg/microsoft-edge", "/h/.xdg/vivaldi"}},
+			"/h/.xdg/containers/auth.json", "/h/.xdg/hub", "/h/.xdg/rclone/rclone.conf", "/h/.xdg/sops/age/keys.txt", "/h/.xdg/google-chrome", "/h/.xdg/chromium", "/h/.xdg/BraveSoftware", "/h/.xdg/microsoft-edge", "/h/.xdg/vivaldi"}},
 		{"kubeconfig list", map[string]string{"KUBECONFIG": "/h/a.yaml::rel.yaml:/srv/b.yaml"}, []string{"/h/a.yaml", "/srv/b.yaml"}},
 		{"cargo", map[string]string{"CARGO_HOME": "/opt/cargo"}, []string{"/opt/cargo/credentials.toml", "/opt/cargo/credentials"}},
 		{"relative", map[string]string{"DOCKER_CONFIG": "docker"}, nil},

@@ -9,6 +9,13 @@ var credentialStores = []string{
 	".ssh", ".gnupg", ".aws", ".azure", ".config/gcloud", ".kube", ".docker",
 	".netrc", ".git-credentials", ".config/git/credentials", ".password-store", ".config/gh", ".npmrc",
 	".pypirc", ".cargo/credentials.toml", ".local/share/keyrings",
+	// Cargo still reads its credentials under their older name; podman's
+	// registry logins; terraform login's and vault login's tokens;
+	// PostgreSQL's passwords; the tokens of hub, RubyGems, Pulumi,
+	// rclone, s3cmd and boto (gsutil); sops' age keys.
+	".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
+	".vault-token", ".pgpass", ".config/hub", ".gem/credentials", ".pulumi/credentials.json",
+	".config/rclone/rclone.conf", ".s3cfg", ".boto", ".config/sops/age/keys.txt",
 }
 
 // browserProfiles hold cookies and saved passwords, per OS.

@@ -36,3 +36,27 @@ func TestCredentialStoresMovedByEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestCredentialFilesListed: credential files of common tools that the
+// list of stores lacked (cargo's credentials under its older name,
+// podman's registry logins, terraform login's and vault login's tokens,
+// PostgreSQL's passwords, rclone's cloud tokens) are hidden in sandbox
+// mode; rwx is the control. Before, the program read them.
+func TestCredentialFilesListed(t *testing.T) {
+	rels := []string{".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
+		".vault-token", ".pgpass", ".config/rclone/rclone.conf", ".gem/credentials"}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			for _, mode := range []string{"sandbox", "rwx"} {
+				w := newWorld(t, u)
+				for _, rel := range rels {
+					p := secretAt(t, w, rel)
+					r := w.run("--mode", mode, "--", probe, "read", p)
+					if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+						t.Errorf("%s: read ~/%s: %v (exit %d, stderr %.300q)", mode, rel, got, r.code, r.stderr)
+					}
+				}
+			}
+		})
+	}
+}
