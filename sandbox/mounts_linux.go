@@ -321,7 +321,7 @@ func hidden(pol profiles.Policy) []string {
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
 		out = append(out, filepath.Join(pol.Home, rel))
 	}
-	out = append(out, profiles.EnvCredentialStores(os.Getenv, append([]string{pol.Home}, pol.Writable...)...)...)
+	out = append(out, envHidden(pol)...)
 	return uniq(append(out, pol.Hide...))
 }
 

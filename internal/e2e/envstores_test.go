@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,6 +56,26 @@ func TestCredentialFilesListed(t *testing.T) {
 					if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
 						t.Errorf("%s: read ~/%s: %v (exit %d, stderr %.300q)", mode, rel, got, r.code, r.stderr)
 					}
+				}
+			}
+		})
+	}
+}
+
+// TestEnvStoreDevNull: a variable that names /dev/null (the usual way to
+// skip ~/.npmrc) or a host /tmp file is no store to hide: the program's
+// /dev/null and private /tmp stay writable.
+func TestEnvStoreDevNull(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			tmp := filepath.Join("/tmp", "omega-npmrc-"+worldID(w))
+			writeFile(t, tmp, "")
+			t.Cleanup(func() { os.Remove(tmp) })
+			for _, v := range []string{"/dev/null", tmp} {
+				r := w.runEnv([]string{"NPM_CONFIG_USERCONFIG=" + v}, "--", "/bin/sh", "-c", "echo x >/dev/null && echo x >"+tmp+" && echo OK")
+				if !strings.Contains(r.stdout, "OK") {
+					t.Errorf("NPM_CONFIG_USERCONFIG=%s: exit %d, stdout %q, stderr %.300q", v, r.code, r.stdout, r.stderr)
 				}
 			}
 		})
