@@ -61,6 +61,9 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	if w := netNoneWarning(pol, mounts); w != "" {
 		e.Warnings = append(e.Warnings, w)
 	}
+	if w := selfWritableWarning(pol, mounts); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
 	if lims, err := rlimits.Parse(o.Process.Rlimits); err == nil {
 		if w := nprocRootWarning(lims, explainUID(o.Process)); w != "" {
 			e.Warnings = append(e.Warnings, w)

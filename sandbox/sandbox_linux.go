@@ -170,6 +170,9 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := netNoneWarning(p.policy, mounts); w != "" {
 		warnings = append(warnings, w)
 	}
+	if w := selfWritableWarning(p.policy, mounts); w != "" {
+		warnings = append(warnings, w)
+	}
 	if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
 		warnings = append(warnings, w)
 	}

@@ -122,6 +122,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if w := netNoneWarning(p.policy, false); w != "" {
 		warnings = append(warnings, w) // and for a network namespace
 	}
+	if w := selfWritableWarning(p.policy, false); w != "" {
+		warnings = append(warnings, w) // and for a read-only bind of it
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return 0, launcherErr(err)
 	}

@@ -143,3 +143,37 @@ func TestPathWritableWarned(t *testing.T) {
 		})
 	}
 }
+
+// TestSelfWritableWarned: omega-run run from a writable root (built in
+// the project: ./omega-run) in rx mode, where no mount keeps it read-only
+// as sandbox mode's bind does. The program can rewrite it, and the next
+// launch runs the program's code unconfined: the launch says so, and
+// --fail-closed refuses before the program runs. Before, rx said nothing.
+func TestSelfWritableWarned(t *testing.T) {
+	const sign = "the omega-run binary"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			self := filepath.Join(w.extra, "omega-run")
+			if err := copyFile(bin, self); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, w.extra, u)
+			script := `printf '\n#planted' >> "` + self + `" && echo rewrote`
+			r := w.runProg(self, "--mode", "rx", "--allow-write", w.extra, "--", "/bin/sh", "-c", script)
+			if !strings.Contains(r.stderr, sign) {
+				t.Errorf("rx with omega-run in the writable set: no warning (stdout %q, stderr %.300q)", r.stdout, r.stderr)
+			}
+			if err := copyFile(bin, self); err != nil {
+				t.Fatal(err)
+			}
+			r = w.runProg(self, "--mode", "rx", "--fail-closed", "--allow-write", w.extra, "--", "/bin/sh", "-c", script)
+			if r.code != 125 || strings.Contains(r.stdout, "rewrote") || !strings.Contains(r.stderr, sign) {
+				t.Errorf("--fail-closed: exit %d, stdout %q, stderr %.300q; want 125 before the program runs", r.code, r.stdout, r.stderr)
+			}
+			if r := w.runProg(self, "--mode", "rx", "--", "/bin/true"); strings.Contains(r.stderr, sign) {
+				t.Errorf("omega-run outside the writable set warned: %.300q", r.stderr)
+			}
+		})
+	}
+}
