@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/sandbox"
 	"github.com/urfave/cli/v2"
 )
@@ -134,10 +135,27 @@ func explainCommand() *cli.Command {
 				writeJSON(os.Stdout, e)
 				return nil
 			}
-			printExplanation(os.Stdout, e, c.Bool("full"))
+			// It names files a confined program may have made (the
+			// .envrc files it keeps read-only, git dirs in warnings).
+			printExplanation(safeLines{os.Stdout}, e, c.Bool("full"))
 			return nil
 		},
 	}
+}
+
+// safeLines writes each line escaped as termsafe does (what a terminal
+// would act on), keeping the newlines between them.
+type safeLines struct{ w io.Writer }
+
+func (s safeLines) Write(p []byte) (int, error) {
+	lines := strings.Split(string(p), "\n")
+	for i, l := range lines {
+		lines[i] = termsafe.String(l)
+	}
+	if _, err := io.WriteString(s.w, strings.Join(lines, "\n")); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // printExplanation writes e as text; full prints every seccomp rule and

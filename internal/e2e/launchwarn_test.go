@@ -177,3 +177,23 @@ func TestSelfWritableWarned(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainEscaped: explain lists the files it keeps read-only, which
+// a confined program may have made and named: a directory named with
+// escape sequences (clear the screen, set the title) holding an .envrc.
+// They must reach the terminal escaped, as every launch line does.
+func TestExplainEscaped(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.extra, "x\x1b[2J\x1b]0;PWNED\x07y")
+			mustMkdir(t, dir)
+			writeFile(t, filepath.Join(dir, ".envrc"), "echo hi\n")
+			chownTree(t, w.extra, u)
+			r := w.run("explain", "--allow-write", w.extra, "--", "/bin/true")
+			if r.code != 0 || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") || !strings.Contains(r.stdout, `x\u001b[2J`) {
+				t.Errorf("explain: exit %d, stdout %.600q, stderr %.300q; want the name escaped", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
