@@ -57,7 +57,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
 			Usage: "the program's working `DIR`"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
-			Usage: "`NETWORK`: host, or none (sandbox: a network namespace with loopback only; rx: TCP bind and connect denied, on loopback too, while UDP and other sockets stay open, warned)"},
+			Usage: "`NETWORK`: host, or none (TCP bind and connect denied, on loopback too; sandbox: and a network namespace with loopback only; rx: UDP and other sockets stay open, warned)"},
 		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
 			Usage: "system call filter `NAME|FILE`: default, strict, none, or a Docker/OCI JSON profile file"},
 		&cli.BoolFlag{Name: "fail-closed", EnvVars: []string{"OMEGA_RUN_FAIL_CLOSED"},

@@ -71,11 +71,12 @@ func PolicyPrompt(p Policy, workspace string) (string, error) {
 	if len(p.Hide) > 0 && p.Mode == ModeSandbox {
 		lines = append(lines, "These are hidden from you (empty): "+strings.Join(p.Hide, ", ")+".")
 	}
+	// Landlock refuses TCP in both modes, so a server of the program's own
+	// on 127.0.0.1 fails too; rx has no network namespace besides.
 	switch {
 	case p.Net == NetNone && p.Mode == ModeSandbox:
-		lines = append(lines, "There is no network access: connections to other machines fail.")
+		lines = append(lines, "There is no network access: connections to other machines fail, and TCP connections and listening sockets are refused, on loopback too.")
 	case p.Net == NetNone:
-		// rx has no network namespace: Landlock refuses TCP only.
 		lines = append(lines, "TCP connections and listening sockets are refused, on loopback too.")
 	}
 	if len(lines) == 0 {

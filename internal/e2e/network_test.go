@@ -181,3 +181,29 @@ func TestNetNoneListenUnbound(t *testing.T) {
 		})
 	}
 }
+
+// TestNetNonePromptSaysLoopback: what `omega-run prompt --net none` tells
+// a model about local servers matches what the launch does. Where the
+// program's own server on 127.0.0.1 fails (Landlock denies TCP bind and
+// connect in every confined mode), the prompt must say so: "no network
+// access: connections to other machines fail" alone had an agent start a
+// dev server or a test's listener and take the refusal for a bug.
+func TestNetNonePromptSaysLoopback(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				served := w.run("--mode", mode, "--net", "none", "--", probe, "tcp-serve-self", "127.0.0.1:0")
+				p := w.run("prompt", "--mode", mode, "--net", "none")
+				if p.code != 0 {
+					t.Fatalf("prompt: exit %d, stderr %q", p.code, p.stderr)
+				}
+				says := strings.Contains(p.stdout, "refused, on loopback too")
+				if refused := served.code != 0; says != refused {
+					t.Errorf("own loopback server refused: %v (%s), prompt says so: %v; prompt:\n%s",
+						refused, strings.TrimSpace(served.stdout), says, p.stdout)
+				}
+			})
+		}
+	}
+}

@@ -19,6 +19,17 @@ import (
 // they run: each prints "ready", then waits for the test to bind HOST.
 func sockets(action string, args []string) (bool, error) {
 	switch action {
+	case "tcp-serve-self": // ADDR: listen on ADDR and connect to it, a test's own server
+		ln, err := net.Listen("tcp4", args[0])
+		if err != nil {
+			return true, err
+		}
+		defer ln.Close()
+		c, err := net.DialTimeout("tcp4", ln.Addr().String(), 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
 	case "connect-unix-later": // HOST: connect once the test has bound it
 		if err := readyThenWait(args[0]); err != nil {
 			return true, err
