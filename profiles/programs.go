@@ -23,9 +23,18 @@ type Program struct {
 	// Sync pairs a state file in home with its working copy inside the
 	// writable set (see StateSync).
 	Sync []StateSync
-	// Hint says how to fix refused writes for this tool, as flags a user
+	// Hints say how to fix refused writes for this tool, as flags a user
 	// can paste; {ws} stands for the workspace (HintFor).
-	Hint string
+	Hints []Hint
+}
+
+// Hint is one fix. For names the State entries and EnvDirs variables
+// whose refused paths it fixes (none: every one), so that the warning
+// gives only the fixes that apply: pip run from a virtualenv is not told
+// to install into one.
+type Hint struct {
+	For  []string
+	Text string
 }
 
 // EnvDir is a variable that moves some of a tool's State elsewhere.
@@ -61,14 +70,17 @@ var Programs = []Program{
 	// in its cache, not ~/.config/configstore. Go's telemetry counters in
 	// ~/.config/go fail silently. Hints name {ws}, the workspace.
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
-		Hint: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"},
+		Hints: []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}}},
 	{Name: "npm", State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
-		Hint: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"},
+		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
-		Hint:    "add --setenv PIP_CACHE_DIR={ws}/.cache/pip, and install into a virtualenv in the workspace (python3 -m venv {ws}/venv, then run its bin/pip) or add --setenv PYTHONUSERBASE={ws}/.local (pip creates them)"},
+		Hints: []Hint{
+			{For: []string{".cache/pip", "PIP_CACHE_DIR"}, Text: "add --setenv PIP_CACHE_DIR={ws}/.cache/pip (pip creates it)"},
+			{For: []string{".local/lib", ".local/bin", "PYTHONUSERBASE", "VIRTUAL_ENV"},
+				Text: "install into a virtualenv in the workspace (python3 -m venv {ws}/venv, then run its bin/pip) or add --setenv PYTHONUSERBASE={ws}/.local (pip creates it)"}}},
 	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
-		Hint: "add --setenv GOPATH={ws}/go --setenv GOCACHE={ws}/.cache/go-build (go creates them)"},
+		Hints: []Hint{{Text: "add --setenv GOPATH={ws}/go --setenv GOCACHE={ws}/.cache/go-build (go creates them)"}}},
 }
 
 // ClaudeStateName is Claude Code's state file in home, which names the
@@ -110,10 +122,33 @@ func (p *Program) StatePaths(home string, getenv func(string) string) []string {
 	return append(out, set...)
 }
 
-// HintFor is p's hint with the workspace's path in it, quoted for a
-// shell when it needs to be.
-func (p *Program) HintFor(workspace string) string {
-	return strings.ReplaceAll(p.Hint, "{ws}", ShellWord(workspace))
+// HintFor is p's hints that fix one of the refused state paths, joined,
+// with the workspace's path in them, quoted for a shell when it needs to
+// be. getenv is the program's environment, which may have moved them.
+func (p *Program) HintFor(workspace, home string, refused []string, getenv func(string) string) string {
+	var texts []string
+	for _, h := range p.Hints {
+		if h.fixes(home, refused, getenv) {
+			texts = append(texts, strings.ReplaceAll(h.Text, "{ws}", ShellWord(workspace)))
+		}
+	}
+	return strings.Join(texts, "; ")
+}
+
+// fixes reports whether h applies to one of the refused paths: one of
+// its State entries under home, or where one of its variables points.
+func (h Hint) fixes(home string, refused []string, getenv func(string) string) bool {
+	if len(h.For) == 0 {
+		return true
+	}
+	for _, f := range h.For {
+		for _, r := range refused {
+			if v := getenv(f); r == filepath.Join(home, f) || v != "" && v == r {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ShellWord quotes s for a POSIX shell unless it is plain.

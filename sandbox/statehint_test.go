@@ -35,7 +35,7 @@ func TestStateHintSilences(t *testing.T) {
 	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
 		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}} // not /tmp: home is in it
 	for _, prog := range profiles.Programs {
-		if prog.Hint == "" {
+		if len(prog.Hints) == 0 {
 			continue
 		}
 		t.Run(prog.Name, func(t *testing.T) {
@@ -99,6 +99,12 @@ func TestStateWarningCases(t *testing.T) {
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "PYTHONUSERBASE=" + ws + "/.local"}},
 		{name: "pip run from a virtualenv", prog: "pip", path: filepath.Join(venv, "bin", "pip"),
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}},
+		{name: "pip run from a virtualenv is told only of its cache", prog: "pip", path: filepath.Join(venv, "bin", "pip"),
+			want: []string{home + "/.cache/pip", "PIP_CACHE_DIR=" + ws}, not: []string{"virtualenv", "PYTHONUSERBASE", ".local"}},
+		{name: "pip: a virtualenv outside gets the virtualenv fix", prog: "pip", set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "VIRTUAL_ENV=/srv/venv"},
+			want: []string{"/srv/venv", "python3 -m venv"}, not: []string{"PIP_CACHE_DIR="}},
+		{name: "pip: a cache outside gets the cache fix", prog: "pip", path: filepath.Join(venv, "bin", "pip"), set: []string{"PIP_CACHE_DIR=/srv/pc"},
+			want: []string{"/srv/pc", "PIP_CACHE_DIR=" + ws}, not: []string{"virtualenv"}},
 		{name: "pip in an activated virtualenv", prog: "pip", set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "VIRTUAL_ENV=" + venv}},
 		{name: "pip: ~/.local without a virtualenv", prog: "pip", path: "/usr/bin/pip",
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}, want: []string{home + "/.local/lib"}, not: []string{".config/pip"}},
@@ -136,13 +142,13 @@ func TestStateWarningCases(t *testing.T) {
 }
 
 func TestHintForQuotes(t *testing.T) {
-	prog := profiles.Program{Hint: "--setenv A={ws}/a"}
+	prog := profiles.Program{Hints: []profiles.Hint{{Text: "--setenv A={ws}/a"}}}
 	for ws, want := range map[string]string{
 		"/h/.omega/workspace": "--setenv A=/h/.omega/workspace/a",
 		"/h/my dir/ws":        "--setenv A='/h/my dir/ws'/a",
 		"/h/it's":             `--setenv A='/h/it'\''s'/a`,
 	} {
-		if got := prog.HintFor(ws); got != want {
+		if got := prog.HintFor(ws, "/h", nil, os.Getenv); got != want {
 			t.Errorf("HintFor(%q) = %q, want %q", ws, got, want)
 		}
 	}

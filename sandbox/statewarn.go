@@ -8,20 +8,25 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 )
 
-// refusedState names, for the program's well-known tool, the state paths
-// outside the writable set (which its writes there will fail on); path is
-// the program's, getenv is its environment.
-func refusedState(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) []string {
-	if venv := profiles.VenvOf(path); prog.Name == "pip" && venv != "" && getenv("VIRTUAL_ENV") == "" {
-		// pip run from a virtualenv installs there, activated or not.
-		env := getenv
-		getenv = func(k string) string {
-			if k == "VIRTUAL_ENV" {
-				return venv
-			}
-			return env(k)
-		}
+// venvEnv is getenv as prog at path uses it: pip run from a virtualenv
+// installs there, activated or not.
+func venvEnv(prog *profiles.Program, path string, getenv func(string) string) func(string) string {
+	venv := profiles.VenvOf(path)
+	if prog.Name != "pip" || venv == "" || getenv("VIRTUAL_ENV") != "" {
+		return getenv
 	}
+	return func(k string) string {
+		if k == "VIRTUAL_ENV" {
+			return venv
+		}
+		return getenv(k)
+	}
+}
+
+// refusedState names, for the program's well-known tool, the state paths
+// outside the writable set (which its writes there will fail on);
+// getenv is the program's environment (venvEnv).
+func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(string) string) []string {
 	var out []string
 	synced := map[string]bool{}
 	for _, s := range prog.Sync {
@@ -38,13 +43,14 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, path string, gete
 // stateWarning is the one line naming refused writes for prog (at path,
 // or "" when unknown), or "".
 func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) string {
-	refused := refusedState(pol, prog, path, getenv)
+	getenv = venvEnv(prog, path, getenv)
+	refused := refusedState(pol, prog, getenv)
 	if len(refused) == 0 {
 		return ""
 	}
 	msg := fmt.Sprintf("%s keeps state in %s, outside the writable set: writes there will be refused", prog.Name, strings.Join(refused, ", "))
-	if prog.Hint != "" {
-		msg += "; " + prog.HintFor(pol.Workspace())
+	if hint := prog.HintFor(pol.Workspace(), pol.Home, refused, getenv); hint != "" {
+		msg += "; " + hint
 	}
 	if prog.Name == "git" && pol.Mode == profiles.ModeSandbox && !pol.WritableGitConfig {
 		// git config without --global fails on it with "Device or
