@@ -216,11 +216,14 @@ func (o Options) absAll(paths []string) []string {
 	return out
 }
 
-// ensureDirs creates the data dir (0700, with workspace/), ~/.claude and
-// sandbox mode's private /tmp when missing. A ~/.claude that cannot be
+// ensureDirs creates the data dir (0700, with workspace/, which gets the
+// data dir's owner), ~/.claude and sandbox mode's private /tmp when
+// missing. A ~/.claude that cannot be
 // made (a service's read-only or missing home) is left out with a
 // warning: only Claude Code needs it.
 func ensureDirs(p profiles.Policy) error {
+	_, err := os.Lstat(p.Workspace())
+	newWorkspace := errors.Is(err, fs.ErrNotExist)
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			if fi, lerr := os.Lstat(d); lerr == nil && !fi.IsDir() {
@@ -235,6 +238,11 @@ func ensureDirs(p profiles.Policy) error {
 				continue
 			}
 			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", d, err)
+		}
+	}
+	if newWorkspace {
+		if err := ownLikeDataDir(p.Workspace()); err != nil {
+			return fmt.Errorf("cannot give %s its data dir's owner: %w", p.Workspace(), err)
 		}
 	}
 	if p.Mode == ModeSandbox {

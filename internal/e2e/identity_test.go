@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -136,5 +137,38 @@ func TestRelativeWorkdir(t *testing.T) {
 		if r.code != 0 || r.stdout != "right PWD="+d+"\n" {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", mode, r.code, r.stdout, r.stderr, "right PWD="+d)
 		}
+	}
+}
+
+// TestUserWorkspace: root running the program as another user gives it a
+// data dir that user owns (--data-dir, as the README says); the
+// workspace omega-run makes in it is that user's too, so the program can
+// work there. Made root's (0700), the workspace refused every write. A
+// data dir of root's keeps a workspace of root's (the systemd unit's).
+func TestUserWorkspace(t *testing.T) {
+	for _, mode := range confinedModes {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			for _, c := range []struct {
+				owner    user
+				writable bool
+			}{{nobody, true}, {rootUser, false}} {
+				data := filepath.Join(w.extra, c.owner.name+"-data")
+				mustMkdir(t, data)
+				os.Chmod(data, 0o700)
+				chownTree(t, data, c.owner)
+				ws := filepath.Join(data, "workspace")
+				r := w.run("--mode", mode, "--user", "nobody", "--data-dir", data, "--workdir", "/", "--",
+					"/bin/sh", "-c", `echo x > "$0/f" && cat "$0/f"`, ws)
+				if got := r.code == 0 && r.stdout == "x\n"; got != c.writable {
+					t.Errorf("data dir of %s: workspace writable %v, want %v (exit %d, stdout %q, stderr %q)",
+						c.owner.name, got, c.writable, r.code, r.stdout, r.stderr)
+				}
+				var st syscall.Stat_t
+				if err := syscall.Stat(ws, &st); err != nil || int(st.Uid) != c.owner.uid {
+					t.Errorf("workspace in a data dir of %s: owner %d (%v), want %d", c.owner.name, st.Uid, err, c.owner.uid)
+				}
+			}
+		})
 	}
 }
