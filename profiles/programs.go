@@ -80,7 +80,9 @@ var Programs = []Program{
 			{For: []string{".local/lib", ".local/bin", "PYTHONUSERBASE", "VIRTUAL_ENV"},
 				Text: "install into a virtualenv in the workspace (python3 -m venv {ws}/venv, then run its bin/pip) or add --setenv PYTHONUSERBASE={ws}/.local (pip creates it)"}}},
 	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
-		Hints: []Hint{{Text: "add --setenv GOPATH={ws}/go --setenv GOCACHE={ws}/.cache/go-build (go creates them)"}}},
+		Hints: []Hint{{For: []string{"go", "GOPATH"}, Text: "add --setenv GOPATH={ws}/go (go creates it)"},
+			{For: []string{"GOMODCACHE"}, Text: "add --setenv GOMODCACHE={ws}/go/pkg/mod (go creates it)"},
+			{For: []string{".cache/go-build", "GOCACHE"}, Text: "add --setenv GOCACHE={ws}/.cache/go-build (go creates it)"}}},
 }
 
 // ClaudeStateName is Claude Code's state file in home, which names the

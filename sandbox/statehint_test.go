@@ -91,7 +91,7 @@ func TestStateWarningCases(t *testing.T) {
 			want: []string{home + "/go", "GOCACHE="}, not: []string{".config/go"}},
 		{name: "go: GOMODCACHE outside", prog: "go",
 			set:  []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/c", "GOMODCACHE=/srv/mod"},
-			want: []string{"/srv/mod"}},
+			want: []string{"/srv/mod", "GOMODCACHE=" + ws}, not: []string{"GOPATH=", "GOCACHE="}},
 		{name: "npm with its cache in the workspace", prog: "npm", set: []string{"npm_config_cache=" + ws + "/npm"}},
 		{name: "npm: NPM_CONFIG_CACHE too", prog: "npm", set: []string{"NPM_CONFIG_CACHE=" + ws + "/npm"}},
 		{name: "npm: configstore is old npm's", prog: "npm", want: []string{home + "/.npm"}, not: []string{"configstore"}},

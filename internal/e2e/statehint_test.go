@@ -75,3 +75,39 @@ func pastedFlags(line string) []string {
 	}
 	return out
 }
+
+// TestGoEnvFileSilences: GOPATH and GOCACHE moved into the workspace
+// with go env -w (go's settings file, the way to keep them across
+// launches) make go work confined, and the launch no longer says that go
+// writes in ~/go and ~/.cache/go-build: it did on every launch.
+func TestGoEnvFileSilences(t *testing.T) {
+	gotool := "/usr/local/go/bin/go"
+	if _, err := os.Stat(gotool); err != nil {
+		t.Fatalf("%s is needed for this test", gotool)
+	}
+	env := []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false"}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.timeout = 3 * time.Minute
+				proj := filepath.Join(w.extra, "p")
+				mustMkdir(t, proj)
+				writeFile(t, filepath.Join(proj, "go.mod"), "module example.com/p\n\ngo 1.22\n")
+				writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
+				ws := filepath.Join(w.dataDir, "workspace")
+				mustMkdir(t, filepath.Join(w.home, ".config", "go"))
+				writeFile(t, filepath.Join(w.home, ".config", "go", "env"), "GOPATH="+ws+"/go\nGOCACHE="+ws+"/gocache\n")
+				chownTree(t, w.extra, u)
+				chownTree(t, w.home, u)
+				r := w.runEnv(env, "--mode", mode, "--allow-write", proj, "--workdir", proj, "--", "go", "vet", ".")
+				if r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("go vet with go env -w's GOPATH and GOCACHE in the workspace: %+v; want it to work, without the warning", r)
+				}
+				if _, err := os.Stat(filepath.Join(ws, "gocache")); err != nil {
+					t.Errorf("go did not use the GOCACHE of its settings file: %v", err)
+				}
+			})
+		}
+	}
+}
