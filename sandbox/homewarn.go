@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -41,8 +42,8 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // sandbox mode (with its mounts) replaces with its own, where the grant
 // would otherwise not do what it says, silently: /tmp, the sandbox's own
 // and writable already; /run itself, an empty tmpfs there (a directory
-// below /run is brought back, writable); and anything in /dev/shm, the
-// sandbox's own.
+// below /run is brought back, writable); anything in /dev/shm, the
+// sandbox's own; and anything in a hidden path, which stays empty.
 func ownDirWarnings(pol profiles.Policy) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
@@ -59,9 +60,29 @@ func ownDirWarnings(pol profiles.Policy) []string {
 		case strings.HasPrefix(c, "/dev/shm/"):
 			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own and writable already, so the "+
 				"grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
+		default:
+			if h := hiddenHolder(pol, c); h != "" {
+				out = append(out, "--allow-write "+w+": sandbox mode hides "+h+" (empty and read-only inside), so the grant "+
+					"reaches nothing there")
+			}
 		}
 	}
 	return out
+}
+
+// hiddenHolder is the credential store or --hide path that holds the
+// real path c, or "": hiding wins over a grant inside it.
+func hiddenHolder(pol profiles.Policy, c string) string {
+	hidden := slices.Clone(pol.Hide)
+	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
+		hidden = append(hidden, filepath.Join(pol.Home, rel))
+	}
+	for _, h := range hidden {
+		if profiles.Within(c, realPath(filepath.Clean(h))) {
+			return h
+		}
+	}
+	return ""
 }
 
 // realPath resolves symlinks in p, or returns p when it cannot.

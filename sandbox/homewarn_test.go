@@ -106,3 +106,27 @@ func TestPathWritableWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnDirWarningsHidden: an --allow-write inside what sandbox mode
+// hides (a credential store, a --hide path) reaches nothing there, as the
+// hidden directory is empty and read-only: said, not silent. A grant
+// that merely holds a hidden store (the project, home) is not.
+func TestOwnDirWarningsHidden(t *testing.T) {
+	for _, c := range []struct {
+		allow, hide []string
+		want        string // "" for no warning
+	}{
+		{[]string{"/h/.ssh"}, nil, "--allow-write /h/.ssh: sandbox mode hides /h/.ssh"},
+		{[]string{"/h/.config/gh/x"}, nil, "hides /h/.config/gh"},
+		{[]string{"/h/notes/sub"}, []string{"/h/notes"}, "hides /h/notes"},
+		{[]string{"/h/notes"}, []string{"/h/notes/secret"}, ""},
+		{[]string{"/h/proj"}, nil, ""},
+		{[]string{"/h/.sshkeys"}, nil, ""},
+	} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow, Hide: c.hide}
+		got := strings.Join(ownDirWarnings(pol), "\n")
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("allow %v, hide %v: %q, want %q", c.allow, c.hide, got, c.want)
+		}
+	}
+}

@@ -197,3 +197,27 @@ func TestExplainEscaped(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowWriteHiddenSaid: --allow-write of a credential store (or
+// below a --hide path) reaches nothing in sandbox mode, where the store
+// stays empty and read-only; the launch says so instead of letting the
+// write fail silently. rx hides nothing: the grant holds, unsaid.
+func TestAllowWriteHiddenSaid(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			store := filepath.Join(w.home, ".ssh")
+			mustMkdir(t, store)
+			chownTree(t, store, u)
+			touch := []string{"--allow-write", store, "--", "/bin/sh", "-c", `touch "$0/x"`, store}
+			r := w.run(touch...)
+			if r.code == 0 || !strings.Contains(r.stderr, "sandbox mode hides "+store) {
+				t.Errorf("sandbox: %+v; want the write refused and the launch to say why", r)
+			}
+			r = w.run(append([]string{"--mode", "rx"}, touch...)...)
+			if r.code != 0 || strings.Contains(r.stderr, "hides") {
+				t.Errorf("rx: %+v; want the write to work, unsaid", r)
+			}
+		})
+	}
+}
