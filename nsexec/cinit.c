@@ -47,8 +47,8 @@ static int report_fd = -1;
 
 static void __attribute__((noreturn)) exec_failed(const char *path, int e) {
 	char hint[512] = "";
-	if (e == ENOENT)
-		omega_exec_hint(path, hint, sizeof hint);
+	if (e == ENOENT || e == ENOEXEC)
+		omega_exec_hint(path, e, hint, sizeof hint);
 	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s%s", path, omega_errstr(e), hint);
 }
 

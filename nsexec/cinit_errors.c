@@ -34,10 +34,11 @@ const char *omega_errstr(int e) {
 	return buf;
 }
 
-// omega_exec_hint explains an ENOENT from execve of a file that exists
-// (Go's execHint): its #! interpreter, or the ELF loader it names, is
-// missing. out is "" otherwise.
-void omega_exec_hint(const char *path, char *out, size_t size) {
+// omega_exec_hint explains an ENOENT (e) from execve of a file that
+// exists (Go's execHint): its #! interpreter, or the ELF loader it names,
+// is missing; and an ENOEXEC of text without a #! line, which shells run
+// with sh and execve does not. out is "" otherwise.
+void omega_exec_hint(const char *path, int e, char *out, size_t size) {
 	out[0] = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
@@ -45,6 +46,12 @@ void omega_exec_hint(const char *path, char *out, size_t size) {
 	char buf[256];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);
+	if (e == ENOEXEC) {
+		if (n > 0 && !(n >= 2 && buf[0] == '#' && buf[1] == '!') && !(n >= 4 && memcmp(buf, "\177ELF", 4) == 0) &&
+		    memchr(buf, 0, (size_t)n) == NULL)
+			snprintf(out, size, " (a script without a #! line: start it with #!/bin/sh, or run it with sh)");
+		return;
+	}
 	if (n >= 2 && buf[0] == '#' && buf[1] == '!') {
 		buf[n] = 0;
 		char *interp = buf + 2 + strspn(buf + 2, " \t");

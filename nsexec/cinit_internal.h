@@ -43,7 +43,7 @@ extern int omega_log_json;
 const char *omega_errstr(int e);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...);
 void omega_put_term_safe(FILE *f, const char *msg);
-void omega_exec_hint(const char *path, char *out, size_t size);
+void omega_exec_hint(const char *path, int e, char *out, size_t size);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...);
 
 // The mount steps return -1 and leave their error here, so that the

@@ -231,10 +231,15 @@ func execFailure(path string, err error) error {
 }
 
 // execHint explains an ENOENT from execve of a file that exists: its #!
-// interpreter, or the ELF loader it names, is missing (the C stage's
-// omega_exec_hint).
+// interpreter, or the ELF loader it names, is missing; and an ENOEXEC of
+// text without a #! line, which shells run with sh and execve does not
+// (the C stage's omega_exec_hint).
+// noShebangHint is the C stage's too (cinit_errors.c).
+const noShebangHint = " (a script without a #! line: start it with #!/bin/sh, or run it with sh)"
+
 func execHint(path string, err error) string {
-	if !errors.Is(err, unix.ENOENT) {
+	noExec := errors.Is(err, unix.ENOEXEC)
+	if !errors.Is(err, unix.ENOENT) && !noExec {
 		return ""
 	}
 	f, ferr := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0) // a FIFO must not block
@@ -245,6 +250,12 @@ func execHint(path string, err error) string {
 	n, _ := f.Read(buf)
 	f.Close()
 	head := string(buf[:n])
+	if noExec {
+		if n > 0 && !strings.HasPrefix(head, "#!") && !strings.HasPrefix(head, "\x7fELF") && !strings.Contains(head, "\x00") {
+			return noShebangHint
+		}
+		return ""
+	}
 	if rest, ok := strings.CutPrefix(head, "#!"); ok {
 		fields := strings.Fields(strings.SplitN(rest, "\n", 2)[0])
 		if len(fields) > 0 {

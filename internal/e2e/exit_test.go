@@ -15,6 +15,9 @@ func TestExitCodes(t *testing.T) {
 	w := newWorld(t, nobody)
 	notExec := filepath.Join(w.home, "notexec")
 	writeFile(t, notExec, "#!/bin/sh\n")
+	noShebang := filepath.Join(w.home, "noshebang")
+	writeFile(t, noShebang, "echo hi\n")
+	os.Chmod(noShebang, 0o755)
 	noInterp := filepath.Join(w.home, "nointerp")
 	writeFile(t, noInterp, "#!/no/such/interp -x\n")
 	os.Chmod(noInterp, 0o755)
@@ -32,6 +35,8 @@ func TestExitCodes(t *testing.T) {
 		{"directory", []string{"--", "/usr"}, 126, "is a directory"},
 		// 127, as sh, bash and env give; the line says what is missing.
 		{"interpreter-missing", []string{"--", noInterp}, 127, "(the file exists: its interpreter /no/such/interp does not)"},
+		// 126, as env gives; shells run such a file with sh, execve does not.
+		{"no-shebang", []string{"--", noShebang}, 126, "exec format error (a script without a #! line: start it with #!/bin/sh, or run it with sh)"},
 		{"bad-mode", []string{"--mode", "bogus", "--", "true"}, 125, "unknown mode"},
 		{"bad-net", []string{"--net", "bogus", "--", "true"}, 125, "unknown network"},
 		{"bad-hostname", []string{"--hostname", "a\nb", "--", "true"}, 125, "--hostname"},                   // sandbox: at most 64 bytes, without…
