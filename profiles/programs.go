@@ -26,6 +26,10 @@ type Program struct {
 	// Hints say how to fix refused writes for this tool, as flags a user
 	// can paste; {ws} stands for the workspace (HintFor).
 	Hints []Hint
+	// ByHand: the state is written only by commands a person types (git
+	// config --global), not in everyday use, so its warning is for a
+	// terminal, not for every scripted launch (explain lists it always).
+	ByHand bool
 }
 
 // Hint is one fix. For names the State entries and EnvDirs variables
@@ -70,7 +74,8 @@ var Programs = []Program{
 	// in its cache, not ~/.config/configstore. Go's telemetry counters in
 	// ~/.config/go fail silently. Hints name {ws}, the workspace.
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
-		Hints: []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}}},
+		Hints:  []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}},
+		ByHand: true},
 	{Name: "npm", State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
 		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},

@@ -271,7 +271,9 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	if prog == nil {
 		return nil, nil
 	}
-	if w := stateWarning(p.policy, prog, p.path, p.process.getenv); w != "" {
+	// State written by hand (git's) is not warned about on every
+	// scripted `omega-run -- git status`, only on a terminal.
+	if w := stateWarning(p.policy, prog, p.path, p.process.getenv); w != "" && (!prog.ByHand || stderrTerminal()) {
 		logrus.Warn(w)
 	}
 	if len(prog.Sync) == 0 {

@@ -35,14 +35,24 @@ func TestStateHintPasted(t *testing.T) {
 					{"go", "vet", "."},
 				} {
 					base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj}
-					r := w.runEnv(env, append(append(base, "--"), c...)...)
-					line := stateLine(r.stderr)
-					if r.code == 0 || line == "" {
-						t.Fatalf("%s on a fresh home: %+v; want it to fail, with a warning", c, r)
+					// git's warning is for a person at a terminal
+					// (TestGitStateWarningTerminalOnly).
+					run := func(args ...string) (int, string) {
+						if c[0] == "git" {
+							out, code := onPty(t, w, "", args...)
+							return code, out
+						}
+						r := w.runEnv(env, args...)
+						return r.code, r.stderr
 					}
-					r = w.runEnv(env, append(append(append(base, pastedFlags(line)...), "--"), c...)...)
-					if r.code != 0 || stateLine(r.stderr) != "" {
-						t.Errorf("%s with the hint's flags %q: %+v; want it to work, without the warning", c, pastedFlags(line), r)
+					code, stderr := run(append(append(base, "--"), c...)...)
+					line := stateLine(stderr)
+					if code == 0 || line == "" {
+						t.Fatalf("%s on a fresh home: exit %d, stderr %.600q; want it to fail, with a warning", c, code, stderr)
+					}
+					code, stderr = run(append(append(append(base, pastedFlags(line)...), "--"), c...)...)
+					if code != 0 || stateLine(stderr) != "" {
+						t.Errorf("%s with the hint's flags %q: exit %d, stderr %.600q; want it to work, without the warning", c, pastedFlags(line), code, stderr)
 					}
 				}
 				if b, err := os.ReadFile(filepath.Join(w.dataDir, "workspace", ".gitconfig")); err != nil || !strings.Contains(string(b), "X") {
@@ -106,6 +116,35 @@ func TestGoEnvFileSilences(t *testing.T) {
 				}
 				if _, err := os.Stat(filepath.Join(ws, "gocache")); err != nil {
 					t.Errorf("go did not use the GOCACHE of its settings file: %v", err)
+				}
+			})
+		}
+	}
+}
+
+// TestGitStateWarningTerminalOnly: git's state outside the writable set
+// (~/.gitconfig) is written by commands a person types (git config
+// --global), not by everyday git: a script or agent that runs
+// `omega-run -- git status` hundreds of times must not get the warning
+// on every launch; a person at a terminal still gets it, and explain
+// lists it either way.
+func TestGitStateWarningTerminalOnly(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				proj := filepath.Join(w.extra, "p")
+				mustMkdir(t, proj)
+				chownTree(t, w.extra, u)
+				args := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", "git", "--version"}
+				if r := w.run(args...); r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("git through a pipe: %+v; want it to run without the state warning", r)
+				}
+				if out, code := onPty(t, w, "", args...); code != 0 || !strings.Contains(out, "git keeps state in ") {
+					t.Errorf("git on a terminal: exit %d, output %.400q; want the state warning", code, out)
+				}
+				if r := w.run(append([]string{"explain"}, args...)...); !strings.Contains(r.stdout+r.stderr, "git keeps state in ") {
+					t.Errorf("explain: %+v; want the state warning listed", r)
 				}
 			})
 		}
