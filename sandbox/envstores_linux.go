@@ -14,7 +14,7 @@ import (
 // way to skip ~/.npmrc).
 func envHidden(pol profiles.Policy) []string {
 	var out []string
-	for _, p := range profiles.EnvCredentialStores(os.Getenv, append([]string{pol.Home}, pol.Writable...)...) {
+	for _, p := range envStores(append([]string{pol.Home}, pol.Writable...)...) {
 		real := resolvedOr(p)
 		if underRunOrTmp(real) || profiles.Within(real, "/dev") || profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
 			continue

@@ -81,3 +81,24 @@ func TestEnvStoreDevNull(t *testing.T) {
 		})
 	}
 }
+
+// TestEnvStoreLinkToHome: a variable that names, through a symlink, the
+// home or a writable root (GNUPGHOME=/data/gpg where /data/gpg -> the
+// home, as on systems whose /home is a link) is no store to hide: the
+// mask would land on the link's target and take the whole home, or the
+// project, from the program. Before, the program lost its home.
+func TestEnvStoreLinkToHome(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			link := filepath.Join(w.extra, "gpg")
+			if err := os.Symlink(w.home, link); err != nil {
+				t.Fatal(err)
+			}
+			r := w.runEnv([]string{"GNUPGHOME=" + link}, "--", probe, "read", filepath.Join(w.outside, "sentinel"))
+			if !strings.Contains(r.stdout, "original") {
+				t.Errorf("read ~/outside/sentinel: exit %d, stdout %q, stderr %.300q", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

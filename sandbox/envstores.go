@@ -1,0 +1,23 @@
+package sandbox
+
+import (
+	"os"
+	"slices"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// envStores are the credential stores the caller's environment moved
+// (profiles.EnvCredentialStores), less one that resolves to a directory
+// of keep (the home, the writable roots) or one above it: a mask lands
+// on a link's target (GNUPGHOME=/data/gpg, a link to the home).
+func envStores(keep ...string) []string {
+	real := make([]string, len(keep))
+	for i, k := range keep {
+		real[i] = resolvedOr(k)
+	}
+	return slices.DeleteFunc(profiles.EnvCredentialStores(os.Getenv, keep...), func(p string) bool {
+		r := resolvedOr(p)
+		return slices.ContainsFunc(real, func(k string) bool { return profiles.Within(k, r) })
+	})
+}
