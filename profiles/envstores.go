@@ -39,11 +39,14 @@ var envStores = []struct {
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's
-// environment) put credential stores, absolute and clean. A value that is
-// not absolute, or names the root, one of keep (home, the writable roots)
-// or a directory above one, is skipped: hiding it would hide those.
-func EnvCredentialStores(getenv func(string) string, keep ...string) []string {
+// environment) put credential stores, absolute and clean: a leading ~ is
+// home (GnuPG and Python's libraries expand it), a relative value lies
+// in wd, the program's working directory, where its tools look (skipped
+// when wd is ""). A value that names the root, home, one of writable or
+// a directory above one, is skipped: hiding it would hide those.
+func EnvCredentialStores(getenv func(string) string, home, wd string, writable ...string) []string {
 	var out []string
+	keep := append([]string{home}, writable...)
 	for _, e := range envStores {
 		v := getenv(e.env)
 		values := []string{v}
@@ -51,11 +54,8 @@ func EnvCredentialStores(getenv func(string) string, keep ...string) []string {
 			values = strings.Split(v, ":")
 		}
 		for _, v := range values {
-			if !filepath.IsAbs(v) {
-				continue
-			}
-			dir := filepath.Clean(v)
-			if dir == "/" || slices.ContainsFunc(keep, func(k string) bool { return Within(k, dir) }) {
+			dir := absolute(v, home, wd)
+			if dir == "" || dir == "/" || slices.ContainsFunc(keep, func(k string) bool { return Within(k, dir) }) {
 				continue
 			}
 			for _, b := range e.below {
@@ -64,4 +64,22 @@ func EnvCredentialStores(getenv func(string) string, keep ...string) []string {
 		}
 	}
 	return out
+}
+
+// absolute is v as a tool would find it: "" when it cannot tell.
+func absolute(v, home, wd string) string {
+	switch {
+	case v == "":
+		return ""
+	case v == "~" || strings.HasPrefix(v, "~/"):
+		if home == "" {
+			return ""
+		}
+		return filepath.Join(home, v[1:])
+	case filepath.IsAbs(v):
+		return filepath.Clean(v)
+	case wd == "":
+		return ""
+	}
+	return filepath.Join(wd, v)
 }

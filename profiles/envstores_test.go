@@ -15,9 +15,11 @@ func TestEnvCredentialStores(t *testing.T) {
 		{"gnupg", map[string]string{"GNUPGHOME": "/h/.local/gnupg/"}, []string{"/h/.local/gnupg"}},
 		{"xdg config", map[string]string{"XDG_CONFIG_HOME": "/h/.xdg"}, []string{"/h/.xdg/gh", "/h/.xdg/git/credentials",
 			"/h/.xdg/containers/auth.json", "/h/.xdg/hub", "/h/.xdg/rclone/rclone.conf", "/h/.xdg/sops/age/keys.txt", "/h/.xdg/google-chrome", "/h/.xdg/chromium", "/h/.xdg/BraveSoftware", "/h/.xdg/microsoft-edge", "/h/.xdg/vivaldi"}},
-		{"kubeconfig list", map[string]string{"KUBECONFIG": "/h/a.yaml::rel.yaml:/srv/b.yaml"}, []string{"/h/a.yaml", "/srv/b.yaml"}},
+		{"kubeconfig list", map[string]string{"KUBECONFIG": "/h/a.yaml::rel.yaml:/srv/b.yaml"}, []string{"/h/a.yaml", "/wd/rel.yaml", "/srv/b.yaml"}},
 		{"cargo", map[string]string{"CARGO_HOME": "/opt/cargo"}, []string{"/opt/cargo/credentials.toml", "/opt/cargo/credentials"}},
-		{"relative", map[string]string{"DOCKER_CONFIG": "docker"}, nil},
+		{"relative", map[string]string{"DOCKER_CONFIG": "docker"}, []string{"/wd/docker"}},
+		{"relative above", map[string]string{"DOCKER_CONFIG": "..", "GNUPGHOME": "."}, nil},
+		{"tilde", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": "~/sec/aws", "GNUPGHOME": "~", "BOTO_CONFIG": "~other/boto"}, []string{"/h/sec/aws", "/wd/~other/boto"}},
 		{"home itself", map[string]string{"GNUPGHOME": "/h", "DOCKER_CONFIG": "/h/"}, nil},
 		{"above home", map[string]string{"GH_CONFIG_DIR": "/", "CLOUDSDK_CONFIG": "/"}, nil},
 		{"root", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": "//"}, nil},
@@ -26,7 +28,7 @@ func TestEnvCredentialStores(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := EnvCredentialStores(func(k string) string { return tt.env[k] }, "/h", "/work/proj")
+			got := EnvCredentialStores(func(k string) string { return tt.env[k] }, "/h", "/wd", "/work/proj", "/wd")
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

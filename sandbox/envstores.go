@@ -9,14 +9,16 @@ import (
 
 // envStores are the credential stores the caller's environment moved
 // (profiles.EnvCredentialStores), less one that resolves to a directory
-// of keep (the home, the writable roots) or one above it: a mask lands
-// on a link's target (GNUPGHOME=/data/gpg, a link to the home).
-func envStores(keep ...string) []string {
+// of keep (home, the writable roots) or one above it: a mask lands on a
+// link's target (GNUPGHOME=/data/gpg, a link to the home). wd is the
+// program's working directory, which relative values name.
+func envStores(home, wd string, writable ...string) []string {
+	keep := append([]string{home}, writable...)
 	real := make([]string, len(keep))
 	for i, k := range keep {
 		real[i] = resolvedOr(k)
 	}
-	return slices.DeleteFunc(profiles.EnvCredentialStores(os.Getenv, keep...), func(p string) bool {
+	return slices.DeleteFunc(profiles.EnvCredentialStores(os.Getenv, home, wd, writable...), func(p string) bool {
 		r := resolvedOr(p)
 		return slices.ContainsFunc(real, func(k string) bool { return profiles.Within(k, r) })
 	})

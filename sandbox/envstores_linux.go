@@ -12,9 +12,9 @@ import (
 // /tmp, where the host's are out of sight anyway and a mask would break
 // what the program needs (NPM_CONFIG_USERCONFIG=/dev/null is a common
 // way to skip ~/.npmrc).
-func envHidden(pol profiles.Policy) []string {
+func envHidden(pol profiles.Policy, wd string) []string {
 	var out []string
-	for _, p := range envStores(append([]string{pol.Home}, pol.Writable...)...) {
+	for _, p := range envStores(pol.Home, wd, pol.Writable...) {
 		real := resolvedOr(p)
 		if underRunOrTmp(real) || profiles.Within(real, "/dev") || profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
 			continue

@@ -33,7 +33,7 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
 			e.Warnings = append(e.Warnings, ownDirWarnings(pol)...)
-			if plan, _, mwarn, err := mountPlan(pol, nil); err != nil {
+			if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {
 				e.Warnings = append(e.Warnings, mwarn...)

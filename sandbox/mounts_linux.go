@@ -29,15 +29,16 @@ const maxProtected = 4096
 
 // mountPlan works out, on the host, what the init stage mounts. canon
 // holds the writable roots' canonical paths (canonicalRoots); nil is
-// explain's look, which resolves and creates nothing.
-func mountPlan(pol profiles.Policy, canon map[string]string) (*nsexec.MountPlan, *gitScan, []string, error) {
+// explain's look, which resolves and creates nothing. wd is the
+// program's working directory.
+func mountPlan(pol profiles.Policy, canon map[string]string, wd string) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
 	if canon == nil {
 		plan.TmpFrom = pol.PrivateTmp() // explain: as named
 	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
-	warnings := append(roWarnings, masks(pol, canon, plan)...)
+	warnings := append(roWarnings, masks(pol, canon, plan, wd)...)
 	// What the caller named and only mounts carry out (a --hide of
 	// nothing, which masks says, needs none).
 	plan.Required = len(pol.ReadOnly) > 0 || slices.ContainsFunc(pol.Hide, func(h string) bool {
@@ -157,9 +158,9 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 // about a store reached through a symlink inside a writable root (the
 // program could replace the link, and the store would be in sight at
 // its real path next time).
-func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan) []string {
+func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, wd string) []string {
 	var warnings []string
-	for _, h := range hidden(pol) {
+	for _, h := range hidden(pol, wd) {
 		st, err := os.Stat(h)
 		switch {
 		case err != nil && slices.Contains(pol.Hide, h):
@@ -316,12 +317,12 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 // hidden lists the credential stores under home, those the user's
 // environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), and
 // every --hide.
-func hidden(pol profiles.Policy) []string {
+func hidden(pol profiles.Policy, wd string) []string {
 	var out []string
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
 		out = append(out, filepath.Join(pol.Home, rel))
 	}
-	out = append(out, envHidden(pol)...)
+	out = append(out, envHidden(pol, wd)...)
 	return uniq(append(out, pol.Hide...))
 }
 

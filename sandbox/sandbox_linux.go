@@ -135,7 +135,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	}
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
-		plan, scan, mwarn, err := mountPlan(p.policy, canon)
+		plan, scan, mwarn, err := mountPlan(p.policy, canon, launchWorkdir(p))
 		if err != nil {
 			return nil, ns, err
 		}

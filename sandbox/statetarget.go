@@ -62,7 +62,7 @@ func hiddenStores(home string, hide ...string) []string {
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
 		paths = append(paths, filepath.Join(home, rel))
 	}
-	paths = append(paths, envStores(home)...)
+	paths = append(paths, envStores(home, "")...)
 	for _, path := range paths {
 		for _, p := range []string{path, resolvedOr(path)} {
 			if !slices.Contains(out, p) {

@@ -102,3 +102,27 @@ func TestEnvStoreLinkToHome(t *testing.T) {
 		})
 	}
 }
+
+// TestEnvStoreRelative: a store named relative to the program's working
+// directory (KUBECONFIG=kube/config, as a project's .envrc sets it) or
+// with a leading ~ that the tools expand themselves (AWS's and boto's
+// Python libraries, GnuPG) is hidden in sandbox mode as an absolute one
+// is; rwx is the control. Before, both were skipped and readable.
+func TestEnvStoreRelative(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			for _, mode := range []string{"sandbox", "rwx"} {
+				w := newWorld(t, u)
+				w.dir = filepath.Join(w.home, "proj")
+				files := []string{secretAt(t, w, "proj/kube/config"), secretAt(t, w, "aws/creds")}
+				env := []string{"KUBECONFIG=kube/config", "AWS_SHARED_CREDENTIALS_FILE=~/aws/creds"}
+				for _, f := range files {
+					r := w.runEnv(env, "--mode", mode, "--", probe, "read", f)
+					if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+						t.Errorf("%s: read %s: %v (exit %d, stderr %.300q)", mode, f, got, r.code, r.stderr)
+					}
+				}
+			}
+		})
+	}
+}
