@@ -30,9 +30,10 @@ func compileJSON(t *testing.T, text string) ([]insn, []string, error) {
 
 // TestCustomProfileSemantics covers the rules libseccomp cannot express
 // by itself: an argument check that overrides an unconditional rule of
-// the same syscall, and two checks of one argument. For each syscall the
-// first listed rule whose checks hold decides, then the unconditional
-// rule, then the default action.
+// the same syscall, and two checks of one argument (both must hold in a
+// rule looser than the default, either in a stricter one, as runc reads
+// it). For each syscall the first listed rule whose checks hold decides,
+// then the unconditional rule, then the default action.
 func TestCustomProfileSemantics(t *testing.T) {
 	amd64 := mustArchName(t, "amd64")
 	prog, warnings, err := compileJSON(t, `{
@@ -44,7 +45,10 @@ func TestCustomProfileSemantics(t *testing.T) {
 				{"index": 1, "value": 0, "op": "SCMP_CMP_GT"},
 				{"index": 1, "value": 16, "op": "SCMP_CMP_LT"}]},
 			{"names": ["dup3"], "action": "SCMP_ACT_ALLOW", "args": [{"index": 2, "value": 0, "op": "SCMP_CMP_EQ"}]},
-			{"names": ["dup3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1, "args": [{"index": 0, "value": 0, "op": "SCMP_CMP_EQ"}]}
+			{"names": ["dup3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1, "args": [{"index": 0, "value": 0, "op": "SCMP_CMP_EQ"}]},
+			{"names": ["tgkill"], "action": "SCMP_ACT_KILL_PROCESS", "args": [
+				{"index": 2, "value": 9, "op": "SCMP_CMP_EQ"},
+				{"index": 2, "value": 19, "op": "SCMP_CMP_EQ"}]}
 		]}`)
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("%v %q", err, warnings)
@@ -66,6 +70,9 @@ func TestCustomProfileSemantics(t *testing.T) {
 		{"dup3", []uint64{0, 1, 0}, allow},               // both rules match: the first listed
 		{"dup3", []uint64{0, 1, 0x80000}, eperm},         // only the second
 		{"dup3", []uint64{3, 1, 0x80000}, retErrno | 13}, // neither
+		{"tgkill", []uint64{1, 1, 9}, retKillProcess},    // a stricter rule, one argument checked twice: either, as in runc
+		{"tgkill", []uint64{1, 1, 19}, retKillProcess},   //
+		{"tgkill", []uint64{1, 1, 15}, retErrno | 13},    // neither
 	} {
 		in := call{nr: nr(t, c.syscall, amd64), arch: amd64}
 		copy(in.args[:], c.args)

@@ -231,6 +231,7 @@ func (pl *plan) split(sp *syscallPlan) {
 	if sp.uncond != nil && *sp.uncond == pl.def {
 		sp.uncond = nil // same as no rule: libseccomp rejects it
 	}
+	sp.guard = eitherCheck(sp.guard, fallback)
 	// Trailing rules that decide what the fallback decides anyway are no-ops.
 	for len(sp.guard) > 0 && sp.guard[len(sp.guard)-1].act == fallback {
 		sp.guard = sp.guard[:len(sp.guard)-1]
@@ -275,6 +276,34 @@ func (pl *plan) narrowInLibseccomp(rules []condRule) bool {
 		}
 	}
 	return false
+}
+
+// eitherCheck reads a rule that checks one argument twice as the
+// stricter of runc, which adds one rule per check (either holds), and
+// the rule as written (both hold): one whose action the kernel ranks
+// above fallback's (deny where the default allows) applies when either
+// check holds, one that ranks below (allow where the default denies,
+// "0 < sig < 16") only when all do.
+func eitherCheck(rules []condRule, fallback ret) []condRule {
+	var out []condRule
+	for _, r := range rules {
+		if !repeatsArg(r.args) || !stricter(r.act, fallback) {
+			out = append(out, r)
+			continue
+		}
+		for _, a := range r.args {
+			one := r
+			one.args = []Arg{a}
+			out = append(out, one)
+		}
+	}
+	return out
+}
+
+// stricter tells whether the kernel ranks action a above b, as it does
+// when filters disagree: the lower signed action value wins.
+func stricter(a, b ret) bool {
+	return int32(a&0xffff0000) < int32(b&0xffff0000)
 }
 
 func repeatsArg(args []Arg) bool {

@@ -54,7 +54,9 @@ func TestSplit(t *testing.T) {
 		{"conditions, one action", ActAllow, []Syscall{errno([]Arg{eq(0, 1)}), errno([]Arg{eq(1, 2)})}, 2, 0, false},
 		{"condition over unconditional", ActErrno, []Syscall{{Names: []string{"x"}, Action: ActAllow}, errno([]Arg{eq(0, 1)})}, 0, 1, true},
 		{"condition as fallback: no-op", ActAllow, []Syscall{{Names: []string{"x"}, Action: ActAllow, Args: []Arg{eq(0, 1)}}}, 0, 0, false},
-		{"two checks of one argument", ActAllow, []Syscall{errno([]Arg{eq(0, 1), {Index: 0, Op: OpNotEqual, Value: 2}})}, 0, 1, false},
+		{"two checks of one argument", ActErrno, []Syscall{{Names: []string{"x"}, Action: ActAllow, Args: []Arg{eq(0, 1), {Index: 0, Op: OpNotEqual, Value: 2}}}}, 0, 1, false},
+		{"two checks of one argument, denied: either (runc)", ActAllow, []Syscall{errno([]Arg{eq(0, 1), {Index: 0, Op: OpNotEqual, Value: 2}})}, 0, 2, false},
+		{"two equal checks of one argument, denied: either (runc)", ActAllow, []Syscall{errno([]Arg{eq(0, 1), eq(0, 2)})}, 2, 0, false},
 		{"mixed actions", ActAllow, []Syscall{errno([]Arg{eq(0, 1)}), {Names: []string{"x"}, Action: ActKill, Args: []Arg{eq(0, 2)}}}, 0, 2, false},
 	}
 	for _, c := range cases {
