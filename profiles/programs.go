@@ -3,6 +3,7 @@ package profiles
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,10 @@ type Program struct {
 	// Hints say how to fix refused writes for this tool, as flags a user
 	// can paste; {ws} stands for the workspace (HintFor).
 	Hints []Hint
+	// Off are environment variables that, set to any value, turn the
+	// state they name off (PIP_NO_CACHE_DIR): neither it nor a variable
+	// that moves it counts.
+	Off []EnvDir
 	// ByHand: the state is written only by commands a person types (git
 	// config --global), not in everyday use, so its warning is for a
 	// terminal, not for every scripted launch (explain lists it always).
@@ -80,6 +85,7 @@ var Programs = []Program{
 		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
+		Off:     []EnvDir{{"PIP_NO_CACHE_DIR", []string{".cache/pip"}}},
 		Hints: []Hint{
 			{For: []string{".cache/pip", "PIP_CACHE_DIR"}, Text: "add --setenv PIP_CACHE_DIR={ws}/.cache/pip (pip creates it)"},
 			{For: []string{".local/lib", ".local/bin", "PYTHONUSERBASE", "VIRTUAL_ENV"},
@@ -110,9 +116,19 @@ func ProgramFor(path string) *Program {
 // StatePaths returns the absolute state paths of p: State under home,
 // except what a set EnvDirs variable moved, then those variables' values.
 func (p *Program) StatePaths(home string, getenv func(string) string) []string {
-	moved := map[string]bool{}
+	moved, off := map[string]bool{}, map[string]bool{}
+	for _, e := range p.Off {
+		if getenv(e.Name) != "" {
+			for _, r := range e.Replaces {
+				moved[r], off[r] = true, true
+			}
+		}
+	}
 	var set []string
 	for _, e := range p.EnvDirs {
+		if len(e.Replaces) > 0 && !slices.ContainsFunc(e.Replaces, func(r string) bool { return !off[r] }) {
+			continue // what it moves is off
+		}
 		if v := getenv(e.Name); v != "" && filepath.IsAbs(v) {
 			set = append(set, v)
 			for _, r := range e.Replaces {

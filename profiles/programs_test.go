@@ -34,6 +34,8 @@ func TestStatePaths(t *testing.T) {
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
 		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/w/npm"}},
 		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
+		// No cache at all: neither ~/.cache/pip nor where PIP_CACHE_DIR points.
+		{"pip", map[string]string{"PIP_NO_CACHE_DIR": "1", "PIP_CACHE_DIR": "/c/pip"}, []string{"/h/.local/lib", "/h/.local/bin"}},
 	} {
 		got := ProgramFor(c.prog).StatePaths("/h", func(k string) string { return c.env[k] })
 		if !reflect.DeepEqual(got, c.want) {
