@@ -196,3 +196,39 @@ func TestRulesLibseccompMerges(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatedArgLaterStricterRule: a stricter rule that checks one
+// argument twice, read as either check (runc's reading), does not take
+// a call from a later rule the kernel ranks above it, which decides
+// there as written.
+func TestRepeatedArgLaterStricterRule(t *testing.T) {
+	amd64 := mustArchName(t, "amd64")
+	prog, warnings, err := compileJSON(t, `{
+		"defaultAction": "SCMP_ACT_ALLOW",
+		"syscalls": [
+			{"names": ["kill"], "action": "SCMP_ACT_ERRNO", "errnoRet": 1, "args": [
+				{"index": 1, "value": 10, "op": "SCMP_CMP_GE"},
+				{"index": 1, "value": 20, "op": "SCMP_CMP_LE"}]},
+			{"names": ["kill"], "action": "SCMP_ACT_KILL_PROCESS", "args": [{"index": 1, "value": 30, "op": "SCMP_CMP_EQ"}]},
+			{"names": ["kill"], "action": "SCMP_ACT_LOG", "args": [{"index": 0, "value": 7, "op": "SCMP_CMP_EQ"}]}
+		]}`)
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("%v %q", err, warnings)
+	}
+	for _, c := range []struct {
+		args []uint64
+		want ret
+	}{
+		{[]uint64{1, 15}, eperm},          // both checks: as written
+		{[]uint64{1, 5}, eperm},           // one: as runc reads it
+		{[]uint64{1, 30}, retKillProcess}, // the later, stricter rule, as written
+		{[]uint64{7, 30}, retKillProcess}, //
+		{[]uint64{7, 25}, eperm},          // a later, looser rule does not win
+	} {
+		in := call{nr: nr(t, "kill", amd64), arch: amd64}
+		copy(in.args[:], c.args)
+		if got, err := run(prog, in); err != nil || got != c.want {
+			t.Errorf("kill%#x = %s (%v), want %s", c.args, describeRet(got), err, describeRet(c.want))
+		}
+	}
+}

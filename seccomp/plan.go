@@ -283,13 +283,29 @@ func (pl *plan) narrowInLibseccomp(rules []condRule) bool {
 // the rule as written (both hold): one whose action the kernel ranks
 // above fallback's (deny where the default allows) applies when either
 // check holds, one that ranks below (allow where the default denies,
-// "0 < sig < 16") only when all do.
+// "0 < sig < 16") only when all do. A later rule the kernel ranks above
+// such a rule still decides where its checks hold (as written): a copy of
+// it, bound to one of the checks, goes ahead of the single checks.
 func eitherCheck(rules []condRule, fallback ret) []condRule {
 	var out []condRule
-	for _, r := range rules {
+	for i, r := range rules {
 		if !repeatsArg(r.args) || !stricter(r.act, fallback) {
 			out = append(out, r)
 			continue
+		}
+		var ahead []condRule
+		for _, later := range rules[i+1:] {
+			if !stricter(later.act, r.act) {
+				continue
+			}
+			for _, a := range r.args {
+				l := later
+				l.args = append(slices.Clip(later.args), a)
+				ahead = append(ahead, l)
+			}
+		}
+		if len(ahead) > 0 {
+			out = append(append(out, r), ahead...) // r first: where all hold, as written
 		}
 		for _, a := range r.args {
 			one := r
