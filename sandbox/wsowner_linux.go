@@ -13,26 +13,45 @@ import (
 // program with --user in a data dir that user owns made a workspace of
 // root's, 0700, where the program could write nothing. It grants nothing
 // the data dir's owner could not do itself (make the workspace); a data
-// dir of root's (a service's) keeps a workspace of root's. The directory
-// is opened without following a link, and changed through that fd.
+// dir of root's (a service's) keeps a workspace of root's. The data dir
+// is opened once and the workspace found in it without following a
+// link: its owner can move it (it lies in their home), and a link put in
+// its place would have root give away another dir named workspace. A
+// workspace not root's is not one omega-run made: it is left alone.
 func ownLikeDataDir(ws string) error {
 	if os.Geteuid() != 0 {
 		return nil // only root gives files away, and only root has --user
 	}
-	var parent unix.Stat_t
-	if err := unix.Stat(filepath.Dir(ws), &parent); err != nil {
+	dir, err := unix.Open(filepath.Dir(ws), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	defer unix.Close(dir)
+	var parent, st unix.Stat_t
+	if err := unix.Fstat(dir, &parent); err != nil {
 		return fmt.Errorf("stat: %w", err)
 	}
 	if parent.Uid == 0 {
 		return nil
 	}
-	fd, err := unix.Open(ws, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	ownerRead()
+	fd, err := unix.Openat(dir, filepath.Base(ws), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return fmt.Errorf("open: %w", err)
 	}
 	defer unix.Close(fd)
+	if err := unix.Fstat(fd, &st); err != nil {
+		return fmt.Errorf("stat: %w", err)
+	}
+	if st.Uid != 0 {
+		return nil
+	}
 	if err := unix.Fchown(fd, int(parent.Uid), int(parent.Gid)); err != nil {
 		return fmt.Errorf("chown: %w", err)
 	}
 	return nil
 }
+
+// ownerRead runs once the data dir's owner is known (tests move the data
+// dir there, as its owner could).
+var ownerRead = func() {}

@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestOwnLikeDataDirMoved: the data dir's owner, who can move it (it lies
+// in their home), swaps in a link to another dir holding a "workspace"
+// (a service's, another user's) while root gives the new workspace away;
+// root still gives away only the workspace it made, in the data dir
+// whose owner it read.
+func TestOwnLikeDataDirMoved(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	tmp := t.TempDir()
+	data, victim := filepath.Join(tmp, "data"), filepath.Join(tmp, "svc", "workspace")
+	for _, d := range []string{filepath.Join(data, "workspace"), victim} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chown(data, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	ownerRead = func() {
+		if err := os.Rename(data, data+".old"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Dir(victim), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer func() { ownerRead = func() {} }()
+	_ = ownLikeDataDir(filepath.Join(data, "workspace"))
+	for path, want := range map[string]uint32{victim: 0, filepath.Join(data+".old", "workspace"): 65534} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uid := fi.Sys().(*syscall.Stat_t).Uid; uid != want {
+			t.Errorf("%s is uid %d, want %d", path, uid, want)
+		}
+	}
+}
