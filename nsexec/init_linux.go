@@ -242,13 +242,16 @@ func execHint(path string, err error) string {
 	if !errors.Is(err, unix.ENOENT) && !noExec {
 		return ""
 	}
-	f, ferr := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0) // a FIFO must not block
+	// A FIFO must not block: raw calls, as os.File would wait in the
+	// poller for a writer that writes nothing.
+	fd, ferr := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if ferr != nil {
 		return ""
 	}
 	buf := make([]byte, 256)
-	n, _ := f.Read(buf)
-	f.Close()
+	n, _ := unix.Read(fd, buf)
+	unix.Close(fd)
+	n = max(n, 0)
 	head := string(buf[:n])
 	if noExec {
 		if n > 0 && !strings.HasPrefix(head, "#!") && !strings.HasPrefix(head, "\x7fELF") && !strings.Contains(head, "\x00") {
