@@ -13,7 +13,8 @@ import (
 // openRegular opens path for reading only once it is known to be a
 // regular file: it is looked at through an O_PATH descriptor first, so a
 // device node or FIFO a program planted (or a link to one) is never
-// opened — opening some has effects (a watchdog, a tape, /proc/kmsg).
+// opened — opening some has effects (a watchdog, a tape) — nor a file
+// of /proc or /sys, though regular (/proc/kmsg).
 // Without /proc to reopen through, it is opened as before and checked
 // after.
 func openRegular(path string, noFollow bool) (*os.File, error) {
@@ -47,6 +48,16 @@ func reopenRegular(fd int, path string) (*os.File, int64, error) {
 		return nil, 0, errors.New("it is a symlink")
 	default:
 		return nil, 0, errors.New("it is not a regular file")
+	}
+	// The files of /proc and /sys are regular too, and reading some has
+	// effects (/proc/kmsg takes the kernel log's lines from syslog).
+	var sfs unix.Statfs_t
+	if err := unix.Fstatfs(fd, &sfs); err != nil {
+		return nil, 0, &os.PathError{Op: "fstatfs", Path: path, Err: err}
+	}
+	switch sfs.Type {
+	case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC:
+		return nil, 0, errors.New("it is a kernel file, not a regular file")
 	}
 	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	return f, st.Size, err

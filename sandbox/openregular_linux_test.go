@@ -65,3 +65,15 @@ func blockedFIFO(t *testing.T, path string) (opened func() bool) {
 		}
 	}
 }
+
+// TestReadRegularNotProc: a link to a file of /proc (go's settings file
+// named by the program's user, as /proc/kmsg, whose read as root takes
+// the kernel log's lines from syslog) is not read: those files are
+// regular, so the file type alone lets them through.
+func TestReadRegularNotProc(t *testing.T) {
+	link := filepath.Join(t.TempDir(), "env")
+	os.Symlink("/proc/self/status", link)
+	if b, err := readRegular(link, false, 64<<10); err == nil {
+		t.Errorf("/proc/self/status was read (%d bytes)", len(b))
+	}
+}
