@@ -14,10 +14,12 @@ const (
 	slotDataDir slot = iota
 	slotAllowWrite
 	slotHome
+	slotHide
+	slotReadOnly
 )
 
 func (s slot) String() string {
-	return [...]string{"data dir", "--allow-write", "home"}[s]
+	return [...]string{"data dir", "--allow-write", "home", "--hide", "--read-only"}[s]
 }
 
 // policyWith builds the policy directly (not through profiles.New) so the
@@ -37,6 +39,10 @@ func policyWith(s slot, path string) profiles.Policy {
 		p.AllowWrite = append(p.AllowWrite, path)
 	case slotHome:
 		p.Home = path
+	case slotHide:
+		p.Hide = []string{path}
+	case slotReadOnly:
+		p.ReadOnly = []string{path}
 	}
 	return p
 }
@@ -69,7 +75,7 @@ var hostile = []struct {
 }
 
 func TestInjection(t *testing.T) {
-	for _, s := range []slot{slotDataDir, slotAllowWrite, slotHome} {
+	for _, s := range []slot{slotDataDir, slotAllowWrite, slotHome, slotHide, slotReadOnly} {
 		baseline, err := Render(policyWith(s, "/Users/alice/benign"), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -86,8 +92,9 @@ func TestInjection(t *testing.T) {
 func checkHostile(t *testing.T, s slot, path string, wantErr bool, baseline, pr Profile, err error) {
 	t.Helper()
 	canon, cerr := Canonical(path, nil)
-	if s == slotHome && cerr == nil && canon == "/" {
-		// Home "/" is not a writable root itself: ~/.claude is /.claude.
+	if s != slotDataDir && s != slotAllowWrite && cerr == nil && canon == "/" {
+		// Home "/" is not a writable root itself: ~/.claude is /.claude;
+		// a --hide or --read-only "/" only takes rights away.
 		wantErr = false
 	}
 	if wantErr || err != nil {

@@ -81,7 +81,10 @@ func Render(p profiles.Policy, resolve Resolver) (Profile, error) {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}
 	if p.Mode == profiles.ModeSandbox {
-		if err := r.credentials(p.Home); err != nil {
+		if err := r.readOnly(p); err != nil {
+			return Profile{}, fmt.Errorf("darwin: %w", err)
+		}
+		if err := r.credentials(p); err != nil {
 			return Profile{}, fmt.Errorf("darwin: %w", err)
 		}
 	}
@@ -203,8 +206,8 @@ func (r *renderer) configFiles(p profiles.Policy) error {
 // are denied too: the Linux side masks the stores, and without it
 // --allow-write ~ would let the program plant ~/.ssh/authorized_keys or
 // an ~/.aws/config credential_process that the user later runs.
-func (r *renderer) credentials(home string) error {
-	h, err := Canonical(home, r.resolve)
+func (r *renderer) credentials(p profiles.Policy) error {
+	h, err := Canonical(p.Home, r.resolve)
 	if err != nil {
 		return fmt.Errorf("home: %w", err)
 	}
@@ -220,6 +223,11 @@ func (r *renderer) credentials(home string) error {
 	for i, t := range r.linkedStores(h) {
 		rules = append(rules, "(subpath "+r.param(fmt.Sprintf("%s%d", paramCredTarget, i), t)+")")
 	}
+	hidden, err := r.hidden(p)
+	if err != nil {
+		return err
+	}
+	rules = append(rules, hidden...)
 	r.block("(deny file-read* file-write*", rules)
 	return nil
 }

@@ -1,0 +1,60 @@
+package darwin
+
+import (
+	"fmt"
+	"path"
+	"slices"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// Parameter names of the caller's own narrowing paths.
+const (
+	paramHidden   = "HIDDEN_"
+	paramReadOnly = "READ_ONLY_"
+)
+
+// hidden returns the rules that deny --hide paths, for the credential
+// block: the caller asked for them by name, and Linux refuses to run
+// rather than without them.
+func (r *renderer) hidden(p profiles.Policy) ([]string, error) {
+	return r.subpaths("--hide", paramHidden, p.Hide)
+}
+
+// readOnly denies writes below each --read-only path, after the writable
+// roots' allow (the last matching rule wins).
+func (r *renderer) readOnly(p profiles.Policy) error {
+	rules, err := r.subpaths("--read-only", paramReadOnly, p.ReadOnly)
+	if err != nil || len(rules) == 0 {
+		return err
+	}
+	r.block("(deny file-write*", rules)
+	return nil
+}
+
+// subpaths renders one (subpath (param …)) per path, for the path as
+// named (its directory resolved: an unlink or rename checks the link) and
+// for what it resolves to (what an open checks), each once.
+func (r *renderer) subpaths(what, prefix string, paths []string) ([]string, error) {
+	var seen, rules []string
+	for _, p := range paths {
+		p = path.Clean(p) // Dir and Base of "/a/b/" would give "/a/b/b"
+		dir, err := Canonical(path.Dir(p), r.resolve)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		full, err := Canonical(p, r.resolve)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		for _, q := range []string{path.Join(dir, path.Base(p)), full} {
+			if slices.Contains(seen, q) {
+				continue
+			}
+			seen = append(seen, q)
+			name := fmt.Sprintf("%s%d", prefix, len(rules))
+			rules = append(rules, "(subpath "+r.param(name, q)+")")
+		}
+	}
+	return rules, nil
+}
