@@ -1,10 +1,16 @@
 package sandbox
 
-import "github.com/omega-run/omega-run/darwin"
+import (
+	"slices"
+
+	"github.com/omega-run/omega-run/darwin"
+	"github.com/omega-run/omega-run/profiles"
+)
 
 // ExplainDarwin returns, on any OS, the exact Seatbelt profile and the
 // sandbox-exec command line macOS would get for program under o. It
-// checks nothing on this machine's disk.
+// checks nothing on this machine's disk but for the credential stores
+// this environment names (seatbeltPolicy).
 func (o Options) ExplainDarwin(program string, args ...string) (string, error) {
 	pol, err := o.Policy()
 	if err != nil {
@@ -16,6 +22,23 @@ func (o Options) ExplainDarwin(program string, args ...string) (string, error) {
 	if program == "" {
 		program = "PROGRAM"
 	}
-	out, err := darwin.Explain(pol, append([]string{program}, args...))
+	out, err := darwin.Explain(seatbeltPolicy(pol, o.workdir()), append([]string{program}, args...))
 	return out, launcherErr(err)
+}
+
+// seatbeltPolicy adds to sandbox mode's --hide the credential stores the
+// caller's environment moved (GNUPGHOME, KUBECONFIG, …), which Linux masks
+// (envHidden) and the profile's own list, below home, misses. Not those
+// under /dev: NPM_CONFIG_USERCONFIG=/dev/null is how ~/.npmrc is skipped.
+func seatbeltPolicy(pol profiles.Policy, wd string) profiles.Policy {
+	if pol.Mode != ModeSandbox {
+		return pol
+	}
+	for _, s := range envStores(pol.Home, wd, pol.Writable...) {
+		r := resolvedOr(s)
+		if !profiles.Within(s, "/dev") && !profiles.Within(r, "/dev") && !slices.Contains(pol.Hide, s) {
+			pol.Hide = append(slices.Clone(pol.Hide), s)
+		}
+	}
+	return pol
 }
