@@ -162,6 +162,7 @@ func (s safeLines) Write(p []byte) (int, error) {
 // every setting instead of a summary and the settings not at their
 // defaults, which would bury the lines above them.
 func printExplanation(w io.Writer, e sandbox.Explanation, full bool) {
+	e = escapeNames(e)
 	fmt.Fprintf(w, "mode:        %s\n", e.Mode)
 	if e.Program != "" {
 		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))
