@@ -36,5 +36,7 @@
 // In SBPL the last matching rule wins, so the profile goes from broad to
 // narrow: allow everything, deny all writes, allow the writable roots and
 // the devices every program writes, then (sandbox mode) deny the credential
-// stores, then (--net none) deny the network.
+// stores and --hide paths, deny writes to the directories in a writable
+// root above a protected path (a rename is judged by the directory
+// renamed, not by what it holds), then (--net none) deny the network.
 package darwin

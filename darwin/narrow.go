@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -12,6 +13,7 @@ import (
 const (
 	paramHidden   = "HIDDEN_"
 	paramReadOnly = "READ_ONLY_"
+	paramPinned   = "PINNED_"
 )
 
 // hidden returns the rules that deny --hide paths, for the credential
@@ -52,9 +54,38 @@ func (r *renderer) subpaths(what, prefix string, paths []string) ([]string, erro
 				continue
 			}
 			seen = append(seen, q)
+			r.pin(q)
 			name := fmt.Sprintf("%s%d", prefix, len(rules))
 			rules = append(rules, "(subpath "+r.param(name, q)+")")
 		}
 	}
 	return rules, nil
+}
+
+// pin records each directory above p, up to and including its writable
+// root, that lies in a writable root. Seatbelt judges a rename by the
+// directory renamed, not by what it holds: the program could move such a
+// directory aside with the protected path in it (mv ~/.omega /tmp/old)
+// and put its own in its place (mv /tmp/evil ~/.omega), which Linux's
+// mount points refuse. p is canonical.
+func (r *renderer) pin(p string) {
+	for a := path.Dir(p); a != "/"; a = path.Dir(a) {
+		inRoot := slices.ContainsFunc(r.roots, func(w string) bool { return a == w || strings.HasPrefix(a, w+"/") })
+		if inRoot && !slices.Contains(r.pins, a) {
+			r.pins = append(r.pins, a)
+		}
+	}
+}
+
+// pinned denies writes to the pinned directories themselves (renaming,
+// removing, chmod): what they hold keeps its own rules.
+func (r *renderer) pinned() {
+	if len(r.pins) == 0 {
+		return
+	}
+	rules := make([]string, len(r.pins))
+	for i, a := range r.pins {
+		rules[i] = "(literal " + r.param(fmt.Sprintf("%s%d", paramPinned, i), a) + ")"
+	}
+	r.block("(deny file-write*", rules)
 }

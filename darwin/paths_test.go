@@ -115,6 +115,7 @@ func TestRenderResolves(t *testing.T) {
 		{"CONFIG_FILE0", "/Users/alice/.omega/config.toml"},
 		{"HOME_DIR", "/Users/alice"},
 		{"CREDENTIAL_TARGET_0", "/Volumes/Keys/ssh"},
+		{"PINNED_0", "/Users/alice/.omega"},
 	}
 	if !slices.Equal(pr.Params, want) {
 		t.Errorf("params = %v\nwant     %v", pr.Params, want)
@@ -146,6 +147,7 @@ func TestRenderDeduplicatesRoots(t *testing.T) {
 		{"CLAUDE_DIR", "/Users/alice/.claude"},
 		{"WRITABLE_ROOT_0", "/Users/alice/src"},
 		{"CONFIG_FILE0", "/Users/alice/.omega/config.toml"},
+		{"PINNED_0", "/Users/alice/.omega"},
 	}
 	if !slices.Equal(pr.Params, want) {
 		t.Errorf("params = %v, want %v", pr.Params, want)

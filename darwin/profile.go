@@ -88,6 +88,7 @@ func Render(p profiles.Policy, resolve Resolver) (Profile, error) {
 			return Profile{}, fmt.Errorf("darwin: %w", err)
 		}
 	}
+	r.pinned()
 	if p.Net == profiles.NetNone {
 		r.line("(deny network*)")
 	}
@@ -98,6 +99,9 @@ type renderer struct {
 	b       strings.Builder
 	params  []Param
 	resolve Resolver
+	// roots are the writable roots, canonical; pins the directories
+	// denied writes of their own (see pin).
+	roots, pins []string
 }
 
 func (r *renderer) line(lines ...string) {
@@ -165,6 +169,7 @@ func (r *renderer) writable(p profiles.Policy) error {
 		n++
 		rules = append(rules, "(subpath "+r.param(name, c)+")")
 	}
+	r.roots = seen
 	r.block("(allow file-write*", rules)
 	return nil
 }
@@ -197,6 +202,7 @@ func (r *renderer) configFiles(p profiles.Policy) error {
 	rules := make([]string, len(paths))
 	for i, q := range paths {
 		rules[i] = "(literal " + r.param(fmt.Sprintf("%s%d", paramConfigFile, i), q) + ")"
+		r.pin(q)
 	}
 	r.block("(deny file-write*", rules)
 	return nil
@@ -219,9 +225,11 @@ func (r *renderer) credentials(p profiles.Policy) error {
 			return fmt.Errorf("credential store %q is not a plain relative path", s)
 		}
 		rules = append(rules, "(subpath (string-append "+ref+" "+literal("/"+s)+"))")
+		r.pin(path.Join(h, s))
 	}
 	for i, t := range r.linkedStores(h) {
 		rules = append(rules, "(subpath "+r.param(fmt.Sprintf("%s%d", paramCredTarget, i), t)+")")
+		r.pin(t)
 	}
 	hidden, err := r.hidden(p)
 	if err != nil {

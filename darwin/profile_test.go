@@ -83,7 +83,8 @@ func TestGolden(t *testing.T) {
 // designRX is DESIGN.md's rx profile with one --allow-write, followed by
 // the device block the issue asks for and the config file carved out of
 // the data dir (a program could otherwise rewrite its next launch's
-// policy: mode = "rwx").
+// policy: mode = "rwx"), and the data dir itself pinned (it could
+// otherwise be moved aside, config and all).
 const designRX = `(version 1)
 (allow default)
 (deny file-write*)
@@ -104,6 +105,9 @@ const designRX = `(version 1)
 )
 (deny file-write*
   (literal "{data_dir}/config.toml")
+)
+(deny file-write*
+  (literal "{data_dir}")
 )
 `
 
