@@ -6,8 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-
-	"github.com/omega-run/omega-run/profiles"
 )
 
 // InitArg is argv[1] of the init stage, which exists only on Linux.
@@ -19,9 +17,6 @@ func Init() {}
 
 // Release does nothing outside Linux: no init stage is started early.
 func Release() {}
-
-// checkPlanted has no init stage to protect here.
-func checkPlanted(profiles.Policy) (map[string]string, error) { return nil, nil }
 
 // gitScan is Linux's look at the repositories a sandbox may change.
 type gitScan struct{}

@@ -85,7 +85,7 @@ type plan struct {
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.
 	ignoredSignals uint64
-	// roots are the writable roots checkPlanted resolved (Linux).
+	// roots are the writable roots checkPlanted resolved.
 	roots map[string]string
 	// gitScan is sandbox mode's look at the repositories below the
 	// writable set, compared after the run (runslater_linux.go).
