@@ -80,10 +80,13 @@ func Render(p profiles.Policy, resolve Resolver) (Profile, error) {
 	if err := r.configFiles(p); err != nil {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}
+	// Read-only paths in rx too: the CLI refuses --read-only there, but
+	// the caller adds the omega-run binary when it lies in the writable
+	// set, which Seatbelt, unlike Landlock, can exempt.
+	if err := r.readOnly(p); err != nil {
+		return Profile{}, fmt.Errorf("darwin: %w", err)
+	}
 	if p.Mode == profiles.ModeSandbox {
-		if err := r.readOnly(p); err != nil {
-			return Profile{}, fmt.Errorf("darwin: %w", err)
-		}
 		if err := r.credentials(p); err != nil {
 			return Profile{}, fmt.Errorf("darwin: %w", err)
 		}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"os"
 	"slices"
 
 	"github.com/omega-run/omega-run/darwin"
@@ -10,7 +11,7 @@ import (
 // ExplainDarwin returns, on any OS, the exact Seatbelt profile and the
 // sandbox-exec command line macOS would get for program under o. It
 // checks nothing on this machine's disk but for the credential stores
-// this environment names (seatbeltPolicy).
+// this environment names and where this binary lies (seatbeltPolicy).
 func (o Options) ExplainDarwin(program string, args ...string) (string, error) {
 	pol, err := o.Policy()
 	if err != nil {
@@ -30,7 +31,17 @@ func (o Options) ExplainDarwin(program string, args ...string) (string, error) {
 // caller's environment moved (GNUPGHOME, KUBECONFIG, …), which Linux masks
 // (envHidden) and the profile's own list, below home, misses. Not those
 // under /dev: NPM_CONFIG_USERCONFIG=/dev/null is how ~/.npmrc is skipped.
+//
+// And, in rx too, the omega-run binary when it lies in the writable set:
+// the program could rewrite the launcher that runs it next time (Linux
+// binds it read-only in sandbox mode and can only warn in rx; Seatbelt
+// denies one file in both).
 func seatbeltPolicy(pol profiles.Policy, wd string) profiles.Policy {
+	if self, err := os.Executable(); err == nil && slices.ContainsFunc(pol.Writable, func(w string) bool {
+		return profiles.Within(self, w) || profiles.Within(resolvedOr(self), resolvedOr(w))
+	}) {
+		pol.ReadOnly = append(slices.Clone(pol.ReadOnly), self)
+	}
 	if pol.Mode != ModeSandbox {
 		return pol
 	}

@@ -38,3 +38,24 @@ func seatbeltPath(p string) string {
 	}
 	return p
 }
+
+// TestSeatbeltSelfReadOnly: an omega-run binary in the writable set is
+// kept read-only on Linux in sandbox mode (a bind) and warned about in
+// rx, where Landlock cannot exempt one file; Seatbelt can, in both modes:
+// else the program rewrites the launcher that runs it next time.
+func TestSeatbeltSelfReadOnly(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, mode := range []Mode{ModeRX, ModeSandbox} {
+		o := Options{Mode: mode, Home: t.TempDir(), AllowWrite: []string{filepath.Dir(self)}}
+		out, err := o.ExplainDarwin("/bin/true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "-DREAD_ONLY_0=" + seatbeltPath(self); !strings.Contains(out, want) {
+			t.Errorf("%s: no %s in:\n%s", mode, want, out)
+		}
+	}
+}
