@@ -33,6 +33,10 @@ type Options struct {
 	// Resolve follows symlinks in profile paths; nil means lexical only.
 	// Callers on macOS pass HostResolver().
 	Resolve Resolver
+	// Exists tells whether a directory exists (nil: assume it does), so
+	// that only existing ones are pinned; callers on macOS pass
+	// HostExists().
+	Exists func(string) bool
 	// Stat checks that SandboxExec is usable; nil means an os.Stat for an
 	// executable regular file. An error matching fs.ErrNotExist becomes
 	// ErrNoSandboxExec; any other error is a launcher error.
@@ -73,7 +77,7 @@ func build(p profiles.Policy, argv []string, o Options) (Profile, []string, erro
 	if err != nil {
 		return Profile{}, nil, err
 	}
-	prof, err := Render(p, o.Resolve)
+	prof, err := render(p, o.Resolve, o.Exists)
 	if err != nil {
 		return Profile{}, nil, err
 	}

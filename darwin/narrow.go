@@ -71,7 +71,7 @@ func (r *renderer) subpaths(what, prefix string, paths []string) ([]string, erro
 func (r *renderer) pin(p string) {
 	for a := path.Dir(p); a != "/"; a = path.Dir(a) {
 		inRoot := slices.ContainsFunc(r.roots, func(w string) bool { return a == w || strings.HasPrefix(a, w+"/") })
-		if inRoot && !slices.Contains(r.pins, a) {
+		if inRoot && !slices.Contains(r.pins, a) && (r.exists == nil || r.exists(a)) {
 			r.pins = append(r.pins, a)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"runtime"
@@ -85,4 +86,16 @@ func HostResolver() Resolver {
 		return ResolveExisting
 	}
 	return nil
+}
+
+// HostExists is the Options.Exists for this machine: a Lstat on macOS,
+// nil elsewhere (as HostResolver).
+func HostExists() func(string) bool {
+	if runtime.GOOS != "darwin" {
+		return nil
+	}
+	return func(p string) bool {
+		_, err := os.Lstat(p)
+		return err == nil
+	}
 }

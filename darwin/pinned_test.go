@@ -65,3 +65,22 @@ func pinnedBlock(text string) string {
 	}
 	return text[i:]
 }
+
+// TestPinsOnlyExisting: a missing directory holds nothing to move aside;
+// pinning it would keep the program from creating it (mkdir ~/.cargo
+// under --allow-write ~).
+func TestPinsOnlyExisting(t *testing.T) {
+	p := policy(t, profiles.Policy{Mode: profiles.ModeSandbox, AllowWrite: []string{testHome}})
+	exists := func(d string) bool { return d != testHome+"/.cargo" }
+	pr, _, err := build(p, []string{"/bin/true"}, Options{Exists: exists})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := expand(pr)
+	if strings.Contains(pinnedBlock(text), `(literal "`+testHome+`/.cargo")`) {
+		t.Errorf("missing ~/.cargo pinned:\n%s", text)
+	}
+	if !strings.Contains(pinnedBlock(text), `(literal "`+testHome+`/.config")`) {
+		t.Errorf("~/.config not pinned:\n%s", text)
+	}
+}

@@ -68,10 +68,18 @@ func (pr Profile) Defines() []string {
 // lexical canonicalisation only; see Canonical). Only rx and sandbox have a
 // profile: rwx is not confined at all.
 func Render(p profiles.Policy, resolve Resolver) (Profile, error) {
+	return render(p, resolve, nil)
+}
+
+// render is Render with exists, which tells whether a directory to pin
+// exists (nil: assume it does). A missing one holds nothing to move
+// aside, and pinning it would keep the program from creating it
+// (~/.cargo under a writable home).
+func render(p profiles.Policy, resolve Resolver, exists func(string) bool) (Profile, error) {
 	if p.Mode != profiles.ModeRX && p.Mode != profiles.ModeSandbox {
 		return Profile{}, fmt.Errorf("darwin: mode %q has no Seatbelt profile", p.Mode)
 	}
-	r := &renderer{resolve: resolve}
+	r := &renderer{resolve: resolve, exists: exists}
 	r.line("(version 1)", "(allow default)", "(deny file-write*)")
 	if err := r.writable(p); err != nil {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
@@ -105,6 +113,7 @@ type renderer struct {
 	// roots are the writable roots, canonical; pins the directories
 	// denied writes of their own (see pin).
 	roots, pins []string
+	exists      func(string) bool
 }
 
 func (r *renderer) line(lines ...string) {
