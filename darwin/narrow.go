@@ -77,8 +77,10 @@ func (r *renderer) pin(p string) {
 	}
 }
 
-// pinned denies writes to the pinned directories themselves (renaming,
-// removing, chmod): what they hold keeps its own rules.
+// pinned denies the pinned directories' own rename and removal
+// (file-write-unlink, which Seatbelt checks on a rename's source), not
+// other writes to them (chmod, xattrs, times of a home): what they hold
+// keeps its own rules.
 func (r *renderer) pinned() {
 	if len(r.pins) == 0 {
 		return
@@ -87,5 +89,5 @@ func (r *renderer) pinned() {
 	for i, a := range r.pins {
 		rules[i] = "(literal " + r.param(fmt.Sprintf("%s%d", paramPinned, i), a) + ")"
 	}
-	r.block("(deny file-write*", rules)
+	r.block("(deny file-write-unlink", rules)
 }

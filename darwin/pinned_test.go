@@ -13,7 +13,8 @@ import (
 // above it, lies in a writable root could be moved aside with it
 // (mv ~/.omega /tmp/old; mv /tmp/evil ~/.omega, with an evil
 // config.toml), as Linux's mount points prevent. Those directories are
-// denied writes of their own (rename, removal), up to the writable root.
+// denied their own rename and removal (file-write-unlink, which a rename
+// checks on its source), up to the writable root.
 func TestRenderPinsAncestors(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -42,6 +43,13 @@ func TestRenderPinsAncestors(t *testing.T) {
 			}
 			text := expand(pr)
 			pinned := pinnedBlock(text)
+			// Only the move and removal of the directory itself, as
+			// Anthropic's sandbox-runtime pins ancestors: a broader
+			// write deny on a home or ~/Library (chmod, xattrs, times)
+			// would refuse more than the pin needs.
+			if tt.want != nil && !strings.Contains(pinned, "(deny file-write-unlink\n  (literal") {
+				t.Errorf("pins not a file-write-unlink block:\n%s", text)
+			}
 			for _, w := range tt.want {
 				if !strings.Contains(pinned, `(literal "`+w+`")`) {
 					t.Errorf("%s not pinned:\n%s", w, text)

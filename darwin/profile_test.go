@@ -106,7 +106,7 @@ const designRX = `(version 1)
 (deny file-write*
   (literal "{data_dir}/config.toml")
 )
-(deny file-write*
+(deny file-write-unlink
   (literal "{data_dir}")
 )
 `
