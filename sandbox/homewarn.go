@@ -43,7 +43,8 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // would otherwise not do what it says, silently: /tmp, the sandbox's own
 // and writable already; /run itself, an empty tmpfs there (a directory
 // below /run is brought back, writable); anything in /dev/shm, the
-// sandbox's own; and anything in a hidden path, which stays empty.
+// sandbox's own; and anything in a hidden path, which stays empty (an
+// --allow-socket too).
 func ownDirWarnings(pol profiles.Policy) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
@@ -65,6 +66,14 @@ func ownDirWarnings(pol profiles.Policy) []string {
 				out = append(out, "--allow-write "+w+": sandbox mode hides "+h+" (empty and read-only inside), so the grant "+
 					"reaches nothing there")
 			}
+		}
+	}
+	// A socket in a hidden store (gpg-agent's in ~/.gnupg, an agent's in
+	// ~/.ssh) is not there inside either: the mask is empty.
+	for _, s := range pol.AllowSocket {
+		if h := hiddenHolder(pol, realPath(filepath.Clean(s))); h != "" {
+			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
+				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
 		}
 	}
 	return out

@@ -130,3 +130,26 @@ func TestOwnDirWarningsHidden(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnDirWarningsHiddenSocket: an --allow-socket inside what sandbox
+// mode hides (gpg-agent's ~/.gnupg/S.gpg-agent, an ssh-agent socket in
+// ~/.ssh) is not there inside, as the hidden directory is empty: said,
+// not silent. A socket beside a hidden store is not.
+func TestOwnDirWarningsHiddenSocket(t *testing.T) {
+	for _, c := range []struct {
+		sock, hide []string
+		want       string // "" for no warning
+	}{
+		{[]string{"/h/.gnupg/S.gpg-agent"}, nil, "--allow-socket /h/.gnupg/S.gpg-agent: sandbox mode hides /h/.gnupg"},
+		{[]string{"/h/.ssh/agent.sock"}, nil, "hides /h/.ssh"},
+		{[]string{"/h/sec/a.sock"}, []string{"/h/sec"}, "hides /h/sec"},
+		{[]string{"/tmp/ssh-x/agent.1"}, nil, ""},
+		{[]string{"/h/.ssh-agent.sock"}, nil, ""},
+	} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: c.sock, Hide: c.hide}
+		got := strings.Join(ownDirWarnings(pol), "\n")
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("socket %v, hide %v: %q, want %q", c.sock, c.hide, got, c.want)
+		}
+	}
+}

@@ -221,3 +221,30 @@ func TestAllowWriteHiddenSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowSocketHiddenSaid: an --allow-socket inside a credential store
+// (an agent's socket in ~/.ssh, gpg-agent's in ~/.gnupg) is not there in
+// sandbox mode, where the store is an empty mask; the launch says so
+// instead of the program finding no socket, unexplained. rx hides
+// nothing: the socket is there, unsaid.
+func TestAllowSocketHiddenSaid(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			store := filepath.Join(w.home, ".ssh")
+			mustMkdir(t, store)
+			chownTree(t, store, u)
+			sock := filepath.Join(store, "agent.sock")
+			listenUnix(t, sock)
+			look := []string{"--allow-socket", sock, "--", "/bin/sh", "-c", `test -S "$0"`, sock}
+			r := w.run(look...)
+			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+sock+": sandbox mode hides "+store) {
+				t.Errorf("sandbox: %+v; want the socket out of sight and the launch to say why", r)
+			}
+			r = w.run(append([]string{"--mode", "rx"}, look...)...)
+			if r.code != 0 || strings.Contains(r.stderr, "hides") {
+				t.Errorf("rx: %+v; want the socket there, unsaid", r)
+			}
+		})
+	}
+}
