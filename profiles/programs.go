@@ -69,8 +69,10 @@ type StateSync struct {
 var Programs = []Program{
 	{
 		Name: "claude", State: []string{".claude", ".claude.json"},
-		SetEnv: map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
-		Sync:   []StateSync{{Home: ClaudeStateName, Work: ".claude/.claude.json"}},
+		// The user's own config dir (a second account's) holds both.
+		EnvDirs: []EnvDir{{"CLAUDE_CONFIG_DIR", []string{".claude", ".claude.json"}}},
+		SetEnv:  map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
+		Sync:    []StateSync{{Home: ClaudeStateName, Work: ".claude/.claude.json"}},
 	},
 	// State lists what each tool writes in everyday use, not what only
 	// an explicit configuration command writes (go env -w's ~/.config/go,

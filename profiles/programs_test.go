@@ -32,6 +32,8 @@ func TestStatePaths(t *testing.T) {
 			[]string{"/h/go", "/cache/go"}},
 		{"go", nil, []string{"/h/go", "/h/.cache/go-build"}},
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
+		{"claude", nil, []string{"/h/.claude", "/h/.claude.json"}},
+		{"claude", map[string]string{"CLAUDE_CONFIG_DIR": "/h/.claude-work"}, []string{"/h/.claude-work"}},
 		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/w/npm"}},
 		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
 		// No cache at all: neither ~/.cache/pip nor where PIP_CACHE_DIR points.

@@ -153,3 +153,39 @@ func TestHintForQuotes(t *testing.T) {
 		}
 	}
 }
+
+// TestStateWarningClaudeConfigDir: a CLAUDE_CONFIG_DIR of the user's
+// outside the writable set (~/.claude-work, for a second account) is
+// where Claude Code writes its sessions, settings and state: the launch
+// named nothing, and every write there failed. Said, with the flag that
+// fixes it; not for ~/.claude or a directory already writable.
+func TestStateWarningClaudeConfigDir(t *testing.T) {
+	home := t.TempDir()
+	work := filepath.Join(home, ".claude-work")
+	if err := os.Mkdir(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	claude := profiles.ProgramFor("claude")
+	for _, c := range []struct {
+		dir   string
+		extra []string // writable besides the data dir and ~/.claude
+		want  string   // "" for no warning
+	}{
+		{"", nil, ""},
+		{filepath.Join(home, ".claude"), nil, ""},
+		{work, []string{work}, ""},
+		{work, nil, "claude keeps state in " + work + ", outside the writable set: writes there will be refused; add --allow-write " + work},
+		{filepath.Join(home, "new"), nil, "mkdir " + filepath.Join(home, "new") + ", then add --allow-write"},
+	} {
+		pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
+			Writable: append([]string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}, c.extra...)}
+		var set []string
+		if c.dir != "" {
+			set = []string{"CLAUDE_CONFIG_DIR=" + c.dir}
+		}
+		w := stateWarning(pol, claude, "", Process{ClearEnv: true, SetEnv: set}.getenv)
+		if (w == "") != (c.want == "") || !strings.Contains(w, c.want) {
+			t.Errorf("CLAUDE_CONFIG_DIR=%q, writable %v: %q, want %q", c.dir, pol.Writable, w, c.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -52,10 +54,25 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, gete
 	if hint := prog.HintFor(pol.Workspace(), pol.Home, refused, getenv); hint != "" {
 		msg += "; " + hint
 	}
+	if dir := getenv("CLAUDE_CONFIG_DIR"); prog.Name == "claude" && slices.Contains(refused, dir) {
+		msg += "; " + claudeDirHint(dir)
+	}
 	if prog.Name == "git" && pol.Mode == profiles.ModeSandbox && !pol.WritableGitConfig {
 		// git config without --global fails on it with "Device or
 		// resource busy", which does not say why.
 		msg += "; a repository's .git/config and .git/hooks stay read-only: add --writable-git-config for git config without --global"
 	}
 	return msg
+}
+
+// claudeDirHint fixes a CLAUDE_CONFIG_DIR of the user's outside the
+// writable set, where Claude Code writes its sessions, settings and
+// state (a second account's ~/.claude-work): a grant of that directory,
+// which --allow-write wants to exist.
+func claudeDirHint(dir string) string {
+	flag := "--allow-write " + profiles.ShellWord(dir)
+	if _, err := os.Stat(dir); err != nil {
+		return "mkdir " + profiles.ShellWord(dir) + ", then add " + flag
+	}
+	return "add " + flag
 }

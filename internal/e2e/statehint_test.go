@@ -150,3 +150,31 @@ func TestGitStateWarningTerminalOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeConfigDirSaid: with the user's own CLAUDE_CONFIG_DIR (a
+// second account's ~/.claude-work), Claude Code writes its sessions,
+// settings and state there, outside the writable set: every write failed
+// and the launch said nothing. It names the directory and the flag, and
+// the flag, pasted, makes the write work without the warning.
+func TestClaudeConfigDirSaid(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			prog := scriptClaude(t, w)
+			dir := filepath.Join(w.home, ".claude-work")
+			mustMkdir(t, dir)
+			chownTree(t, dir, u)
+			env := []string{"CLAUDE_CONFIG_DIR=" + dir}
+			write := []string{"--", prog, `echo '{}' > "$CLAUDE_CONFIG_DIR/.claude.json"`}
+			r := w.runEnv(env, write...)
+			line := stateLine(r.stderr)
+			if r.code == 0 || !strings.Contains(line, "claude keeps state in "+dir) || !strings.Contains(line, "add --allow-write "+dir) {
+				t.Fatalf("%+v; want the write refused and the launch to name %s and the flag", r, dir)
+			}
+			r = w.runEnv(env, append([]string{"--allow-write", dir}, write...)...)
+			if r.code != 0 || stateLine(r.stderr) != "" {
+				t.Errorf("with --allow-write %s: %+v; want the write to work, unwarned", dir, r)
+			}
+		})
+	}
+}
