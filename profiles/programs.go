@@ -12,6 +12,9 @@ import (
 // Code, keep its state file in sync.
 type Program struct {
 	Name string
+	// Also are other commands that are this tool, with its state (npx
+	// is npm exec).
+	Also []string
 	// State lists, relative to home, where the tool writes outside its
 	// project.
 	State []string
@@ -83,7 +86,7 @@ var Programs = []Program{
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
 		Hints:  []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}},
 		ByHand: true},
-	{Name: "npm", State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
+	{Name: "npm", Also: []string{"npx"}, State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
 		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
@@ -103,12 +106,12 @@ var Programs = []Program{
 const ClaudeStateName = ".claude.json"
 
 // ProgramFor returns the profile for a program path ("pip3" is pip,
-// "claude.exe" is claude), or nil.
+// "claude.exe" is claude, "npx" is npm), or nil.
 func ProgramFor(path string) *Program {
 	base := strings.TrimSuffix(filepath.Base(path), ".exe")
 	base = strings.TrimRight(base, "0123456789.")
 	for i := range Programs {
-		if Programs[i].Name == base {
+		if Programs[i].Name == base || slices.Contains(Programs[i].Also, base) {
 			return &Programs[i]
 		}
 	}

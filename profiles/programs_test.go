@@ -9,6 +9,7 @@ func TestProgramFor(t *testing.T) {
 	cases := map[string]string{
 		"/usr/bin/git": "git", "claude": "claude", "/opt/x/claude.exe": "claude",
 		"pip3": "pip", "pip3.11": "pip", "/usr/local/go/bin/go": "go", "npm": "npm",
+		"npx": "npm", "/usr/bin/npx": "npm", // npm exec: the same cache
 		"make": "", "/bin/sh": "", "gofmt": "",
 	}
 	for path, want := range cases {

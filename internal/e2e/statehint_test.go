@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -174,6 +175,30 @@ func TestClaudeConfigDirSaid(t *testing.T) {
 			r = w.runEnv(env, append([]string{"--allow-write", dir}, write...)...)
 			if r.code != 0 || stateLine(r.stderr) != "" {
 				t.Errorf("with --allow-write %s: %+v; want the write to work, unwarned", dir, r)
+			}
+		})
+	}
+}
+
+// TestStateWarningNpx: npx is npm exec and fetches into npm's cache, so
+// `omega-run -- npx …` failed with EROFS on ~/.npm without npm's hint;
+// it gets the same warning, and the pasted flag silences it.
+func TestStateWarningNpx(t *testing.T) {
+	npx, err := exec.LookPath("npx")
+	if err != nil {
+		t.Skip("no npx here")
+	}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.run("--", npx, "--version")
+			line := stateLine(r.stderr)
+			if r.code != 0 || !strings.Contains(line, "npm keeps state in "+filepath.Join(w.home, ".npm")) {
+				t.Fatalf("%+v; want npm's state warning", r)
+			}
+			r = w.run(append(pastedFlags(line), "--", npx, "--version")...)
+			if r.code != 0 || stateLine(r.stderr) != "" {
+				t.Errorf("with %q: %+v; want it silenced", pastedFlags(line), r)
 			}
 		})
 	}
