@@ -22,6 +22,20 @@ func DisplayName(m Mode) string {
 // system prompt for mode, so that the prompt layer describes exactly what
 // the OS layer enforces. workspace is where the model is meant to work.
 func PromptConstraint(m Mode, workspace string) (string, error) {
+	return promptConstraint(m, workspace, false)
+}
+
+// projectFilesLine says which files stay read-only inside the writable
+// set in sandbox mode (the git scan's), and the error git config then
+// gives, which the model would otherwise take for a fault to work around.
+func projectFilesLine(gitWritable bool) string {
+	if gitWritable {
+		return "Even where you can write, the files that run code later stay read-only where they exist: .envrc, .vscode/settings.json, tasks.json and launch.json, .mcp.json, .claude/settings.json and the like."
+	}
+	return "Even where you can write, the files that run code later stay read-only where they exist: .git/config and .git/hooks, .envrc, .vscode/settings.json, tasks.json and launch.json, .mcp.json, .claude/settings.json and the like; so git config (without --global) and git remote add fail with \"Device or resource busy\"."
+}
+
+func promptConstraint(m Mode, workspace string, gitWritable bool) (string, error) {
 	var lines []string
 	switch m {
 	case ModeSandbox:
@@ -31,6 +45,7 @@ func PromptConstraint(m Mode, workspace string) (string, error) {
 			"You can read and execute files anywhere, but writes succeed only in the workspace, the Omega data directory, /tmp (private to this sandbox) and ~/.claude.",
 			"Credential stores such as ~/.ssh, ~/.aws and ~/.config/gh are hidden, host services under /run are out of reach, and processes outside the sandbox are invisible.",
 			"A write anywhere else fails with \"Permission denied\" or \"Read-only file system\". Do not try to work around it; tell the user what you need instead.",
+			projectFilesLine(gitWritable),
 		}
 	case ModeRX:
 		lines = []string{
@@ -56,7 +71,7 @@ func PromptConstraint(m Mode, workspace string) (string, error) {
 // hidden, and no network, so that the prompt does not tell the model it
 // cannot write where it can (or the reverse).
 func PolicyPrompt(p Policy, workspace string) (string, error) {
-	text, err := PromptConstraint(p.Mode, workspace)
+	text, err := promptConstraint(p.Mode, workspace, p.WritableGitConfig)
 	if err != nil || p.Mode == ModeRWX {
 		return text, err
 	}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -72,5 +73,39 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("differs from %s (run: go test ./profiles -update)\ngot:\n%s", golden, got)
+	}
+}
+
+// TestPromptSaysProjectFilesReadOnly: in sandbox mode the files that run
+// code later stay read-only inside writable directories, and git config
+// without --global fails there with "Device or resource busy", an error
+// the prompt did not name: a model told only of "Permission denied" and
+// "Read-only file system" took it for a fault to work around. With
+// --writable-git-config git's stay out of it; rx holds none of them.
+func TestPromptSaysProjectFilesReadOnly(t *testing.T) {
+	const ws = "/w"
+	for _, c := range []struct {
+		pol      Policy
+		want     []string
+		unwanted []string
+	}{
+		{Policy{Mode: ModeSandbox}, []string{".git/config", ".envrc", ".mcp.json", "Device or resource busy"}, nil},
+		{Policy{Mode: ModeSandbox, WritableGitConfig: true}, []string{".envrc", ".mcp.json"}, []string{".git/config", "Device or resource busy"}},
+		{Policy{Mode: ModeRX}, nil, []string{".git/config", ".envrc"}},
+	} {
+		got, err := PolicyPrompt(c.pol, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s, writable git config %v: no %q in\n%s", c.pol.Mode, c.pol.WritableGitConfig, w, got)
+			}
+		}
+		for _, u := range c.unwanted {
+			if strings.Contains(got, u) {
+				t.Errorf("%s, writable git config %v: %q in\n%s", c.pol.Mode, c.pol.WritableGitConfig, u, got)
+			}
+		}
 	}
 }
