@@ -287,6 +287,10 @@ static void warn_host_proc(void) {
 	           "sees the host's /proc, read-only, which lists every process; everything else is in place");
 }
 
+// TMP_WD_HINT says why a working directory in the host's /tmp is not
+// there, and what brings it in (init_linux.go's tmpWorkdirHint).
+#define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
+
 // omega_enter_mounts sets up the mount namespace and goes back to the working
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
@@ -339,10 +343,11 @@ void omega_enter_mounts(struct spec *s) {
 		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
 		if (rw && chdir("/") < 0)
 			omega_dief(errno, "chdir /");
-		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s",
+		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s%s",
 		         *wd ? wd : "(no longer in the host's tree either)",
 		         e == EXDEV ? "that path is another directory there" : omega_errstr(e),
-		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only");
+		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only",
+		         s->tmp_from[0] && (strcmp(wd, "/tmp") == 0 || strncmp(wd, "/tmp/", 5) == 0) ? TMP_WD_HINT : "");
 		omega_warn(msg);
 	}
 	if (mounted)

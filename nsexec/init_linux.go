@@ -165,6 +165,9 @@ func enterMounts(s *Spec, w *warner) error {
 			}
 			stay = "starting in / (its mount could not be made read-only)"
 		}
+		if s.Mounts.TmpFrom != "" && (wd == "/tmp" || strings.HasPrefix(wd, "/tmp/")) {
+			stay += tmpWorkdirHint
+		}
 		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); " + stay)
 	}
 	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
@@ -175,6 +178,10 @@ func enterMounts(s *Spec, w *warner) error {
 	}
 	return nil
 }
+
+// tmpWorkdirHint says why a working directory in the host's /tmp is not
+// there, and what brings it in (cinit_mounts.c's TMP_WD_HINT).
+const tmpWorkdirHint = " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 func inheritedEnv(s *Spec) []string {
 	if s.ClearEnv {
