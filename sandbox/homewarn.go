@@ -71,12 +71,29 @@ func ownDirWarnings(pol profiles.Policy) []string {
 	// A socket in a hidden store (gpg-agent's in ~/.gnupg, an agent's in
 	// ~/.ssh) is not there inside either: the mask is empty.
 	for _, s := range pol.AllowSocket {
-		if h := hiddenHolder(pol, realPath(filepath.Clean(s))); h != "" {
+		c := realPath(filepath.Clean(s))
+		if h := hiddenHolder(pol, c); h != "" {
 			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
 				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
+		} else if startsPrograms(c) {
+			out = append(out, "--allow-socket "+s+": through it the program can start programs outside the sandbox, "+
+				"unconfined (docker run -v /:/host, systemd-run): allow it only for a program you would run unconfined")
 		}
 	}
 	return out
+}
+
+// startsPrograms says whether the socket at the real path c is one that
+// runs what its clients ask on the host: a container engine's, D-Bus's
+// or systemd's.
+func startsPrograms(c string) bool {
+	switch base := filepath.Base(c); {
+	case base == "docker.sock", base == "podman.sock", base == "containerd.sock", base == "system_bus_socket":
+		return true
+	case base == "bus", base == "private" && filepath.Base(filepath.Dir(c)) == "systemd":
+		return profiles.Within(c, "/run") || profiles.Within(c, "/var/run")
+	}
+	return false
 }
 
 // hiddenHolder is the credential store or --hide path that holds the

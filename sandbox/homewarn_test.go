@@ -153,3 +153,30 @@ func TestOwnDirWarningsHiddenSocket(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnDirWarningsEngineSocket: --allow-socket of a container engine's
+// socket, D-Bus or systemd's lets the program start programs outside the
+// sandbox (docker run -v /:/host), as --allow-write /run/user does,
+// which warns: said, not silent. An ssh-agent's socket is not.
+func TestOwnDirWarningsEngineSocket(t *testing.T) {
+	for _, c := range []struct {
+		sock string
+		want string // "" for no warning
+	}{
+		{"/var/run/docker.sock", "--allow-socket /var/run/docker.sock: through it the program can start programs outside the sandbox"},
+		{"/run/user/1000/docker.sock", "outside the sandbox"}, // rootless Docker
+		{"/run/user/1000/podman/podman.sock", "outside the sandbox"},
+		{"/run/containerd/containerd.sock", "outside the sandbox"},
+		{"/run/user/1000/bus", "outside the sandbox"},
+		{"/run/dbus/system_bus_socket", "outside the sandbox"},
+		{"/run/user/1000/systemd/private", "outside the sandbox"},
+		{"/tmp/ssh-x/agent.1", ""},
+		{"/srv/app/bus", ""},
+	} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{c.sock}}
+		got := strings.Join(ownDirWarnings(pol), "\n")
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("socket %s: %q, want %q", c.sock, got, c.want)
+		}
+	}
+}

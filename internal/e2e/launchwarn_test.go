@@ -248,3 +248,25 @@ func TestAllowSocketHiddenSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowSocketEngineSaid: --allow-socket of a container engine's
+// socket hands the program the host (docker run -v /:/host), as
+// --allow-write /run/user does, which warns; it was silent. An agent's
+// socket is not named.
+func TestAllowSocketEngineSaid(t *testing.T) {
+	const sign = "through it the program can start programs outside the sandbox"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			engine, agent := filepath.Join(w.extra, "docker.sock"), filepath.Join(w.extra, "agent.sock")
+			listenUnix(t, engine)
+			listenUnix(t, agent)
+			if r := w.run("--allow-socket", engine, "--", "/bin/true"); r.code != 0 || !strings.Contains(r.stderr, "--allow-socket "+engine+": "+sign) {
+				t.Errorf("docker.sock: %+v; want it to run, warned", r)
+			}
+			if r := w.run("--allow-socket", agent, "--", "/bin/true"); r.code != 0 || strings.Contains(r.stderr, sign) {
+				t.Errorf("agent.sock: %+v; want it to run, unwarned", r)
+			}
+		})
+	}
+}
