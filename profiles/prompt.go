@@ -83,6 +83,9 @@ func PolicyPrompt(p Policy, workspace string) (string, error) {
 	if len(p.ReadOnly) > 0 && p.Mode == ModeSandbox {
 		lines = append(lines, "These stay read-only even where you can write around them: "+strings.Join(p.ReadOnly, ", ")+".")
 	}
+	if len(p.AllowSocket) > 0 && p.Mode == ModeSandbox {
+		lines = append(lines, "These host sockets are in reach: "+strings.Join(p.AllowSocket, ", ")+".")
+	}
 	if len(p.Hide) > 0 && p.Mode == ModeSandbox {
 		lines = append(lines, "These are hidden from you (empty): "+strings.Join(p.Hide, ", ")+".")
 	}

@@ -109,3 +109,13 @@ func TestPromptSaysProjectFilesReadOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestPromptNamesAllowedSockets: sandbox mode's text says host services
+// under /run are out of reach; with --allow-socket one is not (a Docker
+// socket, an ssh-agent's), and the prompt says so.
+func TestPromptNamesAllowedSockets(t *testing.T) {
+	got, err := PolicyPrompt(Policy{Mode: ModeSandbox, AllowSocket: []string{"/run/docker.sock"}}, "/w")
+	if err != nil || !strings.Contains(got, "These host sockets are in reach: /run/docker.sock.") {
+		t.Errorf("%q (%v); want the socket named", got, err)
+	}
+}
