@@ -44,8 +44,8 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // and writable already; /run itself, an empty tmpfs there (a directory
 // below /run is brought back, writable); anything in /dev/shm, the
 // sandbox's own; and anything in a hidden path, which stays empty (an
-// --allow-socket too).
-func ownDirWarnings(pol profiles.Policy) []string {
+// --allow-socket too; moved are the stores the environment moved).
+func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
 		switch c := realPath(filepath.Clean(w)); {
@@ -62,7 +62,7 @@ func ownDirWarnings(pol profiles.Policy) []string {
 			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own and writable already, so the "+
 				"grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
 		default:
-			if h := hiddenHolder(pol, c); h != "" {
+			if h := hiddenHolder(pol, c, moved); h != "" {
 				out = append(out, "--allow-write "+w+": sandbox mode hides "+h+" (empty and read-only inside), so the grant "+
 					"reaches nothing there")
 			}
@@ -72,7 +72,7 @@ func ownDirWarnings(pol profiles.Policy) []string {
 	// ~/.ssh) is not there inside either: the mask is empty.
 	for _, s := range pol.AllowSocket {
 		c := realPath(filepath.Clean(s))
-		if h := hiddenHolder(pol, c); h != "" {
+		if h := hiddenHolder(pol, c, moved); h != "" {
 			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
 				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
 		} else if startsPrograms(c) {
@@ -96,10 +96,11 @@ func startsPrograms(c string) bool {
 	return false
 }
 
-// hiddenHolder is the credential store or --hide path that holds the
-// real path c, or "": hiding wins over a grant inside it.
-func hiddenHolder(pol profiles.Policy, c string) string {
-	hidden := slices.Clone(pol.Hide)
+// hiddenHolder is the credential store, --hide path or store the
+// environment moved (moved: GNUPGHOME's, …) that holds the real path c,
+// or "": hiding wins over a grant inside it.
+func hiddenHolder(pol profiles.Policy, c string, moved []string) string {
+	hidden := append(slices.Clone(pol.Hide), moved...)
 	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
 		hidden = append(hidden, filepath.Join(pol.Home, rel))
 	}

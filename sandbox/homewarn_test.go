@@ -55,7 +55,7 @@ func TestOwnDirWarnings(t *testing.T) {
 		{[]string{"/dev/shm/x"}, []string{"/dev/shm is the sandbox's own"}},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
-		got := ownDirWarnings(pol)
+		got := ownDirWarnings(pol, nil)
 		if len(got) != len(c.want) {
 			t.Errorf("%v: %q", c.allow, got)
 			continue
@@ -124,7 +124,7 @@ func TestOwnDirWarningsHidden(t *testing.T) {
 		{[]string{"/h/.sshkeys"}, nil, ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow, Hide: c.hide}
-		got := strings.Join(ownDirWarnings(pol), "\n")
+		got := strings.Join(ownDirWarnings(pol, nil), "\n")
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("allow %v, hide %v: %q, want %q", c.allow, c.hide, got, c.want)
 		}
@@ -147,7 +147,7 @@ func TestOwnDirWarningsHiddenSocket(t *testing.T) {
 		{[]string{"/h/.ssh-agent.sock"}, nil, ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: c.sock, Hide: c.hide}
-		got := strings.Join(ownDirWarnings(pol), "\n")
+		got := strings.Join(ownDirWarnings(pol, nil), "\n")
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("socket %v, hide %v: %q, want %q", c.sock, c.hide, got, c.want)
 		}
@@ -174,9 +174,22 @@ func TestOwnDirWarningsEngineSocket(t *testing.T) {
 		{"/srv/app/bus", ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{c.sock}}
-		got := strings.Join(ownDirWarnings(pol), "\n")
+		got := strings.Join(ownDirWarnings(pol, nil), "\n")
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("socket %s: %q, want %q", c.sock, got, c.want)
 		}
+	}
+}
+
+// TestOwnDirWarningsMovedStore: a store the environment moved
+// (GNUPGHOME=/h/gpg) is hidden like the listed ones, so an --allow-socket
+// of gpg-agent's socket there reaches nothing either: said. (An
+// --allow-write inside it unhides it: envHidden skips a store above a
+// writable root.)
+func TestOwnDirWarningsMovedStore(t *testing.T) {
+	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{"/h/gpg/S.gpg-agent"}}
+	want := "--allow-socket /h/gpg/S.gpg-agent: sandbox mode hides /h/gpg"
+	if got := strings.Join(ownDirWarnings(pol, []string{"/h/gpg"}), "\n"); !strings.Contains(got, want) {
+		t.Errorf("%q, want %q", got, want)
 	}
 }

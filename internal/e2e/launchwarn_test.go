@@ -226,7 +226,8 @@ func TestAllowWriteHiddenSaid(t *testing.T) {
 // (an agent's socket in ~/.ssh, gpg-agent's in ~/.gnupg) is not there in
 // sandbox mode, where the store is an empty mask; the launch says so
 // instead of the program finding no socket, unexplained. rx hides
-// nothing: the socket is there, unsaid.
+// nothing: the socket is there, unsaid. The same for a store GNUPGHOME
+// moved.
 func TestAllowSocketHiddenSaid(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
@@ -244,6 +245,16 @@ func TestAllowSocketHiddenSaid(t *testing.T) {
 			r = w.run(append([]string{"--mode", "rx"}, look...)...)
 			if r.code != 0 || strings.Contains(r.stderr, "hides") {
 				t.Errorf("rx: %+v; want the socket there, unsaid", r)
+			}
+			// A store GNUPGHOME moved is hidden as well.
+			gpg := filepath.Join(w.extra, "gpg")
+			mustMkdir(t, gpg)
+			chownTree(t, gpg, u)
+			agent := filepath.Join(gpg, "S.gpg-agent")
+			listenUnix(t, agent)
+			r = w.runEnv([]string{"GNUPGHOME=" + gpg}, "--allow-socket", agent, "--", "/bin/sh", "-c", `test -S "$0"`, agent)
+			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+agent+": sandbox mode hides "+gpg) {
+				t.Errorf("GNUPGHOME: %+v; want the socket out of sight and the launch to say why", r)
 			}
 		})
 	}
