@@ -32,7 +32,8 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 			e.Warnings = append(e.Warnings, usernsWarning(cause, pol))
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
-			e.Warnings = append(e.Warnings, ownDirWarnings(pol, envHidden(pol, o.workdir()))...)
+			moved := envHidden(pol, o.workdir())
+			e.Warnings = append(append(e.Warnings, ownDirWarnings(pol, moved)...), socketWarnings(pol, moved)...)
 			if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {

@@ -43,8 +43,8 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // would otherwise not do what it says, silently: /tmp, the sandbox's own
 // and writable already; /run itself, an empty tmpfs there (a directory
 // below /run is brought back, writable); anything in /dev/shm, the
-// sandbox's own; and anything in a hidden path, which stays empty (an
-// --allow-socket too; moved are the stores the environment moved).
+// sandbox's own; and anything in a hidden path, which stays empty (moved
+// are the stores the environment moved).
 func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
@@ -68,32 +68,7 @@ func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 			}
 		}
 	}
-	// A socket in a hidden store (gpg-agent's in ~/.gnupg, an agent's in
-	// ~/.ssh) is not there inside either: the mask is empty.
-	for _, s := range pol.AllowSocket {
-		c := realPath(filepath.Clean(s))
-		if h := hiddenHolder(pol, c, moved); h != "" {
-			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
-				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
-		} else if startsPrograms(c) {
-			out = append(out, "--allow-socket "+s+": through it the program can start programs outside the sandbox, "+
-				"unconfined (docker run -v /:/host, systemd-run): allow it only for a program you would run unconfined")
-		}
-	}
 	return out
-}
-
-// startsPrograms says whether the socket at the real path c is one that
-// runs what its clients ask on the host: a container engine's, D-Bus's
-// or systemd's.
-func startsPrograms(c string) bool {
-	switch base := filepath.Base(c); {
-	case base == "docker.sock", base == "podman.sock", base == "containerd.sock", base == "system_bus_socket":
-		return true
-	case base == "bus", base == "private" && filepath.Base(filepath.Dir(c)) == "systemd":
-		return profiles.Within(c, "/run") || profiles.Within(c, "/var/run")
-	}
-	return false
 }
 
 // hiddenHolder is the credential store, --hide path or store the

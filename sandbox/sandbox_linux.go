@@ -154,7 +154,8 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		} else {
 			// Said once the namespaces exist: without them (the
 			// fallback) /tmp and /run are the host's and the grant holds.
-			p.nsNotes = append(p.nsNotes, ownDirWarnings(p.policy, envHidden(p.policy, launchWorkdir(p)))...)
+			moved := envHidden(p.policy, launchWorkdir(p))
+			p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved)...)
 			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)
 			spec.Broker = broker

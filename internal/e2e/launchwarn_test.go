@@ -281,3 +281,34 @@ func TestAllowSocketEngineSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowSocketLinkSaid: SSH_AUTH_SOCK as a fixed link in ~/.ssh to the
+// agent's socket (kept across tmux reattaches), given to --allow-socket:
+// the socket came in at its real path, the variable still named the
+// link in the hidden ~/.ssh, and ssh found no agent, with nothing said.
+// The launch names the flags that work, and they do.
+func TestAllowSocketLinkSaid(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			real := filepath.Join(w.extra, "agent.sock")
+			listenUnix(t, real)
+			link := filepath.Join(w.home, ".ssh", "ssh_auth_sock")
+			mustMkdir(t, filepath.Dir(link))
+			if err := os.Symlink(real, link); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, filepath.Dir(link), u)
+			look := []string{"--", "/bin/sh", "-c", `test -S "$SSH_AUTH_SOCK"`}
+			env := []string{"SSH_AUTH_SOCK=" + link}
+			r := w.runEnv(env, append([]string{"--allow-socket", link}, look...)...)
+			fix := "--allow-socket " + real + " --setenv SSH_AUTH_SOCK=" + real
+			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+link+": a link in ") || !strings.Contains(r.stderr, fix) {
+				t.Fatalf("%+v; want the socket out of sight and the launch to name %q", r, fix)
+			}
+			if r = w.runEnv(env, append(strings.Fields(fix), look...)...); r.code != 0 || strings.Contains(r.stderr, "--allow-socket") {
+				t.Errorf("with %s: %+v; want the socket there, unwarned", fix, r)
+			}
+		})
+	}
+}

@@ -1,0 +1,67 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// socketWarnings are said when an --allow-socket does not do what it
+// says, silently, or does more than it seems to: a socket in a hidden
+// store (moved: the stores the environment moved) is not there inside,
+// nor is a link to one in such a store; a container engine's socket
+// hands the program the host.
+func socketWarnings(pol profiles.Policy, moved []string) []string {
+	var out []string
+	for _, s := range pol.AllowSocket {
+		// A socket in a hidden store (gpg-agent's in ~/.gnupg, an
+		// agent's in ~/.ssh) is not there inside: the mask is empty.
+		c := realPath(filepath.Clean(s))
+		if h := hiddenHolder(pol, c, moved); h != "" {
+			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
+				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
+		} else if h := hiddenHolder(pol, linkPath(s), moved); h != "" {
+			out = append(out, "--allow-socket "+s+": a link in "+h+", which sandbox mode hides (empty inside), to "+c+
+				", which the program reaches by that path only: give "+realSocketFlags(s, c))
+		} else if startsPrograms(c) {
+			out = append(out, "--allow-socket "+s+": through it the program can start programs outside the sandbox, "+
+				"unconfined (docker run -v /:/host, systemd-run): allow it only for a program you would run unconfined")
+		}
+	}
+	return out
+}
+
+// linkPath is p with the directories above it resolved, not p itself:
+// where a link named p lies.
+func linkPath(p string) string {
+	p = filepath.Clean(p)
+	return filepath.Join(realPath(filepath.Dir(p)), filepath.Base(p))
+}
+
+// realSocketFlags are the flags that bring the socket named s, at its
+// real path c, in under that path, and point the variable that named it
+// (SSH_AUTH_SOCK, kept as it was) there.
+func realSocketFlags(s, c string) string {
+	flags := "--allow-socket " + profiles.ShellWord(c)
+	for _, k := range socketEnv {
+		if v := os.Getenv(k); v != "" && strings.Contains(v, s) {
+			flags += " --setenv " + k + "=" + profiles.ShellWord(strings.ReplaceAll(v, s, c))
+		}
+	}
+	return flags
+}
+
+// startsPrograms says whether the socket at the real path c is one that
+// runs what its clients ask on the host: a container engine's, D-Bus's
+// or systemd's.
+func startsPrograms(c string) bool {
+	switch base := filepath.Base(c); {
+	case base == "docker.sock", base == "podman.sock", base == "containerd.sock", base == "system_bus_socket":
+		return true
+	case base == "bus", base == "private" && filepath.Base(filepath.Dir(c)) == "systemd":
+		return profiles.Within(c, "/run") || profiles.Within(c, "/var/run")
+	}
+	return false
+}

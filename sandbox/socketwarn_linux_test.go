@@ -1,0 +1,100 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// TestSocketWarningsHidden: an --allow-socket inside what sandbox
+// mode hides (gpg-agent's ~/.gnupg/S.gpg-agent, an ssh-agent socket in
+// ~/.ssh) is not there inside, as the hidden directory is empty: said,
+// not silent. A socket beside a hidden store is not.
+func TestSocketWarningsHidden(t *testing.T) {
+	for _, c := range []struct {
+		sock, hide []string
+		want       string // "" for no warning
+	}{
+		{[]string{"/h/.gnupg/S.gpg-agent"}, nil, "--allow-socket /h/.gnupg/S.gpg-agent: sandbox mode hides /h/.gnupg"},
+		{[]string{"/h/.ssh/agent.sock"}, nil, "hides /h/.ssh"},
+		{[]string{"/h/sec/a.sock"}, []string{"/h/sec"}, "hides /h/sec"},
+		{[]string{"/tmp/ssh-x/agent.1"}, nil, ""},
+		{[]string{"/h/.ssh-agent.sock"}, nil, ""},
+	} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: c.sock, Hide: c.hide}
+		got := strings.Join(socketWarnings(pol, nil), "\n")
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("socket %v, hide %v: %q, want %q", c.sock, c.hide, got, c.want)
+		}
+	}
+}
+
+// TestSocketWarningsEngine: --allow-socket of a container engine's
+// socket, D-Bus or systemd's lets the program start programs outside the
+// sandbox (docker run -v /:/host), as --allow-write /run/user does,
+// which warns: said, not silent. An ssh-agent's socket is not.
+func TestSocketWarningsEngine(t *testing.T) {
+	for _, c := range []struct {
+		sock string
+		want string // "" for no warning
+	}{
+		{"/var/run/docker.sock", "--allow-socket /var/run/docker.sock: through it the program can start programs outside the sandbox"},
+		{"/run/user/1000/docker.sock", "outside the sandbox"}, // rootless Docker
+		{"/run/user/1000/podman/podman.sock", "outside the sandbox"},
+		{"/run/containerd/containerd.sock", "outside the sandbox"},
+		{"/run/user/1000/bus", "outside the sandbox"},
+		{"/run/dbus/system_bus_socket", "outside the sandbox"},
+		{"/run/user/1000/systemd/private", "outside the sandbox"},
+		{"/tmp/ssh-x/agent.1", ""},
+		{"/srv/app/bus", ""},
+	} {
+		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{c.sock}}
+		got := strings.Join(socketWarnings(pol, nil), "\n")
+		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("socket %s: %q, want %q", c.sock, got, c.want)
+		}
+	}
+}
+
+// TestSocketWarningsMovedStore: a store the environment moved
+// (GNUPGHOME=/h/gpg) is hidden like the listed ones, so an --allow-socket
+// of gpg-agent's socket there reaches nothing either: said. (An
+// --allow-write inside it unhides it: envHidden skips a store above a
+// writable root.)
+func TestSocketWarningsMovedStore(t *testing.T) {
+	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{"/h/gpg/S.gpg-agent"}}
+	want := "--allow-socket /h/gpg/S.gpg-agent: sandbox mode hides /h/gpg"
+	if got := strings.Join(socketWarnings(pol, []string{"/h/gpg"}), "\n"); !strings.Contains(got, want) {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
+
+// TestSocketWarningsLinkHidden: SSH_AUTH_SOCK as a fixed link in
+// ~/.ssh to the agent's socket (kept across tmux reattaches): the socket
+// was brought in at its real path, but the variable still named the
+// link, in the hidden ~/.ssh, and ssh found no agent, unexplained. Said,
+// with the real path to give instead.
+func TestSocketWarningsLinkHidden(t *testing.T) {
+	home := t.TempDir()
+	real := filepath.Join(t.TempDir(), "agent.1")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(home, ".ssh", "ssh_auth_sock")
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SSH_AUTH_SOCK", link)
+	pol := profiles.Policy{Mode: ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"), AllowSocket: []string{link}}
+	got := strings.Join(socketWarnings(pol, nil), "\n")
+	want := "--allow-socket " + link + ": a link in " + filepath.Join(home, ".ssh")
+	if !strings.Contains(got, want) || !strings.Contains(got, "--allow-socket "+real+" --setenv SSH_AUTH_SOCK="+real) {
+		t.Errorf("%q, want %q and the real path to give", got, want)
+	}
+}
