@@ -11,8 +11,8 @@ import (
 // socketWarnings are said when an --allow-socket does not do what it
 // says, silently, or does more than it seems to: a socket in a hidden
 // store (moved: the stores the environment moved) is not there inside,
-// nor is a link to one in such a store; a container engine's socket
-// hands the program the host.
+// nor is a link to a socket in such a store or in the host's /tmp or
+// /run; a container engine's socket hands the program the host.
 func socketWarnings(pol profiles.Policy, moved []string) []string {
 	var out []string
 	for _, s := range pol.AllowSocket {
@@ -22,8 +22,9 @@ func socketWarnings(pol profiles.Policy, moved []string) []string {
 		if h := hiddenHolder(pol, c, moved); h != "" {
 			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
 				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
-		} else if h := hiddenHolder(pol, linkPath(s), moved); h != "" {
-			out = append(out, "--allow-socket "+s+": a link in "+h+", which sandbox mode hides (empty inside), to "+c+
+		} else if where := lostLink(pol, s, moved); where != "" {
+			// Only the socket is brought in, at its real path.
+			out = append(out, "--allow-socket "+s+": a link in "+where+", to "+c+
 				", which the program reaches by that path only: give "+realSocketFlags(s, c))
 		} else if startsPrograms(c) {
 			out = append(out, "--allow-socket "+s+": through it the program can start programs outside the sandbox, "+
@@ -31,6 +32,25 @@ func socketWarnings(pol profiles.Policy, moved []string) []string {
 		}
 	}
 	return out
+}
+
+// lostLink says where the link s to a socket lies that the
+// program does not see: a hidden store, or the host's /tmp or /run,
+// which the sandbox replaces with its own; "" if s is no such link.
+func lostLink(pol profiles.Policy, s string, moved []string) string {
+	l := linkPath(s)
+	if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		return ""
+	}
+	if h := hiddenHolder(pol, l, moved); h != "" {
+		return h + ", which sandbox mode hides (empty inside)"
+	}
+	for _, d := range []string{"/tmp", "/run", "/var/run"} {
+		if profiles.Within(l, d) {
+			return "the host's " + d + ", which the sandbox replaces with its own"
+		}
+	}
+	return ""
 }
 
 // linkPath is p with the directories above it resolved, not p itself:

@@ -98,3 +98,34 @@ func TestSocketWarningsLinkHidden(t *testing.T) {
 		t.Errorf("%q, want %q and the real path to give", got, want)
 	}
 }
+
+// TestSocketWarningsLinkInTmp: the same link kept in the host's /tmp
+// (SSH_AUTH_SOCK=/tmp/ssh-agent-$USER) is not in the sandbox's own /tmp,
+// where only the socket is brought in: said, with the real path.
+func TestSocketWarningsLinkInTmp(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "agent.1")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link, err := os.CreateTemp("/tmp", "omega-test-agent-link-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	link.Close()
+	os.Remove(link.Name())
+	if err := os.Symlink(real, link.Name()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(link.Name()) })
+	t.Setenv("SSH_AUTH_SOCK", link.Name())
+	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{link.Name()}}
+	got := strings.Join(socketWarnings(pol, nil), "\n")
+	if !strings.Contains(got, "--allow-socket "+link.Name()+": a link in the host's /tmp") || !strings.Contains(got, "--setenv SSH_AUTH_SOCK="+real) {
+		t.Errorf("%q, want the link named and the real path to give", got)
+	}
+	// The socket itself in /tmp is brought in: nothing to say.
+	pol.AllowSocket = []string{real}
+	if got := socketWarnings(pol, nil); len(got) != 0 {
+		t.Errorf("the socket itself: %q", got)
+	}
+}

@@ -286,7 +286,8 @@ func TestAllowSocketEngineSaid(t *testing.T) {
 // agent's socket (kept across tmux reattaches), given to --allow-socket:
 // the socket came in at its real path, the variable still named the
 // link in the hidden ~/.ssh, and ssh found no agent, with nothing said.
-// The launch names the flags that work, and they do.
+// The launch names the flags that work, and they do. The same for a link
+// in the host's /tmp.
 func TestAllowSocketLinkSaid(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
@@ -308,6 +309,17 @@ func TestAllowSocketLinkSaid(t *testing.T) {
 			}
 			if r = w.runEnv(env, append(strings.Fields(fix), look...)...); r.code != 0 || strings.Contains(r.stderr, "--allow-socket") {
 				t.Errorf("with %s: %+v; want the socket there, unwarned", fix, r)
+			}
+			// The same link in the host's /tmp, which the sandbox's own
+			// /tmp replaces.
+			tmpLink := filepath.Join("/tmp", filepath.Base(w.extra)+"-"+u.name+"-agent")
+			if err := os.Symlink(real, tmpLink); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Remove(tmpLink) })
+			r = w.runEnv([]string{"SSH_AUTH_SOCK=" + tmpLink}, append([]string{"--allow-socket", tmpLink}, look...)...)
+			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+tmpLink+": a link in the host's /tmp") || !strings.Contains(r.stderr, fix) {
+				t.Errorf("link in /tmp: %+v; want the socket out of sight and the launch to name %q", r, fix)
 			}
 		})
 	}
