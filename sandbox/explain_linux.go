@@ -33,11 +33,11 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 		} else {
 			// Nothing is resolved or created here: the plan as listed.
 			moved := envHidden(pol, o.workdir())
-			e.Warnings = append(append(e.Warnings, ownDirWarnings(pol, moved)...), socketWarnings(pol, moved)...)
+			e.Warnings = append(e.Warnings, ownDirWarnings(pol, moved)...)
 			if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
 				e.Warnings = append(e.Warnings, err.Error())
 			} else {
-				e.Warnings = append(e.Warnings, mwarn...)
+				e.Warnings = append(append(e.Warnings, socketWarnings(pol, moved, plan.TmpFrom != "")...), mwarn...)
 				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
 				e.ReadOnly = plan.ReadOnly
 				// What the host's layout leaves of the writable set and

@@ -155,7 +155,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 			// Said once the namespaces exist: without them (the
 			// fallback) /tmp and /run are the host's and the grant holds.
 			moved := envHidden(p.policy, launchWorkdir(p))
-			p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved)...)
+			p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
 			ns = sandboxNamespaces(p)
 			broker, bwarn := connectBroker(spec, p.policy)
 			spec.Broker = broker

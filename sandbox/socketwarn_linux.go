@@ -11,9 +11,10 @@ import (
 // socketWarnings are said when an --allow-socket does not do what it
 // says, silently, or does more than it seems to: a socket in a hidden
 // store (moved: the stores the environment moved) is not there inside,
-// nor is a link to a socket in such a store or in the host's /tmp or
-// /run; a container engine's socket hands the program the host.
-func socketWarnings(pol profiles.Policy, moved []string) []string {
+// nor is a link to a socket in such a store or in the host's /run or,
+// with privateTmp, /tmp; a container engine's socket hands the program
+// the host.
+func socketWarnings(pol profiles.Policy, moved []string, privateTmp bool) []string {
 	var out []string
 	for _, s := range pol.AllowSocket {
 		// A socket in a hidden store (gpg-agent's in ~/.gnupg, an
@@ -22,7 +23,7 @@ func socketWarnings(pol profiles.Policy, moved []string) []string {
 		if h := hiddenHolder(pol, c, moved); h != "" {
 			out = append(out, "--allow-socket "+s+": sandbox mode hides "+h+" (empty and read-only inside), so the socket "+
 				"is not there: have its server listen outside the hidden store (ssh-agent -a PATH)")
-		} else if where := lostLink(pol, s, moved); where != "" {
+		} else if where := lostLink(pol, s, moved, privateTmp); where != "" {
 			// Only the socket is brought in, at its real path.
 			out = append(out, "--allow-socket "+s+": a link in "+where+", to "+c+
 				", which the program reaches by that path only: give "+realSocketFlags(s, c))
@@ -35,9 +36,10 @@ func socketWarnings(pol profiles.Policy, moved []string) []string {
 }
 
 // lostLink says where the link s to a socket lies that the
-// program does not see: a hidden store, or the host's /tmp or /run,
-// which the sandbox replaces with its own; "" if s is no such link.
-func lostLink(pol profiles.Policy, s string, moved []string) string {
+// program does not see: a hidden store, or the host's /run or /tmp
+// (where the sandbox has a private one), which the sandbox replaces
+// with its own; "" if s is no such link.
+func lostLink(pol profiles.Policy, s string, moved []string, privateTmp bool) string {
 	l := linkPath(s)
 	if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		return ""
@@ -46,7 +48,7 @@ func lostLink(pol profiles.Policy, s string, moved []string) string {
 		return h + ", which sandbox mode hides (empty inside)"
 	}
 	for _, d := range []string{"/tmp", "/run", "/var/run"} {
-		if profiles.Within(l, d) {
+		if profiles.Within(l, d) && (d != "/tmp" || privateTmp) {
 			return "the host's " + d + ", which the sandbox replaces with its own"
 		}
 	}

@@ -25,7 +25,7 @@ func TestSocketWarningsHidden(t *testing.T) {
 		{[]string{"/h/.ssh-agent.sock"}, nil, ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: c.sock, Hide: c.hide}
-		got := strings.Join(socketWarnings(pol, nil), "\n")
+		got := strings.Join(socketWarnings(pol, nil, true), "\n")
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("socket %v, hide %v: %q, want %q", c.sock, c.hide, got, c.want)
 		}
@@ -52,7 +52,7 @@ func TestSocketWarningsEngine(t *testing.T) {
 		{"/srv/app/bus", ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{c.sock}}
-		got := strings.Join(socketWarnings(pol, nil), "\n")
+		got := strings.Join(socketWarnings(pol, nil, true), "\n")
 		if (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
 			t.Errorf("socket %s: %q, want %q", c.sock, got, c.want)
 		}
@@ -67,7 +67,7 @@ func TestSocketWarningsEngine(t *testing.T) {
 func TestSocketWarningsMovedStore(t *testing.T) {
 	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{"/h/gpg/S.gpg-agent"}}
 	want := "--allow-socket /h/gpg/S.gpg-agent: sandbox mode hides /h/gpg"
-	if got := strings.Join(socketWarnings(pol, []string{"/h/gpg"}), "\n"); !strings.Contains(got, want) {
+	if got := strings.Join(socketWarnings(pol, []string{"/h/gpg"}, true), "\n"); !strings.Contains(got, want) {
 		t.Errorf("%q, want %q", got, want)
 	}
 }
@@ -92,7 +92,7 @@ func TestSocketWarningsLinkHidden(t *testing.T) {
 	}
 	t.Setenv("SSH_AUTH_SOCK", link)
 	pol := profiles.Policy{Mode: ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"), AllowSocket: []string{link}}
-	got := strings.Join(socketWarnings(pol, nil), "\n")
+	got := strings.Join(socketWarnings(pol, nil, true), "\n")
 	want := "--allow-socket " + link + ": a link in " + filepath.Join(home, ".ssh")
 	if !strings.Contains(got, want) || !strings.Contains(got, "--allow-socket "+real+" --setenv SSH_AUTH_SOCK="+real) {
 		t.Errorf("%q, want %q and the real path to give", got, want)
@@ -119,13 +119,18 @@ func TestSocketWarningsLinkInTmp(t *testing.T) {
 	t.Cleanup(func() { os.Remove(link.Name()) })
 	t.Setenv("SSH_AUTH_SOCK", link.Name())
 	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{link.Name()}}
-	got := strings.Join(socketWarnings(pol, nil), "\n")
+	got := strings.Join(socketWarnings(pol, nil, true), "\n")
 	if !strings.Contains(got, "--allow-socket "+link.Name()+": a link in the host's /tmp") || !strings.Contains(got, "--setenv SSH_AUTH_SOCK="+real) {
 		t.Errorf("%q, want the link named and the real path to give", got)
 	}
+	// Where the sandbox's /tmp is the host's (a fallback), the link is
+	// there.
+	if got := socketWarnings(pol, nil, false); len(got) != 0 {
+		t.Errorf("no private /tmp: %q", got)
+	}
 	// The socket itself in /tmp is brought in: nothing to say.
 	pol.AllowSocket = []string{real}
-	if got := socketWarnings(pol, nil); len(got) != 0 {
+	if got := socketWarnings(pol, nil, true); len(got) != 0 {
 		t.Errorf("the socket itself: %q", got)
 	}
 }
