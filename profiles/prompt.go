@@ -77,6 +77,11 @@ func PolicyPrompt(p Policy, workspace string) (string, error) {
 	}
 	var lines []string
 	if len(p.AllowWrite) > 0 {
+		// The user's directories (the project an agent starts in) are
+		// where the work is, not the workspace alone.
+		work := fmt.Sprintf("Work inside your workspace: %s.", workspace)
+		text = strings.Replace(text, work, fmt.Sprintf("Work inside the directories the user gave you (%s) or your workspace: %s.",
+			strings.Join(p.AllowWrite, ", "), workspace), 1)
 		lines = append(lines, "Writes also succeed in: "+strings.Join(p.AllowWrite, ", ")+".")
 	}
 	// rx refuses --read-only and --hide; the launch would not start.

@@ -119,3 +119,22 @@ func TestPromptNamesAllowedSockets(t *testing.T) {
 		t.Errorf("%q (%v); want the socket named", got, err)
 	}
 }
+
+// TestPolicyPromptProjectDirs: with directories the user made writable
+// (the project an agent is started in), the prompt does not tell the
+// model to work in the workspace instead, as it did for every launch.
+func TestPolicyPromptProjectDirs(t *testing.T) {
+	const ws = "/home/alice/.omega/workspace"
+	for _, m := range []Mode{ModeSandbox, ModeRX} {
+		got, err := PolicyPrompt(Policy{Mode: m, AllowWrite: []string{"/home/alice/src"}}, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(got, "Work inside your workspace: ") || !strings.Contains(got, "Work inside the directories the user gave you (/home/alice/src) or your workspace: "+ws+".") {
+			t.Errorf("%s: %s", m, got)
+		}
+		if bare, _ := PolicyPrompt(Policy{Mode: m}, ws); !strings.Contains(bare, "Work inside your workspace: "+ws+".") {
+			t.Errorf("%s without directories: %s", m, bare)
+		}
+	}
+}
