@@ -163,6 +163,9 @@ func (s safeLines) Write(p []byte) (int, error) {
 // defaults, which would bury the lines above them.
 func printExplanation(w io.Writer, e sandbox.Explanation, full bool) {
 	e = escapeNames(e)
+	if e.Inside != "" {
+		fmt.Fprintf(w, "inside:      an omega-run launch (mode: %s): below is what a launch from here would add, not the confinement you are in\n", e.Inside)
+	}
 	fmt.Fprintf(w, "mode:        %s\n", e.Mode)
 	if e.Program != "" {
 		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))

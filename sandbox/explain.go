@@ -11,6 +11,10 @@ import (
 
 // Explanation is the effective policy, as omega-run explain shows it.
 type Explanation struct {
+	// Inside is the mode of the omega-run sandbox explain itself runs in
+	// (OMEGA_SANDBOX, backed by no_new_privs), if any: what follows is
+	// what a launch from there would add, not that confinement.
+	Inside  Mode   `json:"inside,omitempty"`
 	Mode    Mode   `json:"mode"`
 	OS      string `json:"os"`
 	DataDir string `json:"data_dir"`

@@ -15,6 +15,9 @@ import (
 
 func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Explanation) (Explanation, error) {
 	e.OS = runtime.GOOS
+	if outer := Mode(os.Getenv("OMEGA_SANDBOX")); (outer == ModeSandbox || outer == ModeRX) && noNewPrivs() {
+		e.Inside = outer
+	}
 	rules := landlock.FromPolicy(pol)
 	abi := landlock.ABI()
 	e.Landlock.ABI = abi

@@ -324,3 +324,28 @@ func TestAllowSocketLinkSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainInside: explain run inside a sandbox (an agent asking what
+// it may do) describes a launch from there, not the confinement it is
+// in; it says so first instead of leaving "namespaces: none" to be read
+// as the agent's own. Outside, and with only the variable set, it does not.
+func TestExplainInside(t *testing.T) {
+	const sign = "inside:"
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.run("--mode", mode, "--", bin, "explain")
+				if r.code != 0 || !strings.HasPrefix(r.stdout, sign) || !strings.Contains(r.stdout, "(mode: "+mode+")") {
+					t.Errorf("explain inside %s: %+v; want it to say first that it runs inside one", mode, r)
+				}
+				if r := w.run("explain"); strings.Contains(r.stdout, sign) {
+					t.Errorf("explain outside: %q", r.stdout)
+				}
+				if r := w.runEnv([]string{"OMEGA_SANDBOX=" + mode}, "explain"); strings.Contains(r.stdout, sign) {
+					t.Errorf("explain outside with only OMEGA_SANDBOX set: %q", r.stdout)
+				}
+			})
+		}
+	}
+}
