@@ -288,7 +288,8 @@ static void warn_host_proc(void) {
 }
 
 // TMP_WD_HINT says why a working directory in the host's /tmp is not
-// there, and what brings it in (init_linux.go's tmpWorkdirHint).
+// there, and what brings it in (init_linux.go's tmpWorkdirHint); not for
+// /tmp itself, which no grant brings in.
 #define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 // omega_enter_mounts sets up the mount namespace and goes back to the working
@@ -347,7 +348,7 @@ void omega_enter_mounts(struct spec *s) {
 		         *wd ? wd : "(no longer in the host's tree either)",
 		         e == EXDEV ? "that path is another directory there" : omega_errstr(e),
 		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only",
-		         s->tmp_from[0] && (strcmp(wd, "/tmp") == 0 || strncmp(wd, "/tmp/", 5) == 0) ? TMP_WD_HINT : "");
+		         s->tmp_from[0] && strncmp(wd, "/tmp/", 5) == 0 ? TMP_WD_HINT : "");
 		omega_warn(msg);
 	}
 	if (mounted)

@@ -165,7 +165,7 @@ func enterMounts(s *Spec, w *warner) error {
 			}
 			stay = "starting in / (its mount could not be made read-only)"
 		}
-		if s.Mounts.TmpFrom != "" && (wd == "/tmp" || strings.HasPrefix(wd, "/tmp/")) {
+		if s.Mounts.TmpFrom != "" && strings.HasPrefix(wd, "/tmp/") { // no grant brings /tmp itself in
 			stay += tmpWorkdirHint
 		}
 		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); " + stay)

@@ -130,6 +130,22 @@ func TestWorkdirUnderTmp(t *testing.T) {
 	}
 }
 
+// TestWorkdirTmpItselfNoFix: started in the host's /tmp itself, the
+// launch must not offer --allow-write . as the fix: that grant is of the
+// sandbox's own /tmp, which the host's /tmp never becomes (the hint sent
+// the user round in a circle, the same warning again).
+func TestWorkdirTmpItselfNoFix(t *testing.T) {
+	for _, u := range users {
+		w := newWorld(t, u)
+		for _, args := range [][]string{{"--", "/bin/true"}, {"--allow-write", ".", "--", "/bin/true"}} {
+			r := w.runIn("/tmp", args...)
+			if !strings.Contains(r.stderr, "not visible in the sandbox") || strings.Contains(r.stderr, "--allow-write . brings") {
+				t.Errorf("%s %v: stderr %q; want the warning without --allow-write . as its fix", u.name, args, r.stderr)
+			}
+		}
+	}
+}
+
 // TestStateSyncSymlink: the working copy of Claude Code's state is read
 // back after the run without following a symlink the program left there
 // (to a credential store its copy in home would then expose).
