@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -48,11 +49,33 @@ func lostLink(pol profiles.Policy, s string, moved []string, privateTmp bool) st
 		return h + ", which sandbox mode hides (empty inside)"
 	}
 	for _, d := range []string{"/tmp", "/run", "/var/run"} {
-		if profiles.Within(l, d) && (d != "/tmp" || privateTmp) {
+		if profiles.Within(l, d) && (d != "/tmp" || privateTmp) && !broughtIn(pol, l, d) {
 			return "the host's " + d + ", which the sandbox replaces with its own"
 		}
 	}
+	if masked(pol, realPath(l), privateTmp) {
+		return filepath.Dir(l) // the link is there, its socket masked
+	}
 	return ""
+}
+
+// masked says whether the sandbox masks a live socket at the real path c
+// (as socketMasks does): outside its own /run and /tmp, outside the
+// writable set, and not named by that path in --allow-socket.
+func masked(pol profiles.Policy, c string, privateTmp bool) bool {
+	if profiles.Within(c, "/run") || (privateTmp && profiles.Within(c, "/tmp")) || slices.Contains(pol.AllowSocket, c) {
+		return false
+	}
+	return !slices.ContainsFunc(pol.Writable, func(w string) bool { return profiles.Within(c, w) && (privateTmp || w != "/tmp") })
+}
+
+// broughtIn says whether the link l in the host's d lies in a writable
+// root below d (--allow-write /tmp/DIR), which the sandbox brings in,
+// link and all (its socket may still be masked).
+func broughtIn(pol profiles.Policy, l, d string) bool {
+	return slices.ContainsFunc(pol.Writable, func(w string) bool {
+		return w != d && profiles.Within(w, d) && profiles.Within(l, w)
+	})
 }
 
 // linkPath is p with the directories above it resolved, not p itself:

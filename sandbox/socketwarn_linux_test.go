@@ -124,13 +124,81 @@ func TestSocketWarningsLinkInTmp(t *testing.T) {
 		t.Errorf("%q, want the link named and the real path to give", got)
 	}
 	// Where the sandbox's /tmp is the host's (a fallback), the link is
-	// there.
-	if got := socketWarnings(pol, nil, false); len(got) != 0 {
-		t.Errorf("no private /tmp: %q", got)
+	// there; its socket, in the shared /tmp, is masked.
+	if got := strings.Join(socketWarnings(pol, nil, false), "\n"); strings.Contains(got, "host's /tmp") || !strings.Contains(got, "give --allow-socket "+real) {
+		t.Errorf("no private /tmp: %q, want the link's socket said masked", got)
 	}
 	// The socket itself in /tmp is brought in: nothing to say.
 	pol.AllowSocket = []string{real}
 	if got := socketWarnings(pol, nil, true); len(got) != 0 {
 		t.Errorf("the socket itself: %q", got)
 	}
+}
+
+// TestSocketWarningsLinkInWritableDir: a link in a directory of the
+// host's /tmp that the launch brings in (--allow-write /tmp/DIR) is there
+// inside, and the program reaches the socket through it: the launch said
+// it would not.
+func TestSocketWarningsLinkInWritableDir(t *testing.T) {
+	real := filepath.Join(t.TempDir(), "agent.1")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("/tmp", "omega-test-agent-dir-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	link := filepath.Join(dir, "agent")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{link},
+		Writable: []string{"/h/.omega", "/tmp", dir}}
+	if got := socketWarnings(pol, nil, true); len(got) != 0 {
+		t.Errorf("link in --allow-write %s: %q, want nothing", dir, got)
+	}
+}
+
+// TestSocketWarningsLinkToMasked: a link anywhere (home, a /tmp directory
+// brought in) to a socket the sandbox masks (not in its own /run or /tmp,
+// nor the writable set) leads to an empty file inside: --allow-socket
+// names the link, and masks go by real path. Said, with the real path.
+func TestSocketWarningsLinkToMasked(t *testing.T) {
+	real := filepath.Join(varTmpDir(t), "agent.1")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("/tmp", "omega-test-agent-dir-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	home := varTmpDir(t)
+	for _, link := range []string{filepath.Join(home, "agent"), filepath.Join(dir, "agent")} {
+		if err := os.Symlink(real, link); err != nil {
+			t.Fatal(err)
+		}
+		pol := profiles.Policy{Mode: ModeSandbox, Home: home, DataDir: home + "/.omega", AllowSocket: []string{link},
+			Writable: []string{home + "/.omega", "/tmp", dir}}
+		got := strings.Join(socketWarnings(pol, nil, true), "\n")
+		if !strings.Contains(got, "--allow-socket "+link+": a link in ") || !strings.Contains(got, "give --allow-socket "+real) {
+			t.Errorf("link %s: %q, want the real path to give", link, got)
+		}
+		// Its socket in the writable set is not masked.
+		pol.Writable = append(pol.Writable, filepath.Dir(real))
+		if got := socketWarnings(pol, nil, true); len(got) != 0 {
+			t.Errorf("link %s, socket writable: %q, want nothing", link, got)
+		}
+	}
+}
+
+// varTmpDir is a new directory outside /tmp, which the sandbox has its own.
+func varTmpDir(t *testing.T) string {
+	d, err := os.MkdirTemp("/var/tmp", "omega-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }

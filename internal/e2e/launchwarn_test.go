@@ -321,6 +321,35 @@ func TestAllowSocketLinkSaid(t *testing.T) {
 			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+tmpLink+": a link in the host's /tmp") || !strings.Contains(r.stderr, fix) {
 				t.Errorf("link in /tmp: %+v; want the socket out of sight and the launch to name %q", r, fix)
 			}
+			// A link in plain sight (home) to a socket the sandbox masks
+			// (named by the link, masked by its real path): an empty file.
+			homeLink := filepath.Join(w.home, "agent-link")
+			if err := os.Symlink(real, homeLink); err != nil {
+				t.Fatal(err)
+			}
+			r = w.runEnv([]string{"SSH_AUTH_SOCK=" + homeLink}, append([]string{"--allow-socket", homeLink}, look...)...)
+			if r.code == 0 || !strings.Contains(r.stderr, "--allow-socket "+homeLink+": a link in ") || !strings.Contains(r.stderr, fix) {
+				t.Errorf("link in home: %+v; want the socket out of sight and the launch to name %q", r, fix)
+			}
+			// A link in a directory of /tmp the launch brings in, to a
+			// socket in /tmp (brought in by its real path), reaches it:
+			// nothing to say.
+			tmpDir, err := os.MkdirTemp("/tmp", "omega-e2e-agentdir-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(tmpDir) })
+			tmpReal := filepath.Join(tmpDir, "agent.sock")
+			listenUnix(t, tmpReal)
+			inDir := filepath.Join(tmpDir, "agent")
+			if err := os.Symlink(tmpReal, inDir); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, tmpDir, u)
+			r = w.runEnv([]string{"SSH_AUTH_SOCK=" + inDir}, append([]string{"--allow-write", tmpDir, "--allow-socket", inDir}, look...)...)
+			if r.code != 0 || strings.Contains(r.stderr, "--allow-socket") {
+				t.Errorf("link in --allow-write %s: %+v; want the socket there, unwarned", tmpDir, r)
+			}
 		})
 	}
 }
