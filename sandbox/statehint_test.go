@@ -165,6 +165,12 @@ func TestStateWarningClaudeConfigDir(t *testing.T) {
 	if err := os.Mkdir(work, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Symlink(filepath.Join(home, ".claude"), filepath.Join(home, ".claude-link")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	claude := profiles.ProgramFor("claude")
 	for _, c := range []struct {
 		dir   string
@@ -174,6 +180,8 @@ func TestStateWarningClaudeConfigDir(t *testing.T) {
 		{"", nil, ""},
 		{filepath.Join(home, ".claude"), nil, ""},
 		{work, []string{work}, ""},
+		// A link to a writable directory: writes land there.
+		{filepath.Join(home, ".claude-link"), nil, ""},
 		{work, nil, "claude keeps state in " + work + ", outside the writable set: writes there will be refused; add --allow-write " + work},
 		{filepath.Join(home, "new"), nil, "mkdir " + filepath.Join(home, "new") + ", then add --allow-write"},
 	} {

@@ -35,7 +35,9 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(strin
 		synced[filepath.Join(pol.Home, s.Home)] = true
 	}
 	for _, p := range prog.StatePaths(pol.Home, getenv) {
-		if pol.WritableRootOf(p) == "" && !synced[p] {
+		// By its real path too: a link into the writable set (a
+		// CLAUDE_CONFIG_DIR to ~/.claude) takes the writes.
+		if pol.WritableRootOf(p) == "" && pol.WritableRootOf(realPath(p)) == "" && !synced[p] {
 			out = append(out, p)
 		}
 	}

@@ -176,6 +176,16 @@ func TestClaudeConfigDirSaid(t *testing.T) {
 			if r.code != 0 || stateLine(r.stderr) != "" {
 				t.Errorf("with --allow-write %s: %+v; want the write to work, unwarned", dir, r)
 			}
+			// A link to a writable directory (~/.claude) takes the
+			// writes: no warning that they will be refused.
+			link := filepath.Join(w.home, ".claude-link")
+			if err := os.Symlink(filepath.Join(w.home, ".claude"), link); err != nil {
+				t.Fatal(err)
+			}
+			r = w.runEnv([]string{"CLAUDE_CONFIG_DIR=" + link}, write...)
+			if r.code != 0 || stateLine(r.stderr) != "" {
+				t.Errorf("CLAUDE_CONFIG_DIR=%s, a link to ~/.claude: %+v; want the write to work, unwarned", link, r)
+			}
 		})
 	}
 }
