@@ -99,12 +99,16 @@ func realSocketFlags(s, c string) string {
 }
 
 // startsPrograms says whether the socket at the real path c is one that
-// runs what its clients ask on the host: a container engine's, D-Bus's
-// or systemd's.
+// runs what its clients ask on the host: a container engine's, a VM
+// manager's (libvirt, LXD, Incus), D-Bus's or systemd's.
 func startsPrograms(c string) bool {
 	switch base := filepath.Base(c); {
-	case base == "docker.sock", base == "podman.sock", base == "containerd.sock", base == "system_bus_socket":
+	case base == "docker.sock", base == "podman.sock", base == "containerd.sock", base == "crio.sock",
+		base == "buildkitd.sock", base == "libvirt-sock", base == "virtqemud-sock", base == "system_bus_socket":
 		return true
+	case base == "unix.socket":
+		d := filepath.Base(filepath.Dir(c))
+		return d == "lxd" || d == "incus"
 	case base == "bus", base == "private" && filepath.Base(filepath.Dir(c)) == "systemd":
 		return profiles.Within(c, "/run") || profiles.Within(c, "/var/run")
 	}

@@ -48,8 +48,15 @@ func TestSocketWarningsEngine(t *testing.T) {
 		{"/run/user/1000/bus", "outside the sandbox"},
 		{"/run/dbus/system_bus_socket", "outside the sandbox"},
 		{"/run/user/1000/systemd/private", "outside the sandbox"},
+		{"/run/crio/crio.sock", "outside the sandbox"},
+		{"/run/buildkit/buildkitd.sock", "outside the sandbox"},
+		{"/var/run/libvirt/libvirt-sock", "outside the sandbox"}, // virsh: a VM with the host's disk
+		{"/run/libvirt/virtqemud-sock", "outside the sandbox"},
+		{"/var/snap/lxd/common/lxd/unix.socket", "outside the sandbox"},
+		{"/var/lib/incus/unix.socket", "outside the sandbox"},
 		{"/tmp/ssh-x/agent.1", ""},
 		{"/srv/app/bus", ""},
+		{"/srv/app/unix.socket", ""},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowSocket: []string{c.sock}}
 		got := strings.Join(socketWarnings(pol, nil, true), "\n")
