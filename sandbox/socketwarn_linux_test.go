@@ -192,6 +192,15 @@ func TestSocketWarningsLinkToMasked(t *testing.T) {
 		if !strings.Contains(got, "--allow-socket "+link+": a link in ") || !strings.Contains(got, "give --allow-socket "+real) {
 			t.Errorf("link %s: %q, want the real path to give", link, got)
 		}
+		// A dangling link names no socket to give instead.
+		pol.AllowSocket = []string{link + "-dangling"}
+		if err := os.Symlink(real+"-gone", link+"-dangling"); err != nil {
+			t.Fatal(err)
+		}
+		if got := socketWarnings(pol, nil, true); len(got) != 0 && !strings.Contains(got[0], "host's /tmp") {
+			t.Errorf("dangling link %s: %q, want nothing", link, got)
+		}
+		pol.AllowSocket = []string{link}
 		// Its socket in the writable set is not masked.
 		pol.Writable = append(pol.Writable, filepath.Dir(real))
 		if got := socketWarnings(pol, nil, true); len(got) != 0 {
