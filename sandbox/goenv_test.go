@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -49,19 +48,7 @@ func TestStateWarningGoEnvFile(t *testing.T) {
 			}
 			set := append([]string{"HOME=" + home}, c.set...)
 			w := stateWarning(pol, profiles.ProgramFor("go"), "", Process{ClearEnv: true, SetEnv: set}.getenv)
-			if (w != "") != (c.want != nil) {
-				t.Fatalf("warning %q, want one: %v", w, c.want != nil)
-			}
-			for _, s := range c.want {
-				if !strings.Contains(w, s) {
-					t.Errorf("warning %q lacks %q", w, s)
-				}
-			}
-			for _, s := range c.not {
-				if strings.Contains(w, s) {
-					t.Errorf("warning %q names %q", w, s)
-				}
-			}
+			checkWarning(t, w, c.want, c.not)
 		})
 	}
 }

@@ -124,19 +124,7 @@ func TestStateWarningCases(t *testing.T) {
 				p.Mode = c.mode
 			}
 			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, Process{ClearEnv: true, SetEnv: c.set}.getenv)
-			if (w != "") != (c.want != nil) {
-				t.Fatalf("warning %q, want one: %v", w, c.want != nil)
-			}
-			for _, s := range c.want {
-				if !strings.Contains(w, s) {
-					t.Errorf("warning %q lacks %q", w, s)
-				}
-			}
-			for _, s := range c.not {
-				if strings.Contains(w, s) {
-					t.Errorf("warning %q names %q", w, s)
-				}
-			}
+			checkWarning(t, w, c.want, c.not)
 		})
 	}
 }
@@ -194,6 +182,25 @@ func TestStateWarningClaudeConfigDir(t *testing.T) {
 		w := stateWarning(pol, claude, "", Process{ClearEnv: true, SetEnv: set}.getenv)
 		if (w == "") != (c.want == "") || !strings.Contains(w, c.want) {
 			t.Errorf("CLAUDE_CONFIG_DIR=%q, writable %v: %q, want %q", c.dir, pol.Writable, w, c.want)
+		}
+	}
+}
+
+// checkWarning checks a state warning w: there is one exactly when want
+// is not nil, it holds each of want and none of not.
+func checkWarning(t *testing.T, w string, want, not []string) {
+	t.Helper()
+	if (w != "") != (want != nil) {
+		t.Fatalf("warning %q, want one: %v", w, want != nil)
+	}
+	for _, s := range want {
+		if !strings.Contains(w, s) {
+			t.Errorf("warning %q lacks %q", w, s)
+		}
+	}
+	for _, s := range not {
+		if strings.Contains(w, s) {
+			t.Errorf("warning %q names %q", w, s)
 		}
 	}
 }
