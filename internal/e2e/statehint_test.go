@@ -16,20 +16,12 @@ import (
 // go hint offered --allow-write of directories that did not exist, and
 // the warning stayed with GOPATH and GOCACHE set as it advised).
 func TestStateHintPasted(t *testing.T) {
-	gotool := "/usr/local/go/bin/go"
-	if _, err := os.Stat(gotool); err != nil {
-		t.Fatalf("%s is needed for this test", gotool)
-	}
-	env := []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false"}
+	env := goToolEnv(t)
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
-				w.timeout = 3 * time.Minute
-				proj := filepath.Join(w.extra, "p")
-				mustMkdir(t, proj)
-				writeFile(t, filepath.Join(proj, "go.mod"), "module example.com/p\n\ngo 1.22\n")
-				writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
+				proj := goProject(t, w)
 				chownTree(t, w.extra, u)
 				for _, c := range [][]string{
 					{"git", "config", "--global", "user.name", "X"},
@@ -92,20 +84,12 @@ func pastedFlags(line string) []string {
 // launches) make go work confined, and the launch no longer says that go
 // writes in ~/go and ~/.cache/go-build: it did on every launch.
 func TestGoEnvFileSilences(t *testing.T) {
-	gotool := "/usr/local/go/bin/go"
-	if _, err := os.Stat(gotool); err != nil {
-		t.Fatalf("%s is needed for this test", gotool)
-	}
-	env := []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false"}
+	env := goToolEnv(t)
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
-				w.timeout = 3 * time.Minute
-				proj := filepath.Join(w.extra, "p")
-				mustMkdir(t, proj)
-				writeFile(t, filepath.Join(proj, "go.mod"), "module example.com/p\n\ngo 1.22\n")
-				writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
+				proj := goProject(t, w)
 				ws := filepath.Join(w.dataDir, "workspace")
 				mustMkdir(t, filepath.Join(w.home, ".config", "go"))
 				writeFile(t, filepath.Join(w.home, ".config", "go", "env"), "GOPATH="+ws+"/go\nGOCACHE="+ws+"/gocache\n")
@@ -212,4 +196,27 @@ func TestStateWarningNpx(t *testing.T) {
 			}
 		})
 	}
+}
+
+// goToolEnv is the environment of a test that runs the go tool confined,
+// which it needs installed.
+func goToolEnv(t *testing.T) []string {
+	t.Helper()
+	gotool := "/usr/local/go/bin/go"
+	if _, err := os.Stat(gotool); err != nil {
+		t.Fatalf("%s is needed for this test", gotool)
+	}
+	return []string{"PATH=/usr/local/go/bin:/usr/bin:/bin", "GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false"}
+}
+
+// goProject makes a one-package Go module in w's extra dir, and gives w
+// the time a cold go command takes.
+func goProject(t *testing.T, w *world) string {
+	t.Helper()
+	w.timeout = 3 * time.Minute
+	proj := filepath.Join(w.extra, "p")
+	mustMkdir(t, proj)
+	writeFile(t, filepath.Join(proj, "go.mod"), "module example.com/p\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
+	return proj
 }
