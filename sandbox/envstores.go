@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -26,4 +28,15 @@ func envStores(home, wd string, writable ...string) []string {
 		r := resolvedOr(p)
 		return slices.ContainsFunc(real, func(k string) bool { return profiles.Within(k, r) })
 	})
+}
+
+// homeStores are the credential stores below home, as this OS keeps them
+// (profiles.CredentialStores).
+func homeStores(home string) []string {
+	rel := profiles.CredentialStores(runtime.GOOS)
+	out := make([]string, len(rel))
+	for i, r := range rel {
+		out[i] = filepath.Join(home, r)
+	}
+	return out
 }

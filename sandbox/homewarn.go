@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -75,11 +74,7 @@ func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 // environment moved (moved: GNUPGHOME's, …) that holds the real path c,
 // or "": hiding wins over a grant inside it.
 func hiddenHolder(pol profiles.Policy, c string, moved []string) string {
-	hidden := append(slices.Clone(pol.Hide), moved...)
-	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
-		hidden = append(hidden, filepath.Join(pol.Home, rel))
-	}
-	for _, h := range hidden {
+	for _, h := range slices.Concat(pol.Hide, moved, homeStores(pol.Home)) {
 		if profiles.Within(c, realPath(filepath.Clean(h))) {
 			return h
 		}

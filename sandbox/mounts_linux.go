@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -318,12 +317,7 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 // environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), and
 // every --hide.
 func hidden(pol profiles.Policy, wd string) []string {
-	var out []string
-	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
-		out = append(out, filepath.Join(pol.Home, rel))
-	}
-	out = append(out, envHidden(pol, wd)...)
-	return uniq(append(out, pol.Hide...))
+	return uniq(slices.Concat(homeStores(pol.Home), envHidden(pol, wd), pol.Hide))
 }
 
 func underRunOrTmp(p string) bool {

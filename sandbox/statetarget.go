@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -58,12 +57,8 @@ func refusal(err error) string {
 // mode, reads or writes there.
 func hiddenStores(home string, hide ...string) []string {
 	var out []string
-	paths := slices.Clone(hide) // --hide: absolute by now
-	for _, rel := range profiles.CredentialStores(runtime.GOOS) {
-		paths = append(paths, filepath.Join(home, rel))
-	}
-	paths = append(paths, envStores(home, "")...)
-	for _, path := range paths {
+	// --hide: absolute by now.
+	for _, path := range slices.Concat(hide, homeStores(home), envStores(home, "")) {
 		for _, p := range []string{path, resolvedOr(path)} {
 			if !slices.Contains(out, p) {
 				out = append(out, p)
