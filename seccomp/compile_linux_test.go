@@ -102,7 +102,7 @@ func TestCompiledSemantics(t *testing.T) {
 			{amd64, "personality", []uint64{1 << 32}, eperm},
 			{amd64, "unshare", []uint64{cloneNewUser}, allow},
 			{amd64, "clone", []uint64{cloneNewUser | sigchld}, allow},
-			{amd64, "clone3", nil, allow},
+			{amd64, "clone3", nil, enosys},
 			{amd64, "mount", nil, allow},
 			{amd64, "socket", []uint64{40, 1}, retErrno | errEAFNOSUPPORT}, // AF_VSOCK
 			{amd64, "socket", []uint64{1<<32 | 40, 0x80005}, retErrno | errEAFNOSUPPORT},

@@ -13,7 +13,7 @@ func TestDescribe(t *testing.T) {
 			"default action: allow",
 			"every call of another ABI (e.g. i386 int 0x80 on amd64): fail with EPERM",
 			"fail with EPERM (32 syscalls):", "kexec_load", "userfaultfd",
-			"fail with ENOSYS (3 syscalls):\n  io_uring_enter io_uring_register io_uring_setup",
+			"fail with ENOSYS (4 syscalls):\n  clone3 io_uring_enter io_uring_register io_uring_setup",
 			"  ioctl\n    fail with EPERM if arg1 & 0xffffffff == 0x5412  (TIOCSTI, added to every profile)",
 			"    allow if arg0 == 0xffffffff\n    otherwise fail with EPERM",
 			// A guard without arguments decides alone: no "if", no "otherwise".

@@ -23,6 +23,7 @@ var (
 		"adjtimex": unix.EPERM, "clock_adjtime": unix.EPERM,
 		"syslog": unix.EPERM, "open_by_handle_at": unix.EPERM,
 		"io_uring_setup": unix.ENOSYS, "io_uring_enter": unix.ENOSYS, "io_uring_register": unix.ENOSYS,
+		"clone3":                         unix.ENOSYS,
 		"personality(ADDR_NO_RANDOMIZE)": unix.EPERM, "personality(READ_IMPLIES_EXEC)": unix.EPERM,
 		"ioctl(TIOCSTI)": unix.EPERM, "ioctl(TIOCSTI|1<<32)": unix.EPERM,
 		"ioctl(TIOCLINUX)": unix.EPERM, "ioctl(TIOCLINUX|0xffff<<48)": unix.EPERM,
@@ -30,7 +31,7 @@ var (
 	deniedByStrictOnly = map[string]unix.Errno{
 		"unshare(CLONE_NEWUSER)": unix.EPERM, "unshare(CLONE_NEWNET)": unix.EPERM, "unshare(CLONE_NEWTIME)": unix.EPERM,
 		"clone(CLONE_NEWUSER|CLONE_FS)": unix.EPERM, "clone(CLONE_NEWNS|CLONE_FS)": unix.EPERM,
-		"clone3": unix.ENOSYS, "setns": unix.EPERM,
+		"setns": unix.EPERM,
 		"mount": unix.EPERM, "umount2": unix.EPERM, "pivot_root": unix.EPERM, "move_mount": unix.EPERM,
 		"open_tree": unix.EPERM, "fsopen": unix.EPERM, "fsmount": unix.EPERM, "fsconfig": unix.EPERM,
 		"fspick": unix.EPERM, "mount_setattr": unix.EPERM, "chroot": unix.EPERM,

@@ -81,13 +81,13 @@ var probes = []probe{
 	{"ioctl(TIOCSTI|1<<32)", ttyIoctl(1<<32 | unix.TIOCSTI)},
 	{"ioctl(TIOCLINUX)", ttyIoctl(unix.TIOCLINUX)},
 	{"ioctl(TIOCLINUX|0xffff<<48)", ttyIoctl(0xffff<<48 | unix.TIOCLINUX)},
+	{"clone3", callWith(unix.SYS_CLONE3, 0, 0)},
 	// strict only
 	{"unshare(CLONE_NEWUSER)", callWith(unix.SYS_UNSHARE, unix.CLONE_NEWUSER)},
 	{"unshare(CLONE_NEWNET)", callWith(unix.SYS_UNSHARE, unix.CLONE_NEWNET)},
 	{"unshare(CLONE_NEWTIME)", callWith(unix.SYS_UNSHARE, unix.CLONE_NEWTIME)},
 	{"clone(CLONE_NEWUSER|CLONE_FS)", callWith(unix.SYS_CLONE, unix.CLONE_NEWUSER|unix.CLONE_FS)}, // EINVAL: never forks
 	{"clone(CLONE_NEWNS|CLONE_FS)", callWith(unix.SYS_CLONE, unix.CLONE_NEWNS|unix.CLONE_FS)},
-	{"clone3", callWith(unix.SYS_CLONE3, 0, 0)},
 	{"setns", callWith(unix.SYS_SETNS, ^uintptr(0), 0)},
 	{"mount", callWith(unix.SYS_MOUNT, 0, 0, 0, 0, 0)},
 	{"umount2", callWith(unix.SYS_UMOUNT2, bad, 0xffff)},

@@ -71,6 +71,8 @@ func run(action string, args []string) error {
 				return nil
 			}
 		}
+	case "into-cgroup": // DIR: start a child in the cgroup v2 directory DIR
+		return intoCgroup(args[0])
 	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
 		return fakeABI(args)
 	case "lose-parent": // PROGRAM ARGS...: SIGKILL PROGRAM while its init stage switches ids
