@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // attack is one way of changing something outside the writable set.
@@ -48,11 +50,31 @@ var attacks = []attack{
 	{name: "proc-pid-fd-reopen", script: `exec 3<"$S"; echo pwned > /proc/$$/fd/3`, changed: sentinelChanged},
 	{name: "chmod", script: `chmod 600 "$S"`, changed: modeChanged, metadata: true},
 	{name: "touch-mtime", script: `touch -d 2001-01-01 "$S"`, changed: mtimeChanged, metadata: true},
+	{name: "setxattr", script: `"$P" setxattr "$S"`, changed: xattrSet, metadata: true},
+	{name: "chattr-nodump", script: `"$P" chattr-nodump "$S"`, changed: nodumpSet, metadata: true},
 }
 
 func modeChanged(w *world) bool { return statOf(w).mode != 0o644 }
 
 func mtimeChanged(w *world) bool { return statOf(w).year == 2001 }
+
+func xattrSet(w *world) bool {
+	n, _ := unix.Getxattr(filepath.Join(w.outside, "sentinel"), "user.omega", make([]byte, 8))
+	return n > 0
+}
+
+// fsNodumpFL is FS_NODUMP_FL from linux/fs.h (x/sys/unix lacks it).
+const fsNodumpFL = 0x40
+
+func nodumpSet(w *world) bool {
+	fd, err := unix.Open(filepath.Join(w.outside, "sentinel"), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	flags, err := unix.IoctlGetUint32(fd, unix.FS_IOC_GETFLAGS)
+	return err == nil && flags&fsNodumpFL != 0
+}
 
 // TestWriteConfinement runs every attack as root and as nobody, in each
 // confined mode, and in rwx as the control that proves the attack works.

@@ -83,6 +83,10 @@ func attack(action string, args []string) (bool, error) {
 	case "chmod": // PATH MODE(octal)
 		m, _ := strconv.ParseUint(args[1], 8, 32)
 		return true, unix.Chmod(args[0], uint32(m))
+	case "setxattr": // PATH: set the extended attribute user.omega
+		return true, unix.Setxattr(args[0], "user.omega", []byte("1"), 0)
+	case "chattr-nodump": // PATH: set the no-dump inode flag through a read-only fd
+		return true, setNodump(args[0])
 	case "nested-unmask": // DIR FILE
 		return true, nested("unmask-inner", args)
 	case "unmask-inner":
@@ -146,3 +150,21 @@ func remountInner(args []string) error {
 	}
 	return os.WriteFile(args[0], []byte("pwned"), 0o644)
 }
+
+// setNodump sets FS_NODUMP_FL (chattr +d, which backups skip) with
+// FS_IOC_SETFLAGS on a read-only fd: the owner may, no write open needed.
+func setNodump(path string) error {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	flags, err := unix.IoctlGetUint32(fd, unix.FS_IOC_GETFLAGS)
+	if err != nil {
+		return err
+	}
+	return unix.IoctlSetPointerInt(fd, unix.FS_IOC_SETFLAGS, int(flags|fsNodumpFL))
+}
+
+// fsNodumpFL is FS_NODUMP_FL from linux/fs.h (x/sys/unix lacks it).
+const fsNodumpFL = 0x40
