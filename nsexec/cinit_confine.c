@@ -249,6 +249,19 @@ void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t
 		omega_die(125, "seccomp: install: thread %ld could not be synchronised", r);
 }
 
+// omega_new_session_keyring is keyring_linux.go's newSessionKeyring: an
+// empty session keyring of the sandbox's own, since the caller's holds keys
+// (a Kerberos KEYRING: cache) that a profile allowing keyctl would let the
+// program read as their possessor.
+void omega_new_session_keyring(void) {
+	// KEYCTL_JOIN_SESSION_KEYRING (1) with a NULL name: a new anonymous one.
+	if (syscall(SYS_keyctl, 1, NULL) < 0 && errno != ENOSYS) {
+		char msg[200];
+		snprintf(msg, sizeof msg, "the program keeps your session keyring (keyctl: %s); a seccomp profile that allows keyctl lets it read the keys there", strerror(errno));
+		omega_warn(msg);
+	}
+}
+
 // omega_confine is confine_linux.go's confine, in its order: bounding set (needs
 // CAP_SETPCAP), Landlock ruleset built, user switch (CAP_SETUID), the other
 // capabilities, no_new_privs, Landlock enforced, seccomp last.

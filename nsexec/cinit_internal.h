@@ -172,6 +172,7 @@ int omega_read_only_binds(const struct spec *s);
 // ---------------------------------------------- confine (cinit_confine.c)
 
 void omega_confine(const struct spec *s);
+void omega_new_session_keyring(void);
 void omega_watch_parent(void);
 int omega_parent_gone(void);
 void omega_drop_bounding(void);

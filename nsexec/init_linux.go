@@ -67,6 +67,8 @@ func runInit(w *warner) error {
 		return err
 	} else if err := enterMounts(s, w); err != nil {
 		return err
+	} else {
+		newSessionKeyring(*w)
 	}
 	if s.Hostname != "" {
 		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {

@@ -71,6 +71,10 @@ func run(action string, args []string) error {
 				return nil
 			}
 		}
+	case "with-session-key": // DESC PAYLOAD PROGRAM ARGS...: run PROGRAM with that key in a new session keyring
+		return withSessionKey(args)
+	case "read-session-key": // DESC: print the key's payload, found through the session keyring
+		return readSessionKey(args[0])
 	case "into-cgroup": // DIR: start a child in the cgroup v2 directory DIR
 		return intoCgroup(args[0])
 	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N

@@ -1,0 +1,40 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSessionKeyring: the kernel's keyrings are not namespaced, and a
+// process inherits its parent's session keyring, whose keys (a Kerberos
+// KEYRING: cache, ecryptfs and cifs credentials) any process holding it
+// may read. The built-in seccomp profiles refuse keyctl; sandbox mode
+// also gives the program a new session keyring, so that keys stay out of
+// reach with --seccomp none or a custom profile that allows keyctl. rx
+// hides nothing: with such a profile it reads them. rwx is the control.
+func TestSessionKeyring(t *testing.T) {
+	cases := []struct {
+		mode, seccomp string
+		reads         bool
+	}{
+		{"rwx", "none", true},
+		{"rx", "default", false},
+		{"rx", "none", true},
+		{"sandbox", "default", false},
+		{"sandbox", "none", false},
+	}
+	for _, u := range users {
+		for _, c := range cases {
+			t.Run(u.name+"/"+c.mode+"/"+c.seccomp, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.runProg(probe, "with-session-key", "omega-e2e", "KEYSECRET",
+					bin, "--mode", c.mode, "--seccomp", c.seccomp, "--", probe, "read-session-key", "omega-e2e")
+				if got := strings.Contains(r.stdout, "KEYSECRET"); got != c.reads {
+					t.Errorf("read the caller's session key: %v, want %v; stdout %q, stderr %q", got, c.reads, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
