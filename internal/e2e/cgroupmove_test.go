@@ -5,7 +5,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,15 +33,23 @@ func TestCgroupMoveOut(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer fd.Close()
-				c := w.cmd(context.Background(), "--mode", mode, "--", probe, "into-cgroup", b)
+				ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+				defer cancel()
+				c := w.cmd(ctx, "--mode", mode, "--", probe, "into-cgroup", b)
 				if c.SysProcAttr == nil {
 					c.SysProcAttr = &syscall.SysProcAttr{}
 				}
 				c.SysProcAttr.UseCgroupFD, c.SysProcAttr.CgroupFD = true, int(fd.Fd())
-				out, _ := c.CombinedOutput()
-				moved := strings.Contains(string(out), "0::"+strings.TrimPrefix(b, mnt)+"\n")
-				if moved != (mode == "rwx") {
-					t.Errorf("child started in the sibling cgroup: %v; probe: %s", moved, out)
+				out, err := c.CombinedOutput()
+				// The control shows the child in b; confined, the clone
+				// itself must fail (a cgroup namespace would show b by
+				// another name).
+				inB := strings.Contains(string(out), "0::"+strings.TrimPrefix(b, mnt)+"\n")
+				if mode == "rwx" && !inB {
+					t.Errorf("control: child not started in the sibling cgroup; probe: %s", out)
+				}
+				if mode != "rwx" && err == nil {
+					t.Errorf("child started in another cgroup; probe: %s", out)
 				}
 			})
 		}
@@ -74,19 +81,24 @@ func cgroup2Mount(t *testing.T) string {
 // root, owned by u as systemd delegates one, removed at the end.
 func delegatedCgroup(t *testing.T, mnt string, u user) string {
 	t.Helper()
-	parent := filepath.Join(mnt, fmt.Sprintf("omega-e2e-%d", os.Getpid()))
-	for _, d := range []string{parent, filepath.Join(parent, "a"), filepath.Join(parent, "b")} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Skipf("cannot make a cgroup: %v", err)
-		}
-		for _, f := range []string{"", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control"} {
-			os.Chown(filepath.Join(d, f), u.uid, u.gid)
-		}
+	parent, err := os.MkdirTemp(mnt, "omega-e2e-")
+	if err != nil {
+		t.Skipf("cannot make a cgroup: %v", err)
 	}
 	t.Cleanup(func() {
 		for _, d := range []string{"a", "b", ""} {
 			os.Remove(filepath.Join(parent, d))
 		}
 	})
+	for _, d := range []string{parent, filepath.Join(parent, "a"), filepath.Join(parent, "b")} {
+		if err := os.Mkdir(d, 0o755); err != nil && d != parent {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"", "cgroup.procs", "cgroup.threads", "cgroup.subtree_control"} {
+			if err := os.Chown(filepath.Join(d, f), u.uid, u.gid); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	return parent
 }
