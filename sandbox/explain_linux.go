@@ -18,6 +18,23 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	if outer := Mode(os.Getenv("OMEGA_SANDBOX")); (outer == ModeSandbox || outer == ModeRX) && noNewPrivs() {
 		e.Inside = outer
 	}
+	abi := explainLandlock(pol, &e)
+	mounts := pol.Mode == ModeSandbox && explainMounts(o, pol, &e)
+	e.Landlock.LogDenials = pol.LogDenials && abi >= 7
+	if w := logDenialsWarning(pol, abi); w != "" {
+		e.Warnings = append(e.Warnings, w)
+	}
+	lims, err := rlimits.Parse(o.Process.Rlimits)
+	if err != nil {
+		lims = nil // the launch refuses it; explain lists the rest
+	}
+	e.Warnings = append(e.Warnings, policyWarnings(pol, mounts, explainUID(o.Process), lims)...)
+	return explainSeccomp(o, pol, prof, mounts, e)
+}
+
+// explainLandlock fills in the Landlock rules and their warnings, and
+// returns the kernel's ABI.
+func explainLandlock(pol profiles.Policy, e *Explanation) int {
 	rules := landlock.FromPolicy(pol)
 	abi := landlock.ABI()
 	e.Landlock.ABI = abi
@@ -29,50 +46,40 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	// sandbox's own in sandbox mode.
 	e.Writable = append(slices.Clone(e.Writable), landlock.DeviceDirs...)
 	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
-	mounts := false
-	if pol.Mode == ModeSandbox {
-		if cause := usernsProbe(); cause != "" {
-			e.Warnings = append(e.Warnings, usernsWarning(cause, pol))
-		} else {
-			// Nothing is resolved or created here: the plan as listed.
-			moved := envHidden(pol, o.workdir())
-			e.Warnings = append(e.Warnings, ownDirWarnings(pol, moved)...)
-			if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
-				e.Warnings = append(e.Warnings, err.Error())
-			} else {
-				e.Warnings = append(append(e.Warnings, socketWarnings(pol, moved, plan.TmpFrom != "")...), mwarn...)
-				e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
-				e.ReadOnly = plan.ReadOnly
-				// What the host's layout leaves of the writable set and
-				// the private /tmp (read-only mounts, a /tmp symlink).
-				e.Writable = append(slices.Clone(plan.Writable), landlock.DeviceDirs...)
-				e.PrivateTmp = plan.TmpFrom
-			}
-			mounts = true
-			e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
-			if pol.Net == profiles.NetNone {
-				e.Namespaces = append(e.Namespaces, "net")
-			}
-		}
+	return abi
+}
+
+// explainMounts fills in sandbox mode's mount plan and namespaces, and
+// reports whether the launch would have them (user namespaces work).
+func explainMounts(o Options, pol profiles.Policy, e *Explanation) bool {
+	if cause := usernsProbe(); cause != "" {
+		e.Warnings = append(e.Warnings, usernsWarning(cause, pol))
+		return false
 	}
-	e.Landlock.LogDenials = pol.LogDenials && abi >= 7
-	if w := logDenialsWarning(pol, abi); w != "" {
-		e.Warnings = append(e.Warnings, w)
+	// Nothing is resolved or created here: the plan as listed.
+	moved := envHidden(pol, o.workdir())
+	e.Warnings = append(e.Warnings, ownDirWarnings(pol, moved)...)
+	if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
+		e.Warnings = append(e.Warnings, err.Error())
+	} else {
+		e.Warnings = append(append(e.Warnings, socketWarnings(pol, moved, plan.TmpFrom != "")...), mwarn...)
+		e.Hidden = append(append(e.Hidden, plan.HideDirs...), plan.HideFiles...)
+		e.ReadOnly = plan.ReadOnly
+		// What the host's layout leaves of the writable set and
+		// the private /tmp (read-only mounts, a /tmp symlink).
+		e.Writable = append(slices.Clone(plan.Writable), landlock.DeviceDirs...)
+		e.PrivateTmp = plan.TmpFrom
 	}
-	if w := rootMetadataWarning(pol, mounts, explainUID(o.Process)); w != "" {
-		e.Warnings = append(e.Warnings, w)
+	e.Namespaces = []string{"user", "mount", "pid", "ipc", "uts"}
+	if pol.Net == profiles.NetNone {
+		e.Namespaces = append(e.Namespaces, "net")
 	}
-	if w := netNoneWarning(pol, mounts); w != "" {
-		e.Warnings = append(e.Warnings, w)
-	}
-	if w := selfWritableWarning(pol, mounts); w != "" {
-		e.Warnings = append(e.Warnings, w)
-	}
-	if lims, err := rlimits.Parse(o.Process.Rlimits); err == nil {
-		if w := nprocRootWarning(lims, explainUID(o.Process)); w != "" {
-			e.Warnings = append(e.Warnings, w)
-		}
-	}
+	return true
+}
+
+// explainSeccomp fills in the seccomp rules, the launch's guards
+// included, and what keeps host sockets out of reach.
+func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mounts bool, e Explanation) (Explanation, error) {
 	// Read once: a profile given as a pipe (<(…)) cannot be read again.
 	if prof == nil && pol.Seccomp != profiles.SeccompNone {
 		var err error

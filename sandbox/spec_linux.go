@@ -213,6 +213,23 @@ func readTrim(path string) string {
 	return strings.TrimSpace(string(b))
 }
 
+// policyWarnings are the gaps a launch and explain both name, in this
+// order; mounts: sandbox mode's namespaces will be there.
+func policyWarnings(pol profiles.Policy, mounts bool, uid int, limits []rlimits.Limit) []string {
+	var warnings []string
+	for _, w := range []string{
+		rootMetadataWarning(pol, mounts, uid),
+		netNoneWarning(pol, mounts),
+		selfWritableWarning(pol, mounts),
+		nprocRootWarning(limits, uid),
+	} {
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings
+}
+
 // netNoneWarning is the gap of --net none without a network namespace
 // (rx, or sandbox without namespaces): Landlock, up to the ABI omega-run
 // asks for, denies TCP bind and connect only (not the port listen() binds itself).
