@@ -110,6 +110,27 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
+	logGrantWarnings(p, canon)
+	ns := nsexec.Namespaces{}
+	if p.policy.Mode == ModeSandbox {
+		var mwarn []string
+		if ns, mwarn, err = sandboxMounts(p, spec, canon, cause); err != nil {
+			return nil, ns, err
+		}
+		warnings = append(warnings, mwarn...)
+	}
+	mounts := p.policy.Mode == ModeSandbox && cause == ""
+	warnings = append(warnings, policyWarnings(p.policy, mounts, p.programUID(), p.limits)...)
+	if err := report(p.policy, warnings); err != nil {
+		return nil, ns, err
+	}
+	logLaunch(p, ns.Enabled)
+	return spec, ns, nil
+}
+
+// logGrantWarnings logs what the user's own settings leave open; they are
+// no --fail-closed errors, as nothing fails to be enforced.
+func logGrantWarnings(p *plan, canon map[string]string) {
 	canonReal := func(path string) string {
 		if r, ok := canon[path]; ok {
 			return r
@@ -133,55 +154,40 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if w := logDenialsWarning(p.policy, landlock.EffectiveABI()); w != "" {
 		logrus.Warn(w) // diagnostics, not enforcement
 	}
+}
+
+// sandboxMounts adds sandbox mode's mount plan to spec and returns the
+// namespaces to create (none when cause says user namespaces are
+// unavailable) and the warnings that go through report.
+func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause string) (nsexec.Namespaces, []string, error) {
 	ns := nsexec.Namespaces{}
-	if p.policy.Mode == ModeSandbox {
-		plan, scan, mwarn, err := mountPlan(p.policy, canon, launchWorkdir(p))
-		if err != nil {
-			return nil, ns, err
+	plan, scan, warnings, err := mountPlan(p.policy, canon, launchWorkdir(p))
+	if err != nil {
+		return ns, nil, err
+	}
+	p.gitScan = scan
+	if err := visibleWorkdir(p, plan); err != nil {
+		return ns, nil, err
+	}
+	spec.Mounts = plan
+	spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
+	if cause != "" {
+		if plan.Required {
+			return ns, nil, launcherErr(requiredMounts(cause))
 		}
-		p.gitScan = scan
-		if err := visibleWorkdir(p, plan); err != nil {
-			return nil, ns, err
-		}
-		spec.Mounts = plan
-		spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
-		warnings = append(warnings, mwarn...)
-		if cause != "" {
-			if plan.Required {
-				return nil, ns, launcherErr(requiredMounts(cause))
-			}
-			warnings = append(warnings, usernsWarning(cause, p.policy), notHidden(plan))
-		} else {
-			// Said once the namespaces exist: without them (the
-			// fallback) /tmp and /run are the host's and the grant holds.
-			moved := envHidden(p.policy, launchWorkdir(p))
-			p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
-			ns = sandboxNamespaces(p)
-			broker, bwarn := connectBroker(spec, p.policy)
-			spec.Broker = broker
-			if bwarn != "" {
-				warnings = append(warnings, bwarn)
-			}
-		}
+		return ns, append(warnings, usernsWarning(cause, p.policy), notHidden(plan)), nil
 	}
-	mounts := p.policy.Mode == ModeSandbox && cause == ""
-	if w := rootMetadataWarning(p.policy, mounts, p.programUID()); w != "" {
-		warnings = append(warnings, w)
+	// Said once the namespaces exist: without them (the
+	// fallback) /tmp and /run are the host's and the grant holds.
+	moved := envHidden(p.policy, launchWorkdir(p))
+	p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
+	ns = sandboxNamespaces(p)
+	broker, bwarn := connectBroker(spec, p.policy)
+	spec.Broker = broker
+	if bwarn != "" {
+		warnings = append(warnings, bwarn)
 	}
-	if w := netNoneWarning(p.policy, mounts); w != "" {
-		warnings = append(warnings, w)
-	}
-	if w := selfWritableWarning(p.policy, mounts); w != "" {
-		warnings = append(warnings, w)
-	}
-	if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
-		warnings = append(warnings, w)
-	}
-	if err := report(p.policy, warnings); err != nil {
-		return nil, ns, err
-	}
-	logLaunch(p, ns.Enabled)
-	return spec, ns, nil
+	return ns, warnings, nil
 }
 
 // logLaunch is the launch's one line at --log-level info: what an
