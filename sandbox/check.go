@@ -2,6 +2,7 @@ package sandbox
 
 // Report says what this machine can enforce (omega-run check).
 type Report struct {
+	// OS is runtime.GOOS.
 	OS string `json:"os"`
 	// LandlockABI is the kernel's Landlock ABI, 0 when unavailable.
 	LandlockABI int `json:"landlock_abi"`
@@ -9,12 +10,18 @@ type Report struct {
 	LandlockRights []string `json:"landlock_rights"`
 	// LandlockMissing names what omega-run wants but this kernel lacks.
 	LandlockMissing []string `json:"landlock_missing,omitempty"`
-	Namespaces      bool     `json:"namespaces"`
+	// Namespaces: a throwaway init stage started in sandbox mode's
+	// namespaces, so sandbox mode gets its mounts (read-only root, hiding).
+	Namespaces bool `json:"namespaces"`
 	// NamespacesError says why user/mount/pid/net namespaces failed.
 	NamespacesError string `json:"namespaces_error,omitempty"`
-	Seccomp         bool   `json:"seccomp"`
-	SeccompVersion  string `json:"libseccomp_version,omitempty"`
-	NoNewPrivs      bool   `json:"no_new_privs"`
+	// Seccomp: this build has libseccomp (cgo); SeccompVersion is its
+	// version.
+	Seccomp        bool   `json:"seccomp"`
+	SeccompVersion string `json:"libseccomp_version,omitempty"`
+	// NoNewPrivs: the kernel has PR_SET_NO_NEW_PRIVS (every Linux
+	// omega-run runs on).
+	NoNewPrivs bool `json:"no_new_privs"`
 	// HostSockets says how sandbox mode keeps host unix sockets bound
 	// after its start out of reach, or why it cannot.
 	HostSockets string `json:"host_sockets,omitempty"`

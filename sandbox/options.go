@@ -22,6 +22,7 @@ import (
 // Options is everything the CLI can set. The zero value is the default
 // sandbox with the data dir in ~/.omega.
 type Options struct {
+	// Mode is the confinement; "" means ModeSandbox.
 	Mode Mode
 	// DataDir is the writable data dir; "" means Home/.omega.
 	DataDir string
@@ -42,7 +43,8 @@ type Options struct {
 	PreserveFDs int
 	// Workdir is the program's working directory; "" keeps the caller's.
 	Workdir string
-	Net     Network
+	// Net is NetHost or NetNone; "" means NetHost.
+	Net Network
 	// Seccomp is a built-in profile name ("default", "strict", "none") or
 	// the path of a Docker/OCI JSON profile; "" means "default".
 	Seccomp string

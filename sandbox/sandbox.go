@@ -77,8 +77,10 @@ const (
 
 // Error is a launcher failure with the exit code it maps to.
 type Error struct {
+	// Code is ExitLauncher, ExitNotExecutable or ExitNotFound.
 	Code int
-	Err  error
+	// Err says what failed; Error and Unwrap are its.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
