@@ -19,8 +19,10 @@ type Explanation struct {
 	OS      string `json:"os"`
 	DataDir string `json:"data_dir"`
 	// Program is the resolved program, when one was given.
-	Program  string   `json:"program,omitempty"`
-	Args     []string `json:"args,omitempty"`
+	Program string   `json:"program,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	// Writable lists the roots the program may write below (/tmp and
+	// /dev/shm included; "/" in rwx).
 	Writable []string `json:"writable"`
 	// Workdir is the program's working directory; WorkdirWritable says
 	// whether the program may write in it, WorkdirFix how to let it (none
@@ -29,10 +31,14 @@ type Explanation struct {
 	WorkdirWritable bool   `json:"workdir_writable"`
 	WorkdirFix      string `json:"workdir_fix,omitempty"`
 	// PrivateTmp is where the sandbox's own /tmp is kept, when it has one.
-	PrivateTmp string   `json:"private_tmp,omitempty"`
-	Network    Network  `json:"network"`
+	PrivateTmp string  `json:"private_tmp,omitempty"`
+	Network    Network `json:"network"`
+	// Namespaces lists the namespaces a launch creates; none in rx and
+	// rwx, or where user namespaces are unavailable.
 	Namespaces []string `json:"namespaces"`
-	Landlock   struct {
+	// Landlock is the ruleset: the kernel's ABI, the trees readable and
+	// executable, the device files writable, the rights enforced.
+	Landlock struct {
 		ABI      int      `json:"abi"`
 		ReadExec []string `json:"read_exec"`
 		Devices  []string `json:"devices"`
@@ -55,13 +61,16 @@ type Explanation struct {
 	PreservedFDs int `json:"preserved_fds,omitempty"`
 	// Service says what a service manager gave the launcher that it
 	// passes on (socket activation, readiness).
-	Service      []string `json:"service,omitempty"`
-	Seccomp      string   `json:"seccomp"`
-	SeccompRules string   `json:"seccomp_rules,omitempty"`
+	Service []string `json:"service,omitempty"`
+	// Seccomp is the profile's name or file; SeccompRules its rules in
+	// full, the launch's own guards included.
+	Seccomp      string `json:"seccomp"`
+	SeccompRules string `json:"seccomp_rules,omitempty"`
 	// SeccompSummary is SeccompRules in a few lines, for explain's
 	// default text; JSON has the rules in full.
-	SeccompSummary string   `json:"-"`
-	Env            []string `json:"env"`
+	SeccompSummary string `json:"-"`
+	// Env is what omega-run sets in the program's environment.
+	Env []string `json:"env"`
 	// Sources says where each setting came from (flag, env, config FILE,
 	// default); the CLI fills it in.
 	Sources []string `json:"sources,omitempty"`
