@@ -36,34 +36,8 @@ func confine(s *Spec, w warner) error {
 		}
 	}
 	if s.User != nil {
-		parent := initParent
-		if parent == nil {
-			parent = watchParent()
-		}
-		var pdeath int32
-		if err := unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&pdeath)), 0, 0, 0); err != nil {
-			return &os.SyscallError{Syscall: "prctl(PR_GET_PDEATHSIG)", Err: err}
-		}
-		if err := switchUser(s.User); err != nil {
-			return fmt.Errorf("--user: %w", err)
-		}
-		// Changing ids resets dumpable to fs.suid_dumpable, which may be
-		// 1: the program, with these ids, could then ptrace PID 1.
-		// runInit said 0 before; again.
-		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
-			return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
-		}
-		// It clears the parent-death signal too: a SIGKILL of omega-run
-		// would leave the sandbox running.
-		if pdeath != 0 {
-			if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(pdeath), 0, 0, 0); err != nil {
-				return &os.SyscallError{Syscall: "prctl(PR_SET_PDEATHSIG)", Err: err}
-			}
-		}
-		// The signal is lost if omega-run died meanwhile: die as it
-		// would have made this process die.
-		if parent.gone() && pdeath != 0 {
-			os.Exit(128 + int(pdeath))
+		if err := becomeUser(s.User); err != nil {
+			return err
 		}
 	}
 	if s.Plain {
@@ -86,6 +60,41 @@ func confine(s *Spec, w warner) error {
 		if err := s.Seccomp.Install(); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}
+	}
+	return nil
+}
+
+// becomeUser switches to u's ids and restores what the switch resets:
+// dumpable 0 and the parent-death signal.
+func becomeUser(u *Credentials) error {
+	parent := initParent
+	if parent == nil {
+		parent = watchParent()
+	}
+	var pdeath int32
+	if err := unix.Prctl(unix.PR_GET_PDEATHSIG, uintptr(unsafe.Pointer(&pdeath)), 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_GET_PDEATHSIG)", Err: err}
+	}
+	if err := switchUser(u); err != nil {
+		return fmt.Errorf("--user: %w", err)
+	}
+	// Changing ids resets dumpable to fs.suid_dumpable, which may be
+	// 1: the program, with these ids, could then ptrace PID 1.
+	// runInit said 0 before; again.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+	}
+	// It clears the parent-death signal too: a SIGKILL of omega-run
+	// would leave the sandbox running.
+	if pdeath != 0 {
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(pdeath), 0, 0, 0); err != nil {
+			return &os.SyscallError{Syscall: "prctl(PR_SET_PDEATHSIG)", Err: err}
+		}
+	}
+	// The signal is lost if omega-run died meanwhile: die as it
+	// would have made this process die.
+	if parent.gone() && pdeath != 0 {
+		os.Exit(128 + int(pdeath))
 	}
 	return nil
 }
