@@ -103,3 +103,29 @@ func hiddenWorkdirByPath(hidden []string) error {
 	}
 	return nil
 }
+
+// workdirGone handles a working directory that the new mount tree does
+// not show (cwdErr says why): the program stays in the old one, or starts
+// in / where that could not be made read-only, and a warning says which.
+// mounted: the sandbox's mounts are all there.
+func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) error {
+	if wd == "" {
+		wd = "(no longer in the host's tree either)"
+	}
+	// Read-only, as every mount is now: but a mount that no path
+	// reached (covered on the host) stays as it was where the kernel
+	// has no mount_setattr, and the program must not start in it.
+	stay := "staying in it read-only"
+	var st unix.Statfs_t
+	if mounted && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0 {
+		if err := os.Chdir("/"); err != nil {
+			return err
+		}
+		stay = "starting in / (its mount could not be made read-only)"
+	}
+	if s.Mounts.TmpFrom != "" && strings.HasPrefix(wd, "/tmp/") { // no grant brings /tmp itself in
+		stay += tmpWorkdirHint
+	}
+	w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); " + stay)
+	return nil
+}

@@ -153,24 +153,9 @@ func enterMounts(s *Spec, w *warner) error {
 	// names another one (an empty one an earlier run left, say).
 	cwdErr := chdirSame(wd, oldwd)
 	if cwdErr != nil {
-		if wd == "" {
-			wd = "(no longer in the host's tree either)"
+		if err := workdirGone(s, w, wd, cwdErr, err == nil); err != nil {
+			return err
 		}
-		// Read-only, as every mount is now: but a mount that no path
-		// reached (covered on the host) stays as it was where the kernel
-		// has no mount_setattr, and the program must not start in it.
-		stay := "staying in it read-only"
-		var st unix.Statfs_t
-		if err == nil && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0 {
-			if err := os.Chdir("/"); err != nil {
-				return err
-			}
-			stay = "starting in / (its mount could not be made read-only)"
-		}
-		if s.Mounts.TmpFrom != "" && strings.HasPrefix(wd, "/tmp/") { // no grant brings /tmp itself in
-			stay += tmpWorkdirHint
-		}
-		w.warn("working directory " + wd + " is not visible in the sandbox (" + cwdErr.Error() + "); " + stay)
 	}
 	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
 		s.Landlock.WritesOnly = false
