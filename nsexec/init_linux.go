@@ -100,14 +100,20 @@ func runInit(w *warner) error {
 		ignoreSignals(s.IgnoredSignals)
 		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
 	}
+	warnPIDVarsKept(s, env, w)
+	return supervise(s, env)
+}
+
+// warnPIDVarsKept says that LISTEN_PID and WATCHDOG_PID, where env has
+// them, go on naming this process: os.StartProcess runs no code in the
+// child before its execve.
+func warnPIDVarsKept(s *Spec, env []string, w *warner) {
 	if s.ListenPID && setPIDVar(slices.Clone(env), "LISTEN_PID", 0) {
-		// os.StartProcess runs no code in the child before its execve.
 		w.warn("socket activation: LISTEN_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_listen_fds(3) in the program ignores the fds; use --mode rx without cgroup limits")
 	}
 	if s.WatchdogPID && setPIDVar(slices.Clone(env), "WATCHDOG_PID", 0) {
 		w.warn("watchdog: WATCHDOG_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_watchdog_enabled(3) in the program says no watchdog; use --mode rx without cgroup limits")
 	}
-	return supervise(s, env)
 }
 
 // enterMounts sets up the mount namespace and goes back to the working
