@@ -108,13 +108,13 @@ func listenRelay(base string, user *nsexec.Credentials) (*notifyRelay, error) {
 func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error {
 	dfd, err := unix.Openat(bfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: r.dir, Err: err}
 	}
 	defer unix.Close(dfd)
 	// Modes through fds, whatever the umask: fchmodat follows a symlink
 	// that another sandbox could swap in for the name.
 	if err := unix.Fchmod(dfd, 0o700); err != nil {
-		return err
+		return &os.PathError{Op: "chmod", Path: r.dir, Err: err}
 	}
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -130,9 +130,9 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 	// The umask (a unit's UMask=) must not lock the program out.
 	err = chmodSocket(dfd, "notify", 0o600)
 	if err == nil && user != nil {
-		err = unix.Fchownat(dfd, "notify", int(user.UID), int(user.GID), unix.AT_SYMLINK_NOFOLLOW)
+		err = os.NewSyscallError("fchownat", unix.Fchownat(dfd, "notify", int(user.UID), int(user.GID), unix.AT_SYMLINK_NOFOLLOW))
 		if err == nil {
-			err = unix.Fchown(dfd, int(user.UID), int(user.GID))
+			err = os.NewSyscallError("fchown", unix.Fchown(dfd, int(user.UID), int(user.GID)))
 		}
 	}
 	if err != nil {
@@ -148,17 +148,20 @@ func (r *notifyRelay) bind(bfd int, name string, user *nsexec.Credentials) error
 func chmodSocket(dfd int, name string, mode uint32) error {
 	fd, err := unix.Openat(dfd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: name, Err: err}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return err
+		return &os.PathError{Op: "fstat", Path: name, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return errors.New(name + ": not the socket just bound")
 	}
-	return unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), mode)
+	if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), mode); err != nil {
+		return &os.PathError{Op: "chmod", Path: name, Err: err}
+	}
+	return nil
 }
 
 // removeStaleRelays removes the relay directories below base whose
