@@ -171,21 +171,7 @@ func printExplanation(w io.Writer, e sandbox.Explanation, full bool) {
 		fmt.Fprintf(w, "program:     %s\n", strings.Join(append([]string{e.Program}, e.Args...), " "))
 	}
 	fmt.Fprintf(w, "data dir:    %s\n", e.DataDir)
-	writable := slices.Clone(e.Writable)
-	if i := slices.Index(writable, "/tmp"); i >= 0 && e.PrivateTmp != "" {
-		writable[i] += "  (the sandbox's own, kept in " + e.PrivateTmp + ")"
-	}
-	fmt.Fprintf(w, "writable:    %s\n", strings.Join(writable, "\n             "))
-	if e.Workdir != "" {
-		note := "writable"
-		switch {
-		case !e.WorkdirWritable && e.WorkdirFix != "":
-			note = "not writable: " + e.WorkdirFix + " lets the program write in it"
-		case !e.WorkdirWritable:
-			note = "not writable"
-		}
-		fmt.Fprintf(w, "workdir:     %s  (%s)\n", e.Workdir, note)
-	}
+	printWritable(w, e)
 	fmt.Fprintf(w, "network:     %s\n", e.Network)
 	fmt.Fprintf(w, "namespaces:  %s\n", orNone(strings.Join(e.Namespaces, ", ")))
 	if e.Mode != sandbox.ModeRWX {
@@ -227,6 +213,26 @@ func printExplanation(w io.Writer, e sandbox.Explanation, full bool) {
 	}
 	for _, warn := range e.Warnings {
 		fmt.Fprintf(w, "warning:     %s\n", warn)
+	}
+}
+
+// printWritable writes the writable set and whether the working
+// directory is in it, with the flag that would put it there.
+func printWritable(w io.Writer, e sandbox.Explanation) {
+	writable := slices.Clone(e.Writable)
+	if i := slices.Index(writable, "/tmp"); i >= 0 && e.PrivateTmp != "" {
+		writable[i] += "  (the sandbox's own, kept in " + e.PrivateTmp + ")"
+	}
+	fmt.Fprintf(w, "writable:    %s\n", strings.Join(writable, "\n             "))
+	if e.Workdir != "" {
+		note := "writable"
+		switch {
+		case !e.WorkdirWritable && e.WorkdirFix != "":
+			note = "not writable: " + e.WorkdirFix + " lets the program write in it"
+		case !e.WorkdirWritable:
+			note = "not writable"
+		}
+		fmt.Fprintf(w, "workdir:     %s  (%s)\n", e.Workdir, note)
 	}
 }
 
