@@ -188,7 +188,7 @@ static void describe_strs(FILE *f, const char *name, const struct strs *l) {
 }
 
 // omega_spec_describe is for the test that holds this decoder against the
-// Go one (wire_test.go's describe prints the same text).
+// Go one (cinit_linux_test.go's describe prints the same text).
 char *omega_spec_describe(const unsigned char *buf, size_t len) {
 	struct spec s;
 	char *out = NULL;

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Confine applies the program's restrictions to the calling thread, in the
+// confine applies the program's restrictions to the calling thread, in the
 // order that keeps each step possible: the bounding set goes first (that
 // needs CAP_SETPCAP), then the user switch (CAP_SETUID), the remaining
 // capabilities, no_new_privs (Landlock and seccomp need it), Landlock,

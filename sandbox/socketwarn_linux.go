@@ -60,7 +60,7 @@ func lostLink(pol profiles.Policy, s string, moved []string, privateTmp bool) st
 }
 
 // masked says whether the sandbox masks a live socket at the real path c
-// (as socketMasks does): outside its own /run and /tmp, outside the
+// (as hostSockets does): outside its own /run and /tmp, outside the
 // writable set, and not named by that path in --allow-socket.
 func masked(pol profiles.Policy, c string, privateTmp bool) bool {
 	if profiles.Within(c, "/run") || (privateTmp && profiles.Within(c, "/tmp")) || slices.Contains(pol.AllowSocket, c) {

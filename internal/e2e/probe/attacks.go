@@ -14,8 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// attack runs the actions that try to get out; each returns nil when the
-// attempt succeeded.
+// attack runs the actions that try to get out: it reports whether action
+// is one of them, and the attempt's error (nil: it succeeded).
 func attack(action string, args []string) (bool, error) {
 	switch action {
 	case "connect-unix": // PATH, or @NAME for the abstract namespace
