@@ -17,6 +17,7 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"sort"
@@ -43,10 +44,20 @@ func main() {
 	top := flag.Int("top", 12, "categories shown per comm")
 	flag.Parse()
 	want := strings.Split(*comms, ",")
+	byComm, total, err := tally(os.Stdin, want)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "perfsum:", err)
+		os.Exit(1)
+	}
+	printTable(want, byComm, total, *runs, *top)
+}
 
-	byComm := map[string]map[string]float64{}
-	total := map[string]float64{}
-	in := bufio.NewScanner(os.Stdin)
+// tally reads perf script output and sums the sample periods (ns) of the
+// wanted comms by category, and in total.
+func tally(r io.Reader, want []string) (byComm map[string]map[string]float64, total map[string]float64, err error) {
+	byComm = map[string]map[string]float64{}
+	total = map[string]float64{}
+	in := bufio.NewScanner(r)
 	in.Buffer(make([]byte, 1<<20), 1<<20)
 	var cur *sample
 	flush := func() {
@@ -79,12 +90,13 @@ func main() {
 		}
 	}
 	flush()
-	if err := in.Err(); err != nil {
-		fmt.Fprintln(os.Stderr, "perfsum:", err)
-		os.Exit(1)
-	}
+	return byComm, total, in.Err()
+}
 
-	perRun := func(ns float64) float64 { return ns / 1e6 / float64(*runs) }
+// printTable writes the markdown table: per comm its top categories in
+// milliseconds per launch, the rest as (other), and the totals.
+func printTable(want []string, byComm map[string]map[string]float64, total map[string]float64, runs, top int) {
+	perRun := func(ns float64) float64 { return ns / 1e6 / float64(runs) }
 	fmt.Printf("| process (comm) | where | CPU ms per launch | share of the process |\n|---|---|--:|--:|\n")
 	var all float64
 	for _, c := range want {
@@ -103,7 +115,7 @@ func main() {
 		sort.Slice(list, func(i, j int) bool { return list[i].v > list[j].v })
 		rest := 0.0
 		for i, x := range list {
-			if i >= *top {
+			if i >= top {
 				rest += x.v
 				continue
 			}
