@@ -31,11 +31,9 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"os/exec"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -312,19 +310,7 @@ func main() {
 			ms = phases("sandbox-c", *prog)
 			durs = make([][]float64, len(ms))
 		}
-		ts := make([]float64, len(ms))
-		ok := true
-		for j, m := range ms {
-			t, found := m.find(evs, r)
-			if !found || (j > 0 && t < ts[j-1]) {
-				if *verbose {
-					fmt.Fprintf(os.Stderr, "timeline: run %d: marker %q missing or out of order (found %v, at %.3f ms)\n", i+1, m.label, found, t)
-				}
-				ok = false
-				break
-			}
-			ts[j] = t
-		}
+		ts, ok := markerTimes(ms, evs, r, i+1, *verbose)
 		if !ok {
 			bad++
 			continue
@@ -342,7 +328,30 @@ func main() {
 	if len(totals) == 0 {
 		fail(fmt.Errorf("no run had every marker (%d runs); keep one with -keep and check", bad))
 	}
-	fmt.Printf("| phase (%s, %d runs under perf trace%s) | median ms | IQR ms | share |\n", *mode, len(totals), skipped(bad))
+	printTable(*mode, ms, durs, totals, bad)
+}
+
+// markerTimes finds each marker in one run's events; ok is false when one
+// is missing or comes before the one ahead of it (verbose says which).
+func markerTimes(ms []marker, evs []event, r roles, run int, verbose bool) (ts []float64, ok bool) {
+	ts = make([]float64, len(ms))
+	for j, m := range ms {
+		t, found := m.find(evs, r)
+		if !found || (j > 0 && t < ts[j-1]) {
+			if verbose {
+				fmt.Fprintf(os.Stderr, "timeline: run %d: marker %q missing or out of order (found %v, at %.3f ms)\n", run, m.label, found, t)
+			}
+			return ts, false
+		}
+		ts[j] = t
+	}
+	return ts, true
+}
+
+// printTable writes the markdown table: each phase's median and IQR, and
+// its share of the median total.
+func printTable(mode string, ms []marker, durs [][]float64, totals []float64, bad int) {
+	fmt.Printf("| phase (%s, %d runs under perf trace%s) | median ms | IQR ms | share |\n", mode, len(totals), skipped(bad))
 	fmt.Printf("|---|--:|--:|--:|\n")
 	tot := med(totals)
 	for j := 1; j < len(ms); j++ {
@@ -374,21 +383,6 @@ func skipped(bad int) string {
 		return ""
 	}
 	return fmt.Sprintf(", %d runs without every marker skipped", bad)
-}
-
-func med(xs []float64) float64 { return quantile(xs, 0.5) }
-
-func iqr(xs []float64) float64 { return quantile(xs, 0.75) - quantile(xs, 0.25) }
-
-func quantile(xs []float64, q float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	h := q * float64(len(s)-1)
-	lo := math.Floor(h)
-	return s[int(lo)] + (h-lo)*(s[int(math.Ceil(h))]-s[int(lo)])
 }
 
 func contains(xs []string, s string) bool {
