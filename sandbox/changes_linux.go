@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -52,7 +53,7 @@ func (g *gitScan) changes() []string {
 // made, until its target appears).
 func (g *gitScan) madeLater() []string {
 	var out []string
-	for _, d := range g.laterAbsent {
+	for _, d := range append(g.laterAbsent, g.newLaterDirs()...) {
 		gone := map[string]bool{} // .vscode still missing: none of its files to look for
 		for i, n := range profiles.RunsLater {
 			if d.absent&(1<<i) == 0 {
@@ -71,6 +72,34 @@ func (g *gitScan) madeLater() []string {
 					" runs what it says outside the sandbox (check it before opening the project)")
 			}
 		}
+	}
+	return out
+}
+
+// newLaterDirs lists, with every RunsLater name absent, the directories
+// the program made directly in a project top, and in a project it made
+// in the workspace (a top itself): the scan could not record them, and a
+// new project's .envrc is the likeliest one planted. One directory read
+// per top; maxLaterDirs at most.
+func (g *gitScan) newLaterDirs() []laterDir {
+	var out []laterDir
+	all := uint64(1)<<len(profiles.RunsLater) - 1
+	var look func(top string, had map[string]bool, projects bool)
+	look = func(top string, had map[string]bool, projects bool) {
+		list, _ := os.ReadDir(top)
+		for _, e := range list {
+			if !e.IsDir() || had[e.Name()] || skipDirs[e.Name()] || len(out) >= maxLaterDirs {
+				continue // a symlink's entry is not a directory
+			}
+			d := filepath.Join(top, e.Name())
+			out = append(out, laterDir{d, all})
+			if projects {
+				look(d, nil, false)
+			}
+		}
+	}
+	for _, top := range slices.Sorted(maps.Keys(g.laterTops)) {
+		look(top, g.laterTops[top], top == g.workspace)
 	}
 	return out
 }

