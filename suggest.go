@@ -19,12 +19,37 @@ func didYouMean(c *cli.Context, name string) string {
 	flags := c.App.Flags
 	if c.Command != nil && c.Command.Name != c.App.Name {
 		flags = c.Command.Flags
+		if hint := beforeCommand(c.Command.Name, name); hint != "" {
+			return hint
+		}
 	}
 	s := cli.SuggestFlag(flags, name, false)
 	if len(s) < 3 || smetrics.JaroWinkler(name, strings.TrimLeft(s, "-"), 0.7, 4) < suggestScore {
 		return ""
 	}
 	return "; did you mean " + s + "?"
+}
+
+// beforeCommand says where a launcher-only flag given after a command
+// goes: its help names it, but a new user writes it where the others go.
+func beforeCommand(cmd, name string) string {
+	for _, f := range logFlags() {
+		if f.Names()[0] == name {
+			return ": it goes before the command (omega-run --" + name + " " + flagPlaceholder(f) + " " + cmd + ")"
+		}
+	}
+	return ""
+}
+
+// flagPlaceholder is the word in backquotes in a flag's usage (LEVEL).
+func flagPlaceholder(f cli.Flag) string {
+	if d, ok := f.(cli.DocGenerationFlag); ok {
+		if _, after, ok := strings.Cut(d.GetUsage(), "`"); ok {
+			word, _, _ := strings.Cut(after, "`")
+			return word
+		}
+	}
+	return "VALUE"
 }
 
 // suggestScore: --alow-write scores 0.98, --nett 0.94, --user-name

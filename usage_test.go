@@ -42,6 +42,8 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"prompt", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"prompt", "extra"}, `prompt takes no arguments, got "extra"`},
 		{[]string{"explain", "--bogus"}, "unknown flag --bogus"},
+		{[]string{"explain", "--log-level", "debug"}, "unknown flag --log-level: it goes before the command (omega-run --log-level LEVEL explain)"},
+		{[]string{"check", "--log-format=json"}, "unknown flag --log-format: it goes before the command (omega-run --log-format FORMAT check)"},
 		{[]string{"completion", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"manpage", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"manpage", "extra"}, `manpage takes no arguments, got "extra"`},
