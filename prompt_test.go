@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/sandbox"
 )
 
@@ -81,6 +82,39 @@ func TestPromptPolicy(t *testing.T) {
 				if code != 0 || !strings.Contains(got, w) {
 					t.Errorf("exit %d (%s): %q lacks %q", code, stderr, got, w)
 				}
+			}
+		})
+	}
+}
+
+// TestPromptWorkspaceOutside: a --workspace the launch would not let the
+// program write is refused, as the text would tell the model its writes
+// there succeed (in sandbox mode the host's /tmp is not the program's); in
+// the writable set, or in rwx, it is taken.
+func TestPromptWorkspaceOutside(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	proj := filepath.Join(home, "proj")
+	os.MkdirAll(proj, 0o700)
+	inTmp := profiles.Within(proj, "/tmp")
+	for _, c := range []struct {
+		args []string
+		out  string // the workspace refused, or ""
+	}{
+		{[]string{"prompt", "--workspace", "/usr"}, "/usr"},
+		{[]string{"prompt", "--mode", "rx", "--workspace", "/usr"}, "/usr"},
+		{[]string{"prompt", "--workspace", proj}, map[bool]string{true: proj}[inTmp]},
+		{[]string{"prompt", "--workspace", proj, "--allow-write", proj}, ""},
+		{[]string{"prompt", "--workspace", filepath.Join(home, ".omega", "workspace", "p")}, ""},
+		{[]string{"prompt", "--mode", "rwx", "--workspace", "/usr"}, ""},
+	} {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			got, stderr, code := runCaptured(t, c.args...)
+			switch {
+			case c.out == "" && code != 0:
+				t.Errorf("exit %d, stderr %q; want the text", code, stderr)
+			case c.out != "" && (code != 125 || got != "" || !strings.Contains(stderr, "--allow-write "+c.out)):
+				t.Errorf("exit %d, stdout %q, stderr %q; want 125, nothing, and a line naming --allow-write %s", code, got, stderr, c.out)
 			}
 		})
 	}

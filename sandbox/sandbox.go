@@ -40,7 +40,10 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -133,5 +136,29 @@ func (o Options) Prompt(workspace string) (string, error) {
 	if workspace == "" {
 		workspace = pol.Workspace()
 	}
+	if err := checkWorkspace(pol, workspace); err != nil {
+		return "", err
+	}
 	return profiles.PolicyPrompt(pol, workspace)
+}
+
+// checkWorkspace refuses a workspace the program could not write: the
+// text tells the model its writes there succeed. On Linux the sandbox's
+// /tmp is its own, so the host's does not count.
+func checkWorkspace(pol profiles.Policy, workspace string) error {
+	if pol.Mode == profiles.ModeRWX {
+		return nil
+	}
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return fmt.Errorf("--workspace %s: %w", workspace, err)
+	}
+	root := pol.WritableRootOf(abs)
+	if runtime.GOOS == "linux" {
+		root = pol.ReachableWritable(abs)
+	}
+	if root == "" {
+		return fmt.Errorf("--workspace %s: outside what the program may write in %s mode, where the text says its writes succeed (add --allow-write %s)", workspace, pol.Mode, workspace)
+	}
+	return nil
 }
