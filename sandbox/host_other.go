@@ -15,8 +15,11 @@ func owner(fs.FileInfo) (uid, gid int, ok bool) { return -1, -1, false }
 func checkPreservedFDs(int) error { return nil }
 
 // readWorkCopy reads a working copy the confined program may have
-// replaced, refusing anything but a regular file of sane size.
-func readWorkCopy(path string) ([]byte, error) { return readRegular(path, true, maxState) }
+// replaced, refusing anything but a regular file of sane size
+// (workCopyMax).
+func readWorkCopy(path string, homeSize int) ([]byte, error) {
+	return readRegular(path, true, workCopyMax(homeSize))
+}
 
 // readRegular reads path when it is a regular file (a symlink is followed
 // only without noFollow) no larger than max (max < 0: no limit).

@@ -39,8 +39,11 @@ func checkPreservedFDs(n int) error {
 // readWorkCopy reads a working copy the confined program may have
 // replaced: a symlink is not followed (it could point at a credential
 // store, whose content would land in home, readable by the next run), a
-// FIFO does not block, and only a regular file of sane size is read.
-func readWorkCopy(path string) ([]byte, error) { return readRegular(path, true, maxState) }
+// FIFO does not block, and only a regular file of sane size
+// (workCopyMax) is read.
+func readWorkCopy(path string, homeSize int) ([]byte, error) {
+	return readRegular(path, true, workCopyMax(homeSize))
+}
 
 // readRegular reads path when it is a regular file: opening a FIFO does
 // not block, a symlink is followed only without noFollow, and a file

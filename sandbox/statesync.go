@@ -41,6 +41,9 @@ type stateSync struct {
 	// that joins another's working copy takes it from the base file.
 	before  digest
 	existed bool
+	// homeSize is the home file's size as read: the working copy may
+	// grow past maxState with it (workCopyMax).
+	homeSize int
 	// lock is held shared on the working copy's directory while the
 	// program runs: concurrent launches (two Claude Code sessions) share
 	// one working copy, and only the last one out copies it back.
@@ -190,7 +193,7 @@ func (st *stateSync) syncOut() (string, error) {
 	if !lastOut(st.lock) {
 		return "", nil // another launch's program still runs on it
 	}
-	data, err := readWorkCopy(st.work)
+	data, err := readWorkCopy(st.work, st.homeSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		_ = os.Remove(st.base())
 		return "", nil
@@ -328,7 +331,7 @@ func (st *stateSync) unlock() {
 // differs from home: the state of a run that could not copy it back (home
 // changed meanwhile) or was killed. Copying home over it would lose it.
 func keepLeftover(work string, home []byte) error {
-	data, err := readWorkCopy(work)
+	data, err := readWorkCopy(work, len(home))
 	if err != nil || bytes.Equal(data, home) {
 		return nil // none, the same, or not a state file: replaced
 	}
@@ -385,3 +388,8 @@ func atomicWrite(path string, data []byte, attrs fileAttrs) error {
 
 // maxState bounds a working copy read back: the program wrote it.
 const maxState = 64 << 20
+
+// workCopyMax is the most of a working copy read back: maxState, or twice
+// the home file the launcher read in already, as Claude Code's state
+// grows to hundreds of MB and each of its changes must go home.
+func workCopyMax(homeSize int) int64 { return max(maxState, 2*int64(homeSize)) }

@@ -248,3 +248,39 @@ func TestStateSyncJoinKeepsUnconfinedChange(t *testing.T) {
 		t.Errorf("working copy = %q, want the confined a1 kept", got)
 	}
 }
+
+// TestStateSyncLargeBack: a home state larger than maxState (Claude
+// Code's grows to hundreds of MB) goes back after the run changed it,
+// and such a leftover of a run that could not copy it back is kept
+// aside, not replaced: maxState bounds what the program may add, not the
+// state it was given (before, every change was lost, with one warning).
+func TestStateSyncLargeBack(t *testing.T) {
+	claude := profiles.ProgramFor("claude")
+	big := `{"s":"` + strings.Repeat("x", maxState) + `"`
+	home := t.TempDir()
+	os.Mkdir(filepath.Join(home, ".claude"), 0o700)
+	hf, work := filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", ".claude.json")
+	if err := os.WriteFile(hf, []byte(big+`,"n":1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	syncs, err := syncIn(home, nil, claude)
+	if err != nil || len(syncs) != 1 {
+		t.Fatalf("syncIn: %d, %v", len(syncs), err)
+	}
+	os.WriteFile(work, []byte(big+`,"n":2}`), 0o600)
+	if w, err := syncs[0].syncOut(); w != "" || err != nil {
+		t.Fatalf("syncOut: %q, %v; want it copied back", w, err)
+	}
+	if got, _ := os.ReadFile(hf); !strings.HasSuffix(string(got), `"n":2}`) {
+		t.Errorf("home ends %q, want the program's state", got[max(0, len(got)-10):])
+	}
+	os.WriteFile(work, []byte(big+`,"n":3}`), 0o600) // a killed run's
+	syncs, err = syncIn(home, nil, claude)
+	if err != nil || len(syncs) != 1 {
+		t.Fatalf("syncIn: %d, %v", len(syncs), err)
+	}
+	defer syncs[0].unlock()
+	if kept, _ := filepath.Glob(work + ".omega-kept-*"); len(kept) != 1 {
+		t.Errorf("kept %q, want the leftover moved aside", kept)
+	}
+}

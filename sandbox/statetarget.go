@@ -101,6 +101,7 @@ func (st *stateSync) readHome(h *homeFile) ([]byte, fileAttrs, error) {
 	}
 	if err == nil {
 		st.before, st.existed, st.attrs, st.id = stateDigest(data), true, attrs, h.id
+		st.homeSize = len(data)
 	}
 	return data, attrs, err
 }
