@@ -57,7 +57,7 @@ func TestContainerExample(t *testing.T) {
 	if err != nil {
 		t.Skip("bwrap is not installed (make deps installs bubblewrap)")
 	}
-	copies, entry := parseContainerfile(t, filepath.Join(repo, "examples", "container", "Containerfile"))
+	copies, entry, workdir := parseContainerfile(t, filepath.Join(repo, "examples", "container", "Containerfile"))
 	root := t.TempDir()
 	os.Chmod(root, 0o755)
 	sources := map[string]string{"dist/omega-run-linux-amd64": staticBinary(t), "app": buildProbe(t)}
@@ -68,15 +68,19 @@ func TestContainerExample(t *testing.T) {
 		}
 		copyFile(t, from, filepath.Join(root, dst))
 	}
-	for _, d := range []string{"proc", "dev", "data", "w", "home"} {
-		os.Mkdir(filepath.Join(root, d), 0o755)
+	// Only what a container engine adds: /proc, /dev, WORKDIR (made by
+	// the build), and HOME=/ for a root with no /etc/passwd. Before, the
+	// test made /w too, and the image as built failed: --allow-write /w,
+	// no such directory.
+	for _, d := range []string{"proc", "dev", workdir} {
+		os.MkdirAll(filepath.Join(root, d), 0o755)
 	}
-	args := append([]string{"--bind", root, "/", "--bind", "/proc", "/proc", "--chdir", "/", "--die-with-parent", "--"}, entry...)
+	args := append([]string{"--bind", root, "/", "--bind", "/proc", "/proc", "--chdir", "/" + workdir, "--die-with-parent", "--"}, entry...)
 	args = append(args, "/outside-image", "/w/inside-image")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bwrap, args...)
-	cmd.Env = []string{"HOME=/home"}
+	cmd.Env = []string{"HOME=/"}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -90,9 +94,9 @@ func TestContainerExample(t *testing.T) {
 	}
 }
 
-// parseContainerfile returns the COPY sources → destinations and the
-// ENTRYPOINT argv.
-func parseContainerfile(t *testing.T, path string) (map[string]string, []string) {
+// parseContainerfile returns the COPY sources → destinations, the
+// ENTRYPOINT argv and the WORKDIR (relative to the root; "" for none).
+func parseContainerfile(t *testing.T, path string) (map[string]string, []string, string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -101,12 +105,15 @@ func parseContainerfile(t *testing.T, path string) (map[string]string, []string)
 	defer f.Close()
 	copies := map[string]string{}
 	var entry []string
+	var workdir string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		switch {
 		case len(fields) == 3 && fields[0] == "COPY":
 			copies[fields[1]] = fields[2]
+		case len(fields) == 2 && fields[0] == "WORKDIR":
+			workdir = strings.TrimPrefix(fields[1], "/")
 		case len(fields) > 1 && fields[0] == "ENTRYPOINT":
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(sc.Text(), "ENTRYPOINT ")), &entry); err != nil {
 				t.Fatalf("ENTRYPOINT: %v", err)
@@ -116,7 +123,7 @@ func parseContainerfile(t *testing.T, path string) (map[string]string, []string)
 	if len(copies) == 0 || len(entry) == 0 {
 		t.Fatal("Containerfile has no COPY or ENTRYPOINT")
 	}
-	return copies, entry
+	return copies, entry, workdir
 }
 
 func buildProbe(t *testing.T) string {
