@@ -197,7 +197,9 @@ func (o Options) home() (string, error) {
 	}
 	u, err := user.Current()
 	if err != nil || u.HomeDir == "" {
-		return "", fmt.Errorf("cannot find the home directory: set HOME or --data-dir (%v)", err)
+		// --data-dir does not spare it: ~/.claude and the credential
+		// stores are found from home too.
+		return "", fmt.Errorf("cannot find the home directory (for ~/.claude and the credential stores, with --data-dir too): set HOME (%v)", err)
 	}
 	return u.HomeDir, nil
 }
