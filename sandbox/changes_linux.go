@@ -80,7 +80,7 @@ func (g *gitScan) madeLater() []string {
 // the program made directly in a project top, and in a project it made
 // in the workspace (a top itself): the scan could not record them, and a
 // new project's .envrc is the likeliest one planted. One directory read
-// per top; maxLaterDirs at most.
+// per top, for maxLaterDirs tops and as many new directories at most.
 func (g *gitScan) newLaterDirs() []laterDir {
 	var out []laterDir
 	all := uint64(1)<<len(profiles.RunsLater) - 1
@@ -98,7 +98,8 @@ func (g *gitScan) newLaterDirs() []laterDir {
 			}
 		}
 	}
-	for _, top := range slices.Sorted(maps.Keys(g.laterTops)) {
+	tops := slices.Sorted(maps.Keys(g.laterTops)) // a parent before its children
+	for _, top := range tops[:min(len(tops), maxLaterDirs)] {
 		look(top, g.laterTops[top], top == g.workspace)
 	}
 	return out
