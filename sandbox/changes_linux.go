@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -86,7 +87,7 @@ func (g *gitScan) newLaterDirs() []laterDir {
 	all := uint64(1)<<len(profiles.RunsLater) - 1
 	var look func(top string, had map[string]bool, projects bool)
 	look = func(top string, had map[string]bool, projects bool) {
-		list, _ := os.ReadDir(top)
+		list := readDirNoFollow(top)
 		for _, e := range list {
 			if !e.IsDir() || had[e.Name()] || skipDirs[e.Name()] || len(out) >= maxLaterDirs {
 				continue // a symlink's entry is not a directory
@@ -103,6 +104,19 @@ func (g *gitScan) newLaterDirs() []laterDir {
 		look(top, g.laterTops[top], top == g.workspace)
 	}
 	return out
+}
+
+// readDirNoFollow lists dir unless the program made it something else
+// since the scan: a link (to a tree outside the writable set) or a FIFO.
+func readDirNoFollow(dir string) []os.DirEntry {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	list, _ := f.ReadDir(-1)
+	slices.SortFunc(list, func(a, b os.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return list
 }
 
 // laterTool is the tool that runs a RunsLater name.

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -79,5 +81,42 @@ func TestMadeLaterNewDir(t *testing.T) {
 	}
 	if strings.Contains(got, deep) {
 		t.Errorf("%s reported; changes %q", deep, got)
+	}
+}
+
+// TestMadeLaterTopSwapped: a project top the program replaced after the
+// scan with a FIFO, or a link to a directory elsewhere, is not opened to
+// look for new directories: no wait for a writer, and nothing reported
+// of a tree outside the writable set.
+func TestMadeLaterTopSwapped(t *testing.T) {
+	for _, swap := range []string{"fifo", "link"} {
+		t.Run(swap, func(t *testing.T) {
+			root, elsewhere := t.TempDir(), t.TempDir()
+			proj := filepath.Join(root, "proj")
+			os.MkdirAll(filepath.Join(proj, ".git"), 0o755) // a repository's top
+			_, g := runsLater(profiles.Policy{Writable: []string{root}, WritableGitConfig: true}, nil, []string{root}, false)
+			if err := os.RemoveAll(proj); err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(filepath.Join(elsewhere, "sub"), 0o755)
+			os.WriteFile(filepath.Join(elsewhere, "sub", ".envrc"), nil, 0o644)
+			if swap == "fifo" {
+				syscall.Mkfifo(proj, 0o600)
+			} else {
+				os.Symlink(elsewhere, proj)
+			}
+			done := make(chan []string, 1)
+			go func() { done <- g.changes() }()
+			select {
+			case got := <-done:
+				if len(got) != 0 {
+					t.Errorf("changes() = %q, want nothing", got)
+				}
+			case <-time.After(5 * time.Second):
+				f, _ := os.OpenFile(proj, os.O_WRONLY, 0) // let the reader go
+				f.Close()
+				t.Fatal("changes() waits on the FIFO")
+			}
+		})
 	}
 }
