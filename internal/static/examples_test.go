@@ -57,7 +57,7 @@ func TestContainerExample(t *testing.T) {
 	if err != nil {
 		t.Skip("bwrap is not installed (make deps installs bubblewrap)")
 	}
-	copies, entry, workdir := parseContainerfile(t, filepath.Join(repo, "examples", "container", "Containerfile"))
+	copies, entry, workdirs := parseContainerfile(t, filepath.Join(repo, "examples", "container", "Containerfile"))
 	root := t.TempDir()
 	os.Chmod(root, 0o755)
 	sources := map[string]string{"dist/omega-run-linux-amd64": staticBinary(t), "app": buildProbe(t)}
@@ -68,15 +68,20 @@ func TestContainerExample(t *testing.T) {
 		}
 		copyFile(t, from, filepath.Join(root, dst))
 	}
-	// Only what a container engine adds: /proc, /dev, WORKDIR (made by
-	// the build), and HOME=/ for a root with no /etc/passwd. Before, the
-	// test made /w too, and the image as built failed: --allow-write /w,
-	// no such directory.
-	for _, d := range []string{"proc", "dev", workdir} {
+	// Only what a container engine adds: /proc, /dev, each WORKDIR
+	// (made by the build; the last one is the working directory), and
+	// HOME=/ for a root with no /etc/passwd. Before, the test made /w
+	// too, and the image as built failed: --allow-write /w, no such
+	// directory; and with no /tmp the program had none.
+	for _, d := range append([]string{"proc", "dev"}, workdirs...) {
 		os.MkdirAll(filepath.Join(root, d), 0o755)
 	}
-	args := append([]string{"--bind", root, "/", "--bind", "/proc", "/proc", "--chdir", "/" + workdir, "--die-with-parent", "--"}, entry...)
-	args = append(args, "/outside-image", "/w/inside-image")
+	cwd := "/"
+	if len(workdirs) > 0 {
+		cwd += workdirs[len(workdirs)-1]
+	}
+	args := append([]string{"--bind", root, "/", "--bind", "/proc", "/proc", "--chdir", cwd, "--die-with-parent", "--"}, entry...)
+	args = append(args, "/outside-image", "/w/inside-image", "/tmp/inside-tmp")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bwrap, args...)
@@ -92,11 +97,14 @@ func TestContainerExample(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "w", "inside-image")); err != nil {
 		t.Errorf("the write to /w failed: %v\n%s", err, out.String())
 	}
+	if _, err := os.Stat(filepath.Join(root, "data", "tmp", "inside-tmp")); err != nil || strings.Contains(out.String(), "no /tmp") {
+		t.Errorf("the write to the private /tmp failed: %v\n%s", err, out.String())
+	}
 }
 
 // parseContainerfile returns the COPY sources → destinations, the
-// ENTRYPOINT argv and the WORKDIR (relative to the root; "" for none).
-func parseContainerfile(t *testing.T, path string) (map[string]string, []string, string) {
+// ENTRYPOINT argv and the WORKDIRs in order (relative to the root).
+func parseContainerfile(t *testing.T, path string) (map[string]string, []string, []string) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -105,7 +113,7 @@ func parseContainerfile(t *testing.T, path string) (map[string]string, []string,
 	defer f.Close()
 	copies := map[string]string{}
 	var entry []string
-	var workdir string
+	var workdirs []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
@@ -113,7 +121,7 @@ func parseContainerfile(t *testing.T, path string) (map[string]string, []string,
 		case len(fields) == 3 && fields[0] == "COPY":
 			copies[fields[1]] = fields[2]
 		case len(fields) == 2 && fields[0] == "WORKDIR":
-			workdir = strings.TrimPrefix(fields[1], "/")
+			workdirs = append(workdirs, strings.TrimPrefix(fields[1], "/"))
 		case len(fields) > 1 && fields[0] == "ENTRYPOINT":
 			if err := json.Unmarshal([]byte(strings.TrimPrefix(sc.Text(), "ENTRYPOINT ")), &entry); err != nil {
 				t.Fatalf("ENTRYPOINT: %v", err)
@@ -123,7 +131,7 @@ func parseContainerfile(t *testing.T, path string) (map[string]string, []string,
 	if len(copies) == 0 || len(entry) == 0 {
 		t.Fatal("Containerfile has no COPY or ENTRYPOINT")
 	}
-	return copies, entry, workdir
+	return copies, entry, workdirs
 }
 
 func buildProbe(t *testing.T) string {
