@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -80,8 +81,9 @@ func (g *gitScan) madeLater() []string {
 // newLaterDirs lists, with every RunsLater name absent, the directories
 // the program made directly in a project top, and in a project it made
 // in the workspace (a top itself): the scan could not record them, and a
-// new project's .envrc is the likeliest one planted. One directory read
-// per top, for maxLaterDirs tops and as many new directories at most.
+// new project's .envrc is the likeliest one planted. One stat per top,
+// and a directory read of each changed one, for maxLaterDirs tops and as
+// many new directories at most.
 func (g *gitScan) newLaterDirs() []laterDir {
 	var out []laterDir
 	all := uint64(1)<<len(profiles.RunsLater) - 1
@@ -101,9 +103,23 @@ func (g *gitScan) newLaterDirs() []laterDir {
 	}
 	tops := slices.Sorted(maps.Keys(g.laterTops)) // a parent before its children
 	for _, top := range tops[:min(len(tops), maxLaterDirs)] {
-		look(top, g.laterTops[top], top == g.workspace)
+		if changedSince(top, g.scanned) {
+			look(top, g.laterTops[top], top == g.workspace)
+		}
 	}
 	return out
+}
+
+// changedSince says whether dir's entries may have changed since t: its
+// ctime, which a new entry sets and utimes cannot set back, is not a
+// second older (the file system's clock is coarser than Go's). One stat
+// instead of reading every top again.
+func changedSince(dir string, t time.Time) bool {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(dir, &st); err != nil {
+		return false
+	}
+	return time.Unix(st.Ctim.Unix()).After(t.Add(-time.Second))
 }
 
 // readDirNoFollow lists dir unless the program made it something else

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/omega-run/omega-run/profiles"
 	"golang.org/x/sys/unix"
@@ -53,6 +54,7 @@ type gitScan struct {
 	// a directory the program makes there is looked in after the run.
 	laterTops map[string]map[string]bool
 	workspace string
+	scanned   time.Time // when the scan began
 	// claudeWatched are the Claude Code settings files the launch's own
 	// report compares key by key (claudewatch.go).
 	claudeWatched map[string]bool
@@ -114,7 +116,7 @@ const maxGitConfigs = 64
 // make missing hooks dirs; explain (nil) may not.
 func runsLater(pol profiles.Policy, canon map[string]string, roots []string, privateTmp bool) ([]string, *gitScan) {
 	g := &gitScan{canon: canon, roots: roots, privateTmp: privateTmp, gitDirs: map[string]bool{}, home: pol.Home,
-		configs: map[string]bool{}, workspace: pol.Workspace()}
+		configs: map[string]bool{}, workspace: pol.Workspace(), scanned: time.Now()}
 	var protect []string
 	seen := map[string]bool{} // nested roots: the data dir in a project
 	for _, root := range pol.Writable {
