@@ -290,6 +290,13 @@ static void warn_host_proc(void) {
 // TMP_WD_HINT says why a working directory in the host's /tmp is not
 // there, and what brings it in (init_linux.go's tmpWorkdirHint); not for
 // /tmp itself, which no grant brings in.
+// ROOT_METADATA_GAP is what a root program has without the read-only
+// root (init_linux.go's rootMetadataGap): Landlock has no rights for
+// metadata, and root owns most files.
+#define ROOT_METADATA_GAP                                                                                      \
+	"; the program runs as root, and Landlock does not stop chmod, utimes or xattrs: it may change the mode " \
+	"of any root-owned file (chmod 666 /etc/shadow); use --user"
+
 #define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 // omega_enter_mounts sets up the mount namespace and goes back to the working
@@ -316,11 +323,13 @@ void omega_enter_mounts(struct spec *s) {
 		char lost[6144]; // cut short (…) only past some 60 long paths
 		omega_unprotected(s, lost, sizeof lost);
 		int abi = omega_landlock_abi();
+		uid_t uid = (s->flags & F_USER) ? s->uid : getuid(); // the program's
 		snprintf(msg, sizeof msg,
-		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s%s; "
+		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s%s%s; "
 		         "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)",
 		         omega_step_msg, omega_errstr(omega_step_err),
-		         abi < 1 ? "; without Landlock either, writes outside the writable set are NOT prevented" : "", lost);
+		         abi < 1 ? "; without Landlock either, writes outside the writable set are NOT prevented" : "", lost,
+		         uid == 0 ? ROOT_METADATA_GAP : "");
 		omega_warn(msg);
 		// The broker tells the writable set by its mounts.
 		s->flags &= ~F_BROKER;

@@ -150,8 +150,12 @@ func enterMounts(s *Spec, w *warner) error {
 		if landlock.ABI() < 1 {
 			none = "; without Landlock either, writes outside the writable set are NOT prevented"
 		}
+		root := ""
+		if programUID(s) == 0 {
+			root = rootMetadataGap
+		}
 		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
-			s.Mounts.Unprotected() + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+			s.Mounts.Unprotected() + root + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 	}
 	// The cwd still points into the mount tree from before the binds;
 	// look the same path up again so it lands on the new mounts — if
@@ -170,6 +174,21 @@ func enterMounts(s *Spec, w *warner) error {
 		w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)
 	}
 	return nil
+}
+
+// rootMetadataGap is what a root program has without the read-only root
+// (cinit_mounts.c's ROOT_METADATA_GAP): Landlock has no rights for
+// metadata, and root owns most files.
+const rootMetadataGap = "; the program runs as root, and Landlock does not stop chmod, utimes or xattrs: " +
+	"it may change the mode of any root-owned file (chmod 666 /etc/shadow); use --user"
+
+// programUID is the uid the program runs with: --user's, else the
+// caller's own (mapped one to one).
+func programUID(s *Spec) int {
+	if s.User != nil {
+		return int(s.User.UID)
+	}
+	return os.Getuid()
 }
 
 // tmpWorkdirHint says why a working directory in the host's /tmp is not

@@ -127,6 +127,30 @@ func TestFallbackMountRefused(t *testing.T) {
 	}
 }
 
+// TestFallbackMountRefusedRoot: with the mounts refused, root's program
+// has only Landlock, which has no rights for chmod, utimes or xattrs, and
+// every root-owned file is its own: said as in rx and the user-namespace
+// fallback (before, this fallback said nothing of it).
+func TestFallbackMountRefusedRoot(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			noMount := []string{probe, "seccomp-exec", sysMount + "=1," + sysMountSetattr + "=1"}
+			sentinel := filepath.Join(w.outside, "sentinel")
+			r := w.under(noMount, "--", "/bin/chmod", "600", sentinel)
+			if !strings.Contains(r.stderr, "mount namespace unusable") {
+				t.Fatalf("the mounts were not refused; stderr %q", r.stderr)
+			}
+			if st, err := os.Stat(sentinel); err != nil || st.Mode().Perm() != 0o600 {
+				t.Fatalf("chmod outside the writable set did not go through (%v): the premise changed", err)
+			}
+			if said := strings.Contains(r.stderr, "chmod 666 /etc/shadow"); said != (u.uid == 0) {
+				t.Errorf("root's metadata warning said: %v, want %v; stderr %q", said, u.uid == 0, r.stderr)
+			}
+		})
+	}
+}
+
 // TestFallbackNoUserNamespaces runs omega-run where creating a user
 // namespace fails, inside bubblewrap's --disable-userns. Root's program
 // then has only Landlock, as in rx, and gets rx's warning about metadata.
