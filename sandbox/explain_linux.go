@@ -28,7 +28,7 @@ func explainPlatform(o Options, pol profiles.Policy, prof *seccomp.Profile, e Ex
 	if err != nil {
 		lims = nil // the launch refuses it; explain lists the rest
 	}
-	e.Warnings = append(e.Warnings, policyWarnings(pol, mounts, explainUID(o.Process), lims)...)
+	e.Warnings = append(e.Warnings, policyWarnings(pol, mounts, abi, explainUID(o.Process), lims)...)
 	return explainSeccomp(o, pol, prof, mounts, e)
 }
 

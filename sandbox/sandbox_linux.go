@@ -120,7 +120,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		warnings = append(warnings, mwarn...)
 	}
 	mounts := p.policy.Mode == ModeSandbox && cause == ""
-	warnings = append(warnings, policyWarnings(p.policy, mounts, p.programUID(), p.limits)...)
+	warnings = append(warnings, policyWarnings(p.policy, mounts, landlock.EffectiveABI(), p.programUID(), p.limits)...)
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}

@@ -215,11 +215,11 @@ func readTrim(path string) string {
 
 // policyWarnings are the gaps a launch and explain both name, in this
 // order; mounts: sandbox mode's namespaces will be there.
-func policyWarnings(pol profiles.Policy, mounts bool, uid int, limits []rlimits.Limit) []string {
+func policyWarnings(pol profiles.Policy, mounts bool, abi, uid int, limits []rlimits.Limit) []string {
 	var warnings []string
 	for _, w := range []string{
 		rootMetadataWarning(pol, mounts, uid),
-		netNoneWarning(pol, mounts),
+		netNoneWarning(pol, mounts, abi),
 		selfWritableWarning(pol, mounts),
 		nprocRootWarning(limits, uid),
 	} {
@@ -232,13 +232,19 @@ func policyWarnings(pol profiles.Policy, mounts bool, uid int, limits []rlimits.
 
 // netNoneWarning is the gap of --net none without a network namespace
 // (rx, or sandbox without namespaces): Landlock, up to the ABI omega-run
-// asks for, denies TCP bind and connect only (not the port listen() binds itself).
-func netNoneWarning(pol profiles.Policy, netns bool) string {
+// asks for, denies TCP bind and connect only (not the port listen() binds
+// itself), and from ABI 4 on: below it, TCP is open too.
+func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX {
 		return ""
 	}
-	w := "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): Landlock denies " +
-		"TCP bind and connect only (a listen() without bind still gets a port); UDP (DNS too), raw and other sockets stay open"
+	const gap = "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): "
+	if abi < 4 {
+		return gap + "this kernel's Landlock cannot deny TCP either (that needs ABI 4), so TCP, UDP (DNS too), raw and " +
+			"other sockets all stay open; use sandbox mode for no network"
+	}
+	w := gap + "Landlock denies TCP bind and connect only (a listen() without bind still gets a port); " +
+		"UDP (DNS too), raw and other sockets stay open"
 	if pol.Seccomp == profiles.SeccompNone {
 		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
 	}

@@ -119,7 +119,7 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
 		warnings = append(warnings, w) // the spec was made for mounts
 	}
-	if w := netNoneWarning(p.policy, false); w != "" {
+	if w := netNoneWarning(p.policy, false, landlock.EffectiveABI()); w != "" {
 		warnings = append(warnings, w) // and for a network namespace
 	}
 	if w := selfWritableWarning(p.policy, false); w != "" {
