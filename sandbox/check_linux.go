@@ -28,15 +28,19 @@ func Check() Report {
 	} else {
 		r.Namespaces = true
 	}
-	r.HostSockets = lateSockets()
+	r.HostSockets = lateSockets(r.Namespaces)
 	r.Full = abi >= landlock.WantABI && r.Namespaces && r.Seccomp
 	return r
 }
 
 // lateSockets names what refuses sockets the host binds after the start.
-func lateSockets() string {
+// Without namespaces there is no PID 1 to broker connects, nor masks.
+func lateSockets(namespaces bool) string {
 	if landlock.EffectiveABI() >= 9 {
 		return "Landlock RESOLVE_UNIX"
+	}
+	if !namespaces {
+		return "none without namespaces (no masks, no connect broker): the host's unix sockets stay reachable"
 	}
 	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
 	_, warning := brokerNeeded(pol, seccomp.Enabled)

@@ -192,6 +192,32 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 	}
 }
 
+// TestCheckNoUserNamespaces: where user namespaces fail, sandbox mode
+// runs without PID 1 and its connect broker, and every host socket stays
+// reachable; check must not name the broker as what covers them.
+func TestCheckNoUserNamespaces(t *testing.T) {
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
+	}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			wrap := []string{bwrap, "--unshare-user", "--uid", fmt.Sprint(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--"}
+			r := w.under(wrap, "check")
+			if r.code != 1 || !strings.Contains(r.stdout, "namespaces:      no") {
+				t.Fatalf("exit %d, stdout %q; want namespaces: no and exit 1", r.code, r.stdout)
+			}
+			if strings.Contains(r.stdout, "Landlock RESOLVE_UNIX") {
+				t.Skip("Landlock refuses host sockets itself here")
+			}
+			if strings.Contains(r.stdout, "host sockets:    connect broker") || !strings.Contains(r.stdout, "host sockets:    none") {
+				t.Errorf("check names a connect broker that a launch here would not have: %q", r.stdout)
+			}
+		})
+	}
+}
+
 // TestFallbackNoProcesses: where no process may be created (a filter
 // around the caller refuses fork, threads still work), a launch that needs
 // a child ends with 125 and one error line. The user-namespace fallback
