@@ -42,7 +42,7 @@ func Pending(ctx context.Context, ns Namespaces, keepFDs int) (*exec.Cmd, *SpecP
 	if err != nil {
 		return nil, nil, os.NewSyscallError("socketpair", err)
 	}
-	r := os.NewFile(uintptr(fds[0]), "omega-run-spec")
+	r := os.NewFile(uintptr(fds[0]), specName)
 	return initCommand(ctx, r, keepFDs, ns), newSpecPipe(fds[1], ns, keepFDs), nil
 }
 

@@ -126,12 +126,19 @@ func encodeFor(s *Spec) ([]byte, error) {
 }
 
 // memfdFor writes s into an anonymous file the child inherits.
+// specName names the spec's file, which IsSpec recognises.
+const specName = "omega-run-spec"
+
+// IsSpec tells whether f is an init stage's spec (Command's, Pending's):
+// an embedder that sets cmd.ExtraFiles replaces it.
+func IsSpec(f *os.File) bool { return f != nil && f.Name() == specName }
+
 func memfdFor(s *Spec) (*os.File, error) {
 	data, err := encodeFor(s)
 	if err != nil {
 		return nil, err
 	}
-	f, err := newMemfd("omega-run-spec")
+	f, err := newMemfd(specName)
 	if err != nil {
 		return nil, err
 	}

@@ -92,3 +92,43 @@ func TestStartRWXSignalMask(t *testing.T) {
 		}
 	}
 }
+
+// TestStartExtraFilesReplaced: the spec travels as cmd.ExtraFiles[0], so
+// an embedder that sets ExtraFiles (the usual idiom) replaces it. Start
+// refuses with a *sandbox.Error naming PreserveFDs, and leaves the
+// embedder's file open; before, it closed that file and the init stage
+// failed with "decode spec: malformed".
+func TestStartExtraFilesReplaced(t *testing.T) {
+	for _, mode := range []sandbox.Mode{sandbox.ModeSandbox, sandbox.ModeRX} {
+		for _, extra := range [][]*os.File{nil, {mustOpen(t, os.DevNull)}} {
+			cmd, err := sandbox.Command("true", mode, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.ExtraFiles = extra
+			err = sandbox.Start(cmd)
+			if err == nil {
+				cmd.Wait()
+			}
+			var se *sandbox.Error
+			if !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "PreserveFDs") {
+				t.Errorf("%s, ExtraFiles %v: Start: %v; want a *sandbox.Error 125 naming PreserveFDs", mode, extra, err)
+			}
+			for _, f := range extra {
+				if _, err := f.Stat(); err != nil {
+					t.Errorf("%s: the embedder's file was closed: %v", mode, err)
+				}
+			}
+		}
+	}
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}

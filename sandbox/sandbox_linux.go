@@ -341,8 +341,12 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // kills the same processes either way: the whole tree in sandbox mode,
 // the program alone in rx and rwx.
 func Start(cmd *exec.Cmd) error {
-	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg || len(cmd.ExtraFiles) == 0 {
+	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg {
 		return cmd.Start() // rwx's plain command (plainCommand): its program must not start with signals blocked
+	}
+	if len(cmd.ExtraFiles) == 0 || !nsexec.IsSpec(cmd.ExtraFiles[0]) {
+		return &Error{Code: ExitLauncher, Err: errors.New("cmd.ExtraFiles was replaced, and with it the spec it carries " +
+			"first: pass fds with Options.PreserveFDs (this process's fds 3 and up) instead")}
 	}
 	// The spec (nsexec.Command's memfd) is the child's once started:
 	// closed now, not when the garbage collector gets to it.
