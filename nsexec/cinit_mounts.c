@@ -297,6 +297,12 @@ static void warn_host_proc(void) {
 	"; the program runs as root, and Landlock does not stop chmod, utimes or xattrs: it may change the mode " \
 	"of any root-owned file (chmod 666 /etc/shadow); use --user"
 
+// FAIL_CLOSED_MOUNTS is --fail-closed's refusal of the fallback without
+// mounts (init_linux.go's failClosedMounts).
+#define FAIL_CLOSED_MOUNTS                                                                                     \
+	"--fail-closed: mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets would be the " \
+	"host's, and nothing kept read-only"
+
 #define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 // omega_enter_mounts sets up the mount namespace and goes back to the working
@@ -311,8 +317,10 @@ void omega_enter_mounts(struct spec *s) {
 	if (rc < 0) {
 		// Halfway, the tree is neither the host's nor the sandbox's (a
 		// nodev /dev, a read-only /tmp): never run the program in it.
-		if (rc == -1 || omega_step_err != EPERM || (s->flags & F_FAIL_CLOSED))
+		if (rc == -1 || omega_step_err != EPERM)
 			omega_die(125, "mounts: %s: %s", omega_step_msg, omega_errstr(omega_step_err));
+		if (s->flags & F_FAIL_CLOSED)
+			omega_die(125, FAIL_CLOSED_MOUNTS, omega_step_msg, omega_errstr(omega_step_err));
 		if (s->flags & F_MOUNTS_REQUIRED)
 			omega_die(125, "mounts: %s: %s: --hide and --read-only need the sandbox's mounts; on Ubuntu allow user "
 			          "namespaces for omega-run with an AppArmor profile (see README), or drop them",

@@ -134,8 +134,11 @@ func enterMounts(s *Spec, w *warner) error {
 	if err != nil {
 		// Halfway, the tree is neither the host's nor the sandbox's (a
 		// nodev /dev, a read-only /tmp): never run the program in it.
-		if !errors.As(err, new(untouchedError)) || !errors.Is(err, unix.EPERM) || s.FailClosed {
+		if !errors.As(err, new(untouchedError)) || !errors.Is(err, unix.EPERM) {
 			return fmt.Errorf("mounts: %w", err)
+		}
+		if s.FailClosed {
+			return fmt.Errorf(failClosedMounts, err)
 		}
 		if s.Mounts.Required {
 			return fmt.Errorf("mounts: %w: --hide and --read-only need the sandbox's mounts; on Ubuntu allow user "+
@@ -175,6 +178,11 @@ func enterMounts(s *Spec, w *warner) error {
 	}
 	return nil
 }
+
+// failClosedMounts is --fail-closed's refusal of the fallback without
+// mounts (cinit_mounts.c's FAIL_CLOSED_MOUNTS).
+const failClosedMounts = "--fail-closed: mount namespace unusable (%w): /proc, /dev, /run, /tmp and host sockets " +
+	"would be the host's, and nothing kept read-only"
 
 // rootMetadataGap is what a root program has without the read-only root
 // (cinit_mounts.c's ROOT_METADATA_GAP): Landlock has no rights for
