@@ -74,3 +74,65 @@ func asJobEnv(t *testing.T, w *world, env []string, keys string, args ...string)
 	})
 	return out
 }
+
+// TestWarnAfterTerminalTaken: a program that leaves the terminal to
+// another process group with TOSTOP set does not stop omega-run when it
+// warns after the run (SIGTTOU): the warning comes, the exit status is
+// the program's, and the shell sees no stop.
+func TestWarnAfterTerminalTaken(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			made := w.home + "/.omega/workspace/.envrc"
+			out := asJob(t, w, "", "job-shell", bin, "--", probe, "take-terminal", made)
+			if strings.Contains(out, "JOB STOPPED") || !strings.Contains(out, "JOB EXITED 0") || !strings.Contains(out, ".envrc") {
+				t.Errorf("want the warning about .envrc and exit 0, no stop; terminal:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestStopNoTerminal: without a terminal (a script, CI), omega-run does
+// not follow the program's stop: another process may continue the program
+// alone, and nothing would then continue omega-run, which could not exit
+// (the program stops itself, a helper continues it half a second later).
+func TestStopNoTerminal(t *testing.T) {
+	launches := []struct {
+		name  string
+		u     user
+		flags []string
+	}{
+		{"sandbox/root", rootUser, nil},
+		{"sandbox/nobody", nobody, nil},
+		{"rx-supervised/root", rootUser, []string{"--mode", "rx", "--memory", "1G"}},
+	}
+	for _, l := range launches {
+		t.Run(l.name, func(t *testing.T) {
+			w := newWorld(t, l.u)
+			args := append(append([]string{"job-noterm", bin}, l.flags...), "--", probe, "stop-self-continued")
+			r := w.runProg(probe, args...)
+			if strings.Contains(r.stdout, "JOB STOPPED") || !strings.Contains(r.stdout, "JOB EXITED 0") {
+				t.Errorf("want no stop and exit 0; stdout %q stderr %q", r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestStopBackgroundNoJobControl: on a terminal, but in a background
+// process group whose parent does no job control (timeout(1) in a
+// script, watchexec, Python's process_group=0), omega-run does not
+// follow the program's stop: a helper continues the program alone, the
+// program exits, and omega-run, stopped, would never exit (review 3).
+func TestStopBackgroundNoJobControl(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			// The terminal's shell runs a job (job-shell), which runs
+			// omega-run in a process group of its own (job-setpgid).
+			out := asJob(t, w, "", "job-shell", probe, "job-setpgid", bin, "--", probe, "stop-self-continued")
+			if !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Errorf("want the program resumed and omega-run exited 0; terminal:\n%s", out)
+			}
+		})
+	}
+}
