@@ -67,7 +67,7 @@ func printReport(w io.Writer, r sandbox.Report) {
 		fmt.Fprintf(w, "  missing:       %s\n", m)
 	}
 	fmt.Fprintf(w, "namespaces:      %s\n", yesNo(r.Namespaces, r.NamespacesError))
-	fmt.Fprintf(w, "seccomp:         %s\n", yesNo(r.Seccomp, "not compiled in (built without cgo)"))
+	fmt.Fprintf(w, "seccomp:         %s\n", yesNo(r.Seccomp, r.SeccompError))
 	if r.SeccompVersion != "" {
 		fmt.Fprintf(w, "  libseccomp:    %s\n", r.SeccompVersion)
 	}

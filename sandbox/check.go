@@ -15,9 +15,11 @@ type Report struct {
 	Namespaces bool `json:"namespaces"`
 	// NamespacesError says why user/mount/pid/net namespaces failed.
 	NamespacesError string `json:"namespaces_error,omitempty"`
-	// Seccomp: this build has libseccomp (cgo); SeccompVersion is its
-	// version.
+	// Seccomp: this build has libseccomp (cgo) and the kernel accepts
+	// filters; SeccompError says why it cannot install them, and
+	// SeccompVersion is libseccomp's version.
 	Seccomp        bool   `json:"seccomp"`
+	SeccompError   string `json:"seccomp_error,omitempty"`
 	SeccompVersion string `json:"libseccomp_version,omitempty"`
 	// NoNewPrivs: the kernel has PR_SET_NO_NEW_PRIVS (every Linux
 	// omega-run runs on).

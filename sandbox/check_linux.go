@@ -23,6 +23,14 @@ func Check() Report {
 		SeccompVersion:  seccomp.Version(),
 		NoNewPrivs:      true, // Linux 3.5 and later; omega-run needs newer anyway
 	}
+	switch {
+	case !seccomp.Enabled:
+		r.SeccompError = "not compiled in (built without cgo)"
+	default:
+		if err := seccomp.KernelSupport(); err != nil {
+			r.Seccomp, r.SeccompError = false, err.Error()
+		}
+	}
 	if err := probe(); err != nil {
 		r.NamespacesError = err.Error()
 	} else {

@@ -37,6 +37,9 @@ func (p *Program) Install() error {
 	switch {
 	case errno == unix.EACCES:
 		return errors.New("install: permission denied (no_new_privs is not set)")
+	case errno == unix.ENOSYS:
+		return fmt.Errorf("install: %w (the kernel has no seccomp, or a filter around omega-run refuses it; "+
+			"--seccomp none runs without a filter)", errno)
 	case errno == unix.EINVAL:
 		return fmt.Errorf("install: %w (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", errno)
 	case errno != 0:
@@ -44,6 +47,19 @@ func (p *Program) Install() error {
 	case r != 0:
 		// With TSYNC a positive result is a thread that could not join.
 		return fmt.Errorf("install: thread %d could not be synchronised", r)
+	}
+	return nil
+}
+
+// KernelSupport asks the kernel whether it takes filters whose rules
+// return errnos (SECCOMP_GET_ACTION_AVAIL, Linux 4.14), as omega-run's
+// do: without CONFIG_SECCOMP_FILTER, or under a filter that refuses
+// seccomp(2), every confined launch would end with 125.
+func KernelSupport() error {
+	action := uint32(unix.SECCOMP_RET_ERRNO)
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_GET_ACTION_AVAIL, 0, uintptr(unsafe.Pointer(&action)))
+	if errno != 0 {
+		return fmt.Errorf("the kernel refuses seccomp(2): %w", errno)
 	}
 	return nil
 }

@@ -42,3 +42,24 @@ func TestWithoutCgo(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSeccompRefused: where the kernel refuses seccomp(2) (no
+// CONFIG_SECCOMP_FILTER, a filter around omega-run), every confined
+// launch ends with 125, saying what to do; check said "seccomp: yes" and
+// exit 0 there, and the launch only "seccomp: install: function not
+// implemented".
+func TestCheckSeccompRefused(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			noSeccomp := []string{probe, "seccomp-exec", "317=38"} // seccomp(2) on x86_64: ENOSYS
+			if r := w.under(noSeccomp, "--", "/bin/true"); r.code != 125 || !strings.Contains(r.stderr, "--seccomp none runs without") {
+				t.Errorf("a launch without seccomp(2): exit %d, stderr %q; want 125 and what to do", r.code, r.stderr)
+			}
+			r := w.under(noSeccomp, "check")
+			if r.code != 1 || !strings.Contains(r.stdout, "seccomp:         no: the kernel refuses seccomp(2)") {
+				t.Errorf("check: exit %d\n%s", r.code, r.stdout)
+			}
+		})
+	}
+}
