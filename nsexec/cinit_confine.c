@@ -241,6 +241,9 @@ void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t
 	long r = omega_seccomp_try(bpf, len, flags);
 	if (r < 0 && errno == EACCES)
 		omega_die(125, "seccomp: install: permission denied (no_new_privs is not set)");
+	if (r < 0 && errno == ENOSYS) // install_linux.go's words
+		omega_die(125, "seccomp: install: %s (the kernel has no seccomp, or a filter around omega-run refuses it; "
+		               "--seccomp none runs without a filter)", omega_errstr(ENOSYS));
 	if (r < 0 && errno == EINVAL)
 		omega_die(125, "seccomp: install: %s (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", omega_errstr(EINVAL));
 	if (r < 0)
