@@ -190,6 +190,11 @@ func ExecInPlace(s *Spec) error {
 	// The launcher found the streams among these very fds (buildSpec).
 	s.Landlock.StreamsChecked = true
 	w := warner{json: s.LogJSON}
+	if s.NewSession { // no PID 1 to start it in a session of its own
+		if err := leaveTerminal(); err != nil {
+			return err
+		}
+	}
 	if err := confine(s, w); err != nil {
 		return err
 	}

@@ -84,6 +84,11 @@ func runInit(w *warner) error {
 		os.Exit(0)
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
+	if s.NewSession && !s.PID1 { // no PID 1 to start it in a session of its own
+		if err := leaveTerminal(); err != nil {
+			return err
+		}
+	}
 	if err := confine(s, *w); err != nil {
 		return err
 	}

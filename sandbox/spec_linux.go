@@ -80,7 +80,7 @@ func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (
 			if landlock.EffectiveABI() < 9 {
 				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
 			}
-			return nil, []string{"--seccomp none: no system call filter (" + reach + " stay reachable, " + setidGap + gap + "); the program runs in a new session without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
+			return nil, []string{"--seccomp none: no system call filter (" + reach + " stay reachable, " + setidGap + gap + "); the program runs without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
 		}
 		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use a seccomp profile"}, nil
 	}
