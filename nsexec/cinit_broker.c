@@ -97,13 +97,13 @@ int omega_broker_child(const struct spec *s, int sock) {
 		fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 	if (fd < 0) {
 		int e = errno;
-		if (s->flags & F_FAIL_CLOSED)
-			omega_die(125, "connect broker: %s: %s", what, omega_errstr(e));
 		char msg[512];
 		snprintf(msg, sizeof msg,
 		         "connect broker unavailable (%s: %s): unix sockets the host binds "
 		         "after the start outside /tmp, /run and the writable set stay reachable",
 		         what, omega_errstr(e));
+		if (s->flags & F_FAIL_CLOSED)
+			omega_die(125, "--fail-closed: %s", msg);
 		omega_warn(msg);
 		close(sock);
 		return -1;

@@ -361,3 +361,24 @@ func TestOpenat2Refused(t *testing.T) {
 		}
 	}
 }
+
+// TestFailClosedNoBroker: where the connect broker cannot be set up (a
+// seccomp listener around omega-run already: the kernel allows one), a
+// launch warns that late host sockets stay reachable, and --fail-closed
+// refuses saying that, not only "connect broker: seccomp(NEW_LISTENER)".
+func TestFailClosedNoBroker(t *testing.T) {
+	if goInitStage() {
+		t.Skip("the Go init stage has no connect broker")
+	}
+	w := newWorld(t, nobody)
+	listener := []string{probe, "landlock-abi", "7"} // answers landlock_create_ruleset through a seccomp listener
+	r := w.under(listener, "--", "/bin/echo", "ran")
+	if !strings.Contains(r.stderr, "connect broker unavailable") || r.stdout != "ran\n" {
+		t.Fatalf("no broker warning and a run; stdout %q stderr %q: the premise changed", r.stdout, r.stderr)
+	}
+	r = w.under(listener, "--fail-closed", "--", "/bin/echo", "ran")
+	if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: connect broker unavailable") ||
+		!strings.Contains(r.stderr, "stay reachable") {
+		t.Errorf("--fail-closed: exit %d stdout %q stderr %q; want 125, nothing run, and why", r.code, r.stdout, r.stderr)
+	}
+}
