@@ -258,7 +258,11 @@ static int writable_run(const struct spec *s) {
 static int fresh_proc(const struct spec *s) {
 	if (omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0)
 		return 0;
-	return omega_step_err == EPERM && !(s->flags & F_FAIL_CLOSED) ? 1 : -1;
+	if (omega_step_err == EPERM && (s->flags & F_FAIL_CLOSED)) // mounts_linux.go's words
+		omega_die(125, "mounts: --fail-closed: a fresh /proc could not be mounted (%s: %s): the sandbox would see "
+		               "the host's /proc, which lists every process",
+		          omega_step_msg, omega_errstr(EPERM));
+	return omega_step_err == EPERM ? 1 : -1;
 }
 
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the

@@ -60,7 +60,11 @@ func (e untouchedError) Unwrap() error { return e.error }
 // host's stays, read-only with the root (true), unless failClosed.
 func freshProc(failClosed bool) (bool, error) {
 	err := mount("proc", "/proc", "proc", procFlags, "")
-	if errors.Is(err, unix.EPERM) && !failClosed {
+	switch {
+	case errors.Is(err, unix.EPERM) && failClosed: // cinit_mounts.c's words
+		return false, fmt.Errorf("--fail-closed: a fresh /proc could not be mounted (%w): the sandbox would see "+
+			"the host's /proc, which lists every process", err)
+	case errors.Is(err, unix.EPERM):
 		return true, nil
 	}
 	return false, err

@@ -45,7 +45,7 @@ exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 				t.Errorf("the host's /dev is in sight: %q", r.stdout)
 			}
 			r = run("--fail-closed", "--", "/bin/true")
-			if r.code != 125 || !strings.Contains(r.stderr, "mount proc on /proc") {
+			if r.code != 125 || !strings.Contains(r.stderr, "--fail-closed: a fresh /proc could not be mounted (mount proc on /proc") {
 				t.Errorf("--fail-closed: %+v; want 125", r)
 			}
 		})
