@@ -1,6 +1,7 @@
 package nsexec
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -53,10 +54,20 @@ func RunWritable(p string) bool {
 func (m *MountPlan) Unprotected() string {
 	var b strings.Builder // in the C init stage's order
 	if len(m.ReadOnly) > 0 {
-		b.WriteString("; writable, though kept read-only in the sandbox: " + strings.Join(m.ReadOnly, ", "))
+		b.WriteString("; writable, though kept read-only in the sandbox: " + listSome(m.ReadOnly))
 	}
 	if hidden := slices.Concat(m.HideDirs, m.HideFiles); len(hidden) > 0 {
-		b.WriteString("; readable: " + strings.Join(hidden, ", "))
+		b.WriteString("; readable: " + listSome(hidden))
 	}
 	return b.String()
+}
+
+// listSome joins the first few paths of a list that may hold thousands
+// (every host socket a local user bound), so that the warning stays a line.
+func listSome(paths []string) string {
+	const most = 12
+	if len(paths) <= most {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:most], ", ") + fmt.Sprintf(" and %d more", len(paths)-most)
 }

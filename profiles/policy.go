@@ -221,6 +221,13 @@ func checkReadOnly(p Policy) error {
 
 // Within reports whether path is root or below it.
 func Within(path, root string) bool {
+	// The common case without filepath.Rel, which a launch calls for
+	// every host socket times every mask (Windows compares names
+	// case-insensitively: Rel does that).
+	if filepath.Separator == '/' && filepath.IsAbs(path) && filepath.IsAbs(root) {
+		path, root = filepath.Clean(path), filepath.Clean(root)
+		return path == root || root == "/" || len(path) > len(root) && path[len(root)] == '/' && strings.HasPrefix(path, root)
+	}
 	rel, err := filepath.Rel(root, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

@@ -58,6 +58,10 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string) (*nsexec
 		}
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
+	warnings = append(warnings, maskSockets(pol, plan)...)
+	if err := withinMountMax(plan); err != nil {
+		return nil, nil, nil, err
+	}
 	return plan, scan, warnings, nil
 }
 
@@ -152,8 +156,8 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 	return warnings
 }
 
-// masks fills the plan's HideDirs and HideFiles: credential stores,
-// --hide, host sockets. It warns about a --hide that is not there, and
+// masks fills the plan's HideDirs and HideFiles: credential stores and
+// --hide (maskSockets adds the host sockets). It warns about a --hide that is not there, and
 // about a store reached through a symlink inside a writable root (the
 // program could replace the link, and the store would be in sight at
 // its real path next time).
@@ -180,14 +184,20 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 			warnings = append(warnings, h+" is hidden, but a symlink inside the writable "+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")
 		}
 	}
+	return warnings
+}
+
+// maskSockets adds the host sockets to the plan's HideFiles, after the
+// pins: their paths are canonical and outside the writable set.
+func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan) []string {
 	socks, err := hostSockets(pol, plan)
+	plan.HideFiles = append(plan.HideFiles, socks...)
 	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {
 		// Neither the connect broker (none with the Go init stage) nor
 		// Landlock refuses them then.
-		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
+		return []string{"host sockets bound before the start stay reachable: " + err.Error()}
 	}
-	plan.HideFiles = append(plan.HideFiles, socks...)
-	return warnings
+	return nil
 }
 
 // uniq drops repeated paths, keeping the first of each (in linear time:
@@ -262,55 +272,6 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 	rel, _ := filepath.Rel(root, p)
 	crel, err := filepath.Rel(croot, real)
 	return real, err != nil || crel != rel
-}
-
-// hostSockets lists the host's bound pathname unix sockets that the
-// private /tmp and /run do not already hide: a Docker socket at a custom
-// path, a rootless daemon's socket under ~. Each is covered by an empty
-// file, so connect() is refused. (Landlock's RESOLVE_UNIX does this for
-// every socket from ABI 9; this kernel family has less. Sockets bound after
-// the sandbox starts are not covered.) The program's own sockets, in the
-// writable set, and --allow-socket stay reachable.
-func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) {
-	data, err := os.ReadFile("/proc/net/unix")
-	if err != nil {
-		return nil, err // ProcSubset=pid, say
-	}
-	privateRun := privateRun()
-	// Where the sandbox shares the host's /tmp (hostTmp, a read-only data
-	// dir), the host's sockets there are masked too: X11, ssh-agent, tmux.
-	sharedTmp := ""
-	if plan.TmpFrom == "" && slices.Contains(pol.Writable, "/tmp") {
-		sharedTmp, _ = filepath.EvalSymlinks("/tmp")
-	}
-	ownRoot := func(p string) bool { // in a writable root other than the shared /tmp
-		return slices.ContainsFunc(pol.Writable, func(w string) bool {
-			return profiles.Within(p, w) && (sharedTmp == "" || (w != "/tmp" && w != sharedTmp))
-		})
-	}
-	var out []string
-	for _, line := range strings.Split(string(data), "\n")[1:] {
-		f := strings.Fields(line)
-		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
-			continue // unnamed or abstract (Landlock scopes those)
-		}
-		// The path is the last column and may itself contain spaces. A
-		// socket unlinked since is listed while open: one stat skips it
-		// before the walk. Masks go on canonical paths: the init stage
-		// follows no link.
-		bound := filepath.Clean(strings.Join(f[7:], " "))
-		if st, err := os.Stat(bound); err != nil || st.Mode()&fs.ModeSocket == 0 {
-			continue
-		}
-		p, err := filepath.EvalSymlinks(bound)
-		if err != nil || (privateRun && profiles.Within(p, "/run")) || (plan.TmpFrom != "" && profiles.Within(p, "/tmp")) ||
-			ownRoot(p) || slices.Contains(pol.AllowSocket, p) || slices.Contains(out, p) ||
-			slices.ContainsFunc(plan.HideDirs, func(d string) bool { return profiles.Within(p, d) }) {
-			continue
-		}
-		out = append(out, p)
-	}
-	return out, nil
 }
 
 // hidden lists the credential stores under home, those the user's

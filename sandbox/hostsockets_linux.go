@@ -1,0 +1,164 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// hostSockets lists the host's bound pathname unix sockets that the
+// private /tmp and /run do not already hide: a Docker socket at a custom
+// path, a rootless daemon's socket under ~. Each is covered by an empty
+// file, so connect() is refused. (Landlock's RESOLVE_UNIX does this for
+// every socket from ABI 9; this kernel family has less. Sockets bound after
+// the sandbox starts are not covered.) The program's own sockets, in the
+// writable set, and --allow-socket stay reachable.
+//
+// Any local user can bind tens of thousands of sockets where every
+// launch sees them, so the cost per socket stays one lstat and a map
+// look-up: directories are resolved once each.
+func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) {
+	data, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil, err // ProcSubset=pid, say
+	}
+	// Where the sandbox shares the host's /tmp (hostTmp, a read-only data
+	// dir), the host's sockets there are masked too: X11, ssh-agent, tmux.
+	sharedTmp := ""
+	if plan.TmpFrom == "" && slices.Contains(pol.Writable, "/tmp") {
+		sharedTmp, _ = filepath.EvalSymlinks("/tmp")
+	}
+	// Out of reach already, or the program's own: the private /run and
+	// /tmp, the writable roots (but a shared /tmp), the masked stores.
+	var skip []string
+	if privateRun() {
+		skip = append(skip, "/run")
+	}
+	if plan.TmpFrom != "" {
+		skip = append(skip, "/tmp")
+	}
+	for _, w := range pol.Writable {
+		if sharedTmp == "" || (w != "/tmp" && w != sharedTmp) {
+			skip = append(skip, filepath.Clean(w))
+		}
+	}
+	for _, h := range plan.HideDirs {
+		skip = append(skip, filepath.Clean(h))
+	}
+	skipped := func(p string) bool {
+		return slices.Contains(pol.AllowSocket, p) || slices.ContainsFunc(skip, func(d string) bool { return under(p, d) })
+	}
+	var out []string
+	seen := map[string]bool{}
+	dirs := socketDirs{}
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
+			continue // unnamed or abstract (Landlock scopes those)
+		}
+		// The path is the last column and may itself contain spaces.
+		p, ok := dirs.socket(filepath.Clean(strings.Join(f[7:], " ")))
+		if !ok || seen[p] {
+			continue
+		}
+		seen[p] = true
+		if !skipped(p) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// socketDirs caches the canonical path of each directory sockets are
+// bound in.
+type socketDirs map[string]string
+
+// socket returns the canonical path of the socket bound at bound, and
+// false when nothing is there now: a socket unlinked since is listed
+// while open. Masks go on canonical paths (the init stage follows no
+// link).
+func (d socketDirs) socket(bound string) (string, bool) {
+	dir, base := filepath.Split(bound)
+	real, ok := d[dir]
+	if !ok {
+		real, _ = filepath.EvalSymlinks(dir)
+		d[dir] = real
+	}
+	if real == "" {
+		return "", false
+	}
+	p := filepath.Join(real, base)
+	st, err := os.Lstat(p)
+	if err == nil && st.Mode()&fs.ModeSymlink != 0 { // a link where the socket was bound
+		if p, err = filepath.EvalSymlinks(p); err == nil {
+			st, err = os.Stat(p)
+		}
+	}
+	if err != nil || st.Mode()&fs.ModeSocket == 0 {
+		return "", false
+	}
+	return p, true
+}
+
+// under is profiles.Within for clean absolute paths, without cleaning
+// them again for each of many sockets.
+func under(p, root string) bool {
+	return p == root || root == "/" || len(p) > len(root) && p[len(root)] == '/' && strings.HasPrefix(p, root)
+}
+
+// mountMaxFile is the kernel's limit on mounts per mount namespace.
+var mountMaxFile = "/proc/sys/fs/mount-max"
+
+// withinMountMax refuses a plan the kernel would refuse halfway through
+// the init stage's mounts (ENOSPC after seconds of mounting): every host
+// socket outside /tmp, /run and the writable set takes a mount, and any
+// local user can bind a hundred thousand of them.
+func withinMountMax(plan *nsexec.MountPlan) error {
+	max, err := strconv.Atoi(readTrim(mountMaxFile))
+	if err != nil {
+		return nil // the kernel's error, if ever, then
+	}
+	host := 0
+	if data, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		host = bytes.Count(data, []byte("\n")) // the new namespace's copies
+	}
+	// A generous allowance for /proc, /dev, the private /tmp and /run, the
+	// root's remounts and the pins, beside one mount per listed path.
+	const own = 256
+	need := host + own + len(plan.Writable) + len(plan.Keep) + len(plan.HideDirs) + len(plan.HideFiles) + len(plan.ReadOnly)
+	if need <= max {
+		return nil
+	}
+	dir, n := busiestDir(plan.HideFiles)
+	owner := ""
+	if st, err := os.Stat(dir); err == nil {
+		owner = fmt.Sprintf(" (owned by uid %d)", st.Sys().(*syscall.Stat_t).Uid)
+	}
+	return fmt.Errorf("the sandbox would need %d mounts, more than the kernel allows a mount namespace (fs.mount-max = %d): "+
+		"it covers each host unix socket bound outside /tmp, /run and the writable set, and %d of the %d paths to mask are in %s%s; "+
+		"stop the process that holds them bound, or use --mode rx, which masks nothing",
+		need, max, n, len(plan.HideFiles)+len(plan.HideDirs), termsafe.String(dir), owner)
+}
+
+// busiestDir returns the directory that holds most of paths, and how many.
+func busiestDir(paths []string) (string, int) {
+	count := map[string]int{}
+	best, most := "", 0
+	for _, p := range paths {
+		d := filepath.Dir(p)
+		if count[d]++; count[d] > most {
+			best, most = d, count[d]
+		}
+	}
+	return best, most
+}

@@ -1,0 +1,121 @@
+package sandbox
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/omega-run/omega-run/nsexec"
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// bindUnix binds a listening unix socket at path for the test's length.
+func bindUnix(t testing.TB, path string) {
+	t.Helper()
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+}
+
+func TestSocketDirs(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, filepath.Join(dir, "via")); err != nil {
+		t.Fatal(err)
+	}
+	bindUnix(t, filepath.Join(real, "a.sock"))
+	bindUnix(t, filepath.Join(real, "gone.sock"))
+	os.Remove(filepath.Join(real, "gone.sock")) // listed while open
+	bindUnix(t, filepath.Join(real, "b.sock"))
+	os.Rename(filepath.Join(real, "b.sock"), filepath.Join(real, "b2.sock"))
+	os.Symlink("b2.sock", filepath.Join(real, "b.sock")) // a link where it was bound
+	os.WriteFile(filepath.Join(real, "file"), nil, 0o644)
+	d := socketDirs{}
+	for _, c := range []struct {
+		bound, want string
+	}{
+		{filepath.Join(real, "a.sock"), filepath.Join(real, "a.sock")},
+		{filepath.Join(dir, "via", "a.sock"), filepath.Join(real, "a.sock")},
+		{filepath.Join(real, "b.sock"), filepath.Join(real, "b2.sock")},
+		{filepath.Join(real, "gone.sock"), ""},
+		{filepath.Join(real, "file"), ""},
+		{filepath.Join(dir, "missing", "x.sock"), ""},
+	} {
+		got, ok := d.socket(c.bound)
+		if got != c.want || ok != (c.want != "") {
+			t.Errorf("socket(%s) = %q, %v; want %q", c.bound, got, ok, c.want)
+		}
+	}
+}
+
+func TestHostSocketsMasked(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	own := filepath.Join(dir, "own")
+	os.Mkdir(own, 0o755)
+	os.Symlink(dir, filepath.Join(dir, "link"))
+	bindUnix(t, filepath.Join(dir, "host.sock"))
+	bindUnix(t, filepath.Join(dir, "link", "twice.sock")) // listed by the linked name
+	bindUnix(t, filepath.Join(own, "mine.sock"))
+	bindUnix(t, filepath.Join(dir, "allowed.sock"))
+	pol := profiles.Policy{Writable: []string{own}, AllowSocket: []string{filepath.Join(dir, "allowed.sock")}}
+	got, err := hostSockets(pol, &nsexec.MountPlan{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := slices.DeleteFunc(got, func(p string) bool { return !profiles.Within(p, dir) })
+	want := []string{filepath.Join(dir, "host.sock"), filepath.Join(dir, "twice.sock")}
+	slices.Sort(mine)
+	if !slices.Equal(mine, want) {
+		t.Errorf("masked %q, want %q", mine, want)
+	}
+}
+
+// BenchmarkHostSockets: a local user can bind tens of thousands of
+// sockets where every launch sees them; each costs the launch a look.
+func BenchmarkHostSockets(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 2000 {
+		bindUnix(b, filepath.Join(dir, fmt.Sprintf("s%d", i)))
+	}
+	pol := profiles.Policy{Home: dir, Writable: []string{filepath.Join(dir, "w")}}
+	plan := &nsexec.MountPlan{HideDirs: homeStores(dir)}
+	for b.Loop() {
+		if _, err := hostSockets(pol, plan); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestWithinMountMax(t *testing.T) {
+	dir := t.TempDir()
+	plan := &nsexec.MountPlan{HideFiles: []string{dir + "/a", dir + "/b", "/elsewhere/c"}}
+	limit := filepath.Join(t.TempDir(), "mount-max")
+	defer func(old string) { mountMaxFile = old }(mountMaxFile)
+	mountMaxFile = limit
+	for _, c := range []struct {
+		max  string
+		fail bool
+	}{
+		{"100000", false},
+		{"10", true},   // below the host's own mounts
+		{"bad", false}, // unreadable: the kernel says it, if ever
+	} {
+		os.WriteFile(limit, []byte(c.max+"\n"), 0o644)
+		err := withinMountMax(plan)
+		if (err != nil) != c.fail {
+			t.Errorf("mount-max %s: %v", c.max, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "2 of the 3 paths to mask are in "+dir) {
+			t.Errorf("mount-max %s: %v does not name %s", c.max, err, dir)
+		}
+	}
+}
