@@ -258,9 +258,16 @@ void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t
 // program read as their possessor.
 void omega_new_session_keyring(void) {
 	// KEYCTL_JOIN_SESSION_KEYRING (1) with a NULL name: a new anonymous one.
-	if (syscall(SYS_keyctl, 1, NULL) < 0 && errno != ENOSYS) {
+	if (syscall(SYS_keyctl, 1, NULL) >= 0)
+		return;
+	int err = errno;
+	// KEYCTL_GET_KEYRING_ID (0) of KEY_SPEC_SESSION_KEYRING (-3): when it
+	// fails too, keyctl itself is refused (no keyrings: ENOSYS; a filter
+	// around omega-run: EPERM, EACCES), and the program, which inherits
+	// that filter, cannot read the keys either.
+	if (syscall(SYS_keyctl, 0, -3, 0) >= 0) {
 		char msg[200];
-		snprintf(msg, sizeof msg, "the program keeps your session keyring (keyctl: %s); a seccomp profile that allows keyctl lets it read the keys there", strerror(errno));
+		snprintf(msg, sizeof msg, "the program keeps your session keyring (keyctl: %s); a seccomp profile that allows keyctl lets it read the keys there", strerror(err));
 		omega_warn(msg);
 	}
 }

@@ -38,3 +38,24 @@ func TestSessionKeyring(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionKeyringCallerFilter: a caller whose own seccomp filter refuses
+// keyctl (Docker's and flatpak's profiles answer EPERM, a kernel without
+// keyrings ENOSYS) passes that filter on to the program, which therefore
+// cannot read any key: the launch says nothing about the keyring and runs
+// the program. Only a filter that kills on keyctl would end it.
+func TestSessionKeyringCallerFilter(t *testing.T) {
+	const sysKeyctl = "250" // x86_64
+	for _, u := range users {
+		for _, errno := range []string{"1", "13", "38"} {
+			t.Run(u.name+"/"+errno, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.runProg(probe, "seccomp-exec", sysKeyctl+"="+errno,
+					bin, "--mode", "sandbox", "--", "/bin/echo", "ran")
+				if r.code != 0 || r.stdout != "ran\n" || strings.Contains(r.stderr, "keyring") {
+					t.Errorf("keyctl refused (errno %s) around omega-run: exit %d, stdout %q, stderr %q; want it run without a keyring warning", errno, r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
