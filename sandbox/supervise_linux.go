@@ -216,6 +216,12 @@ func (l *launch) status() (int, error) {
 	if err != nil {
 		return 0, launcherErr(err)
 	}
+	// The init stage exits with the program's status (128+N for its
+	// signals), and omega-run's own filters never kill: killed by SIGSYS,
+	// it met a filter around omega-run that kills instead of failing.
+	if ws.Signaled() && ws.Signal() == syscall.SIGSYS {
+		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as keyctl for the program's own session keyring; let that filter answer an errno (systemd: SystemCallErrorNumber=EPERM) or allow the call"))
+	}
 	return nsexec.ExitStatus(ws), nil
 }
 

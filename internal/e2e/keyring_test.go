@@ -59,3 +59,27 @@ func TestSessionKeyringCallerFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionKeyringCallerKillFilter: a filter around omega-run that kills
+// on keyctl (systemd's SystemCallFilter=~@keyring without
+// SystemCallErrorNumber=) kills the init stage as it joins its keyring.
+// The launch says so in one line and exits 125, omega-run's own failure,
+// rather than 159, which reads as the program killed by SIGSYS.
+func TestSessionKeyringCallerKillFilter(t *testing.T) {
+	const sysKeyctl = "250" // x86_64
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.runProg(probe, "seccomp-exec", sysKeyctl+"=kill",
+				bin, "--mode", "sandbox", "--", "/bin/echo", "ran")
+			if r.code != 125 || !strings.Contains(r.stderr, "omega-run: ") || !strings.Contains(r.stderr, "SIGSYS") {
+				t.Errorf("keyctl kills around omega-run: exit %d, stdout %q, stderr %q; want 125 and a line naming SIGSYS", r.code, r.stdout, r.stderr)
+			}
+			// The control: a program killed by SIGSYS is still 128+31.
+			r = w.runProg(bin, "--mode", "sandbox", "--", "/bin/sh", "-c", "kill -SYS $$")
+			if r.code != 159 || strings.Contains(r.stderr, "SIGSYS") {
+				t.Errorf("program killed by SIGSYS: exit %d, stderr %q; want 159 and nothing said", r.code, r.stderr)
+			}
+		})
+	}
+}

@@ -19,7 +19,8 @@ import (
 // seccompExec simulates a kernel or LSM that refuses some system calls:
 // "seccomp-exec NR=ERRNO[,NR=ERRNO...] PROGRAM ARGS..." makes each listed
 // call fail with its errno, then execs the program (the filter is
-// inherited by everything it starts).
+// inherited by everything it starts). ERRNO "kill" kills the process
+// instead (SIGSYS), as systemd's SystemCallFilter= does by default.
 func seccompExec(args []string) error {
 	var filter []unix.SockFilter
 	stmt := func(code uint16, k uint32) { filter = append(filter, unix.SockFilter{Code: code, K: k}) }
@@ -28,11 +29,15 @@ func seccompExec(args []string) error {
 		nrS, errS, _ := strings.Cut(rule, "=")
 		nr, err1 := strconv.Atoi(nrS)
 		errno, err2 := strconv.Atoi(errS)
+		action := unix.SECCOMP_RET_ERRNO | uint32(errno)
+		if errS == "kill" {
+			action, err2 = unix.SECCOMP_RET_KILL_PROCESS, nil
+		}
 		if err1 != nil || err2 != nil {
 			return fmt.Errorf("bad rule %q", rule)
 		}
 		filter = append(filter, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: uint32(nr), Jt: 0, Jf: 1})
-		stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ERRNO|uint32(errno))
+		stmt(unix.BPF_RET|unix.BPF_K, action)
 	}
 	stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)
 	return filteredExec(filter, args[1:])
