@@ -355,7 +355,8 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_MOUNTS) {
 		omega_refuse_host_dirs(&s);
 		omega_enter_mounts(&s);
-		omega_new_session_keyring();
+		if (s.flags & F_OWN_KEYRING)
+			omega_new_session_keyring();
 	}
 	if (s.hostname[0] && sethostname(s.hostname, strlen(s.hostname)) < 0)
 		omega_dief(errno, "sethostname");

@@ -67,7 +67,7 @@ func runInit(w *warner) error {
 		return err
 	} else if err := enterMounts(s, w); err != nil {
 		return err
-	} else {
+	} else if s.OwnKeyring {
 		newSessionKeyring(*w)
 	}
 	if s.Hostname != "" {

@@ -57,6 +57,11 @@ type Spec struct {
 	ClearEnv bool
 	// Limits are resource limits set right before the program starts.
 	Limits []rlimits.Limit
+	// OwnKeyring makes the init stage (with its mounts) join a new, empty
+	// session keyring: the caller's holds keys a program whose profile
+	// allows keyctl would read as their possessor. Only then: a filter
+	// around omega-run may kill on keyctl (systemd's ~@keyring).
+	OwnKeyring bool
 	// GoAhead makes the init stage wait, before anything else, for one
 	// byte on the fd after the kept ones: the parent sends it once it has
 	// put the init stage in its cgroup (cgroup v1 has no clone-into).

@@ -74,6 +74,8 @@ const (
 	flagLogDenials
 	// flagMountsRequired: Mounts.Required.
 	flagMountsRequired
+	// flagOwnKeyring: Spec.OwnKeyring.
+	flagOwnKeyring
 )
 
 type wireWriter struct {
@@ -166,7 +168,7 @@ func specFlags(s *Spec) uint32 {
 		{flagFailClosed, s.FailClosed}, {flagPlain, s.Plain}, {flagClearEnv, s.ClearEnv},
 		{flagGoAhead, s.GoAhead}, {flagCgroupNS, s.CgroupNS}, {flagProbe, s.Probe}, {flagLogJSON, s.LogJSON},
 		{flagMounts, s.Mounts != nil}, {flagFreshRun, s.Mounts != nil && s.Mounts.FreshRun},
-		{flagMountsRequired, s.Mounts != nil && s.Mounts.Required},
+		{flagMountsRequired, s.Mounts != nil && s.Mounts.Required}, {flagOwnKeyring, s.OwnKeyring},
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
