@@ -22,14 +22,17 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/omega-run/omega-run/internal/safefile"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/pelletier/go-toml/v2"
 )
+
+// maxConfig bounds a config file's size (a few lines).
+const maxConfig = 1 << 20
 
 // FileName is the config file inside the data dir.
 const FileName = profiles.ConfigFileName
@@ -78,7 +81,14 @@ type File struct {
 // Load reads path. A missing file is no error when optional is set (the
 // default location); an explicit --config must exist.
 func Load(path string, optional bool) (File, error) {
-	data, err := os.ReadFile(path)
+	// A FIFO or a link to a device that a confined program left in its
+	// place must not hold or fill the launch (safefile); a named
+	// --config may be a pipe (/dev/stdin) or /dev/null.
+	kind := safefile.Named
+	if optional {
+		kind = safefile.Regular
+	}
+	data, err := safefile.Read(path, maxConfig, kind)
 	// ENOTDIR: the data dir is a file; the launch says so (it cannot
 	// create the data dir), and rwx does not need one.
 	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && optional {

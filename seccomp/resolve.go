@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"reflect"
 	"strings"
 
+	"github.com/omega-run/omega-run/internal/safefile"
 	"github.com/omega-run/omega-run/profiles"
 )
+
+// maxProfile bounds a profile file's size (Docker's default is 30 KB).
+const maxProfile = 16 << 20
 
 // Resolve turns a profile name or path into a validated Profile.
 //
@@ -44,7 +47,9 @@ func Resolve(nameOrPath string) (*Profile, error) {
 		p.builtin = nameOrPath
 		return p, nil
 	}
-	data, err := os.ReadFile(nameOrPath)
+	// A profile in a writable root may have been replaced by a FIFO or
+	// a link to a device (safefile); /dev/stdin works.
+	data, err := safefile.Read(nameOrPath, maxProfile, safefile.Named)
 	if err != nil {
 		return nil, readError(nameOrPath, err)
 	}

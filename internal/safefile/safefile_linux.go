@@ -1,0 +1,78 @@
+package safefile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// open looks at path through an O_PATH descriptor (following links, as
+// the caller named it) and opens it, through that descriptor, only once
+// it is of a kind accepted: nothing else is ever opened. Without /proc
+// to reopen through, path is opened again and must be the same file.
+func open(path string, kind Kind) (*os.File, error) {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, &os.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if err := check(fd, &st, path, kind); err != nil {
+		return nil, err
+	}
+	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
+	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), flags, 0)
+	if !errors.Is(err, fs.ErrNotExist) {
+		if err != nil {
+			err = &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
+		}
+		return f, err
+	}
+	if f, err = os.OpenFile(path, flags, 0); err != nil {
+		return nil, err
+	}
+	var now unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &now); err != nil || now.Dev != st.Dev || now.Ino != st.Ino {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.New("replaced while it was opened")}
+	}
+	return f, nil
+}
+
+// check says whether the file fd is one kind accepts; the regular files
+// of /proc and /sys are not (reading /proc/kmsg takes the kernel log's
+// lines from syslog).
+func check(fd int, st *unix.Stat_t, path string, kind Kind) error {
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		var sfs unix.Statfs_t
+		if err := unix.Fstatfs(fd, &sfs); err != nil {
+			return &os.PathError{Op: "fstatfs", Path: path, Err: err}
+		}
+		switch sfs.Type {
+		case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC:
+			return unfit(path, kind, "a kernel file")
+		}
+		return nil
+	case unix.S_IFIFO:
+		if kind == Named {
+			return nil
+		}
+		return unfit(path, kind, "a FIFO")
+	case unix.S_IFCHR:
+		if kind == Named && st.Rdev == unix.Mkdev(1, 3) {
+			return nil // /dev/null
+		}
+		return unfit(path, kind, "a device")
+	case unix.S_IFDIR:
+		return &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
+	}
+	return unfit(path, kind, "neither a file nor a pipe")
+}
