@@ -24,16 +24,7 @@ import (
 // (the sandbox's /tmp is a mount target, not a path to resolve).
 // known are the roots checkPlanted resolved already (nil: none).
 func canonicalRoots(pol profiles.Policy, known map[string]string) (map[string]string, error) {
-	canon, err := resolveRoots(pol, true, known)
-	if err != nil {
-		return nil, err
-	}
-	if tmp, ok := canon[pol.PrivateTmp()]; ok && pol.Mode == profiles.ModeSandbox {
-		if err := stickyTmp(tmp); err != nil {
-			return nil, err
-		}
-	}
-	return canon, nil
+	return resolveRoots(pol, true, known)
 }
 
 // openDirNoSymlinks opens the directory path without following a symlink
@@ -50,34 +41,70 @@ func openDirNoSymlinks(path string) (int, error) {
 	return fd, err
 }
 
-// stickyTmp gives the private /tmp a real /tmp's mode, 1777, so that a
-// --user other than its owner can use it too (the data dir around it,
-// 0700, keeps other host users out). path is canonical: opened without
-// following any symlink, so a planted one cannot point the chmod
-// elsewhere. A kernel without openat2, or a filter around omega-run
-// that refuses it (ENOSYS, EPERM), keeps the mode.
-func stickyTmp(path string) error {
+// privateTmpMode gives sandbox mode's private /tmp at path (canonical:
+// opened without following any symlink, so a planted one cannot point
+// the chmod elsewhere) the mode its program needs: 1777, as a real
+// /tmp's, where a --user other than its owner runs (uid), which the data
+// dir around it must keep other host users out of: one they may enter
+// (a unit's StateDirectory=, 0755) would make the sandbox's /tmp theirs
+// too, to read what the program leaves there and plant links in, which
+// the returned warning says. Without such a --user, where others may
+// enter, 0700: the caller's alone. A kernel without openat2, or a
+// filter around omega-run that refuses it (ENOSYS, EPERM), keeps the
+// mode.
+func privateTmpMode(path string, uid int) (string, error) {
 	fd, err := openDirNoSymlinks(path)
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
-		return nil
+		return "", nil
 	}
 	if err != nil {
-		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+		return "", fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+		return "", fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
-	if st.Mode&0o7777 == 0o1777 || int(st.Uid) != os.Geteuid() {
-		return nil
+	if int(st.Uid) != os.Geteuid() {
+		return "", nil // not the launcher's to change
+	}
+	open := othersMayEnter(filepath.Dir(path))
+	want, warning := uint32(0o1777), ""
+	switch {
+	case open && uid != int(st.Uid):
+		warning = "the sandbox's /tmp, " + path + ", is 1777 for --user, and other users of this machine may enter its data dir " +
+			filepath.Dir(path) + ": they can read what the program leaves in /tmp and plant links there; " +
+			"chmod 700 the data dir (systemd: StateDirectoryMode=0700), or use a data dir of its own"
+	case uid != int(st.Uid):
+	case open:
+		want = 0o700
+	case st.Mode&0o7777 == 0o700:
+		want = 0o700 // made private earlier: kept so
+	}
+	if st.Mode&0o7777 == want {
+		return warning, nil
 	}
 	// On a read-only mount the sandbox gets the host's /tmp instead
 	// (dropReadOnlyMounts).
-	if err := unix.Fchmod(fd, 0o1777); err != nil && !errors.Is(err, unix.EROFS) {
-		return fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+	if err := unix.Fchmod(fd, want); err != nil && !errors.Is(err, unix.EROFS) {
+		return "", fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
-	return nil
+	return warning, nil
+}
+
+// othersMayEnter says whether users other than dir's owner may reach
+// dir: it and every directory above it let a group or others search.
+func othersMayEnter(dir string) bool {
+	for {
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) != nil || st.Mode&0o011 == 0 {
+			return false
+		}
+		if dir == "/" {
+			return true
+		}
+		dir = filepath.Dir(dir)
+	}
 }
 
 // canonicalAll maps paths through canon, keeping unknown ones.

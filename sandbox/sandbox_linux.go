@@ -110,6 +110,15 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	if err != nil {
 		return nil, nsexec.Namespaces{}, err
 	}
+	if tmp, ok := canon[p.policy.PrivateTmp()]; ok && p.policy.Mode == ModeSandbox {
+		w, err := privateTmpMode(tmp, p.programUID())
+		if err != nil {
+			return nil, nsexec.Namespaces{}, err
+		}
+		if w != "" {
+			warnings = append(warnings, w)
+		}
+	}
 	logGrantWarnings(p, canon)
 	ns := nsexec.Namespaces{}
 	if p.policy.Mode == ModeSandbox {
