@@ -64,7 +64,9 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 	line := "omega-run: " + e.Level.String() + ": " + termsafe.String(e.Message)
 	for _, k := range slices.Sorted(maps.Keys(e.Data)) {
 		v := fmt.Sprint(e.Data[k])
-		if v == "" || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' || r == 0x7f }) {
+		// Quoted (strconv.Quote escapes what a terminal would act on)
+		// where termsafe would change it too: a C1 control is no space.
+		if v == "" || termsafe.String(v) != v || strings.ContainsFunc(v, func(r rune) bool { return r <= ' ' || r == '"' || r == '=' }) {
 			v = strconv.Quote(v)
 		}
 		line += " " + k + "=" + v

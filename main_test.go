@@ -200,3 +200,16 @@ func TestHelpBeforeProgram(t *testing.T) {
 		t.Errorf("omega-run -h -- true: exit %d, want 0", code)
 	}
 }
+
+// TestLineFieldEscapes: a field's value is escaped too: the launch line's
+// writable roots come from a config file an rx program may have
+// rewritten, and a C1 control (U+009B, CSI to a terminal) or a bidi
+// override is no space, which alone made a value quoted.
+func TestLineFieldEscapes(t *testing.T) {
+	e := &logrus.Entry{Level: logrus.InfoLevel, Message: "launching",
+		Data: logrus.Fields{"writable": "/tmp/a\u009b2K\u202eb"}}
+	got, _ := lineFormatter{}.Format(e)
+	if want := `omega-run: info: launching writable="/tmp/a\u009b2K\u202eb"` + "\n"; string(got) != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
