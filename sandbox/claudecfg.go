@@ -90,6 +90,16 @@ func (c cfgChange) String() string {
 type found []string
 
 func (f *found) UnmarshalJSON(b []byte) error {
+	if len(b) > maxDecodedValue {
+		// Kept compact as it is, not decoded: a tree of a million small
+		// objects took thirty times the file. Keys in another order then
+		// count as a change, which errs towards naming one.
+		var c bytes.Buffer
+		if json.Compact(&c, b) == nil {
+			*f = append(*f, c.String())
+		}
+		return nil
+	}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
@@ -128,6 +138,16 @@ func (f *found) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// maxDecodedValue is the largest value found decodes to compare it
+// canonically (an MCP server's entry is a few hundred bytes).
+const maxDecodedValue = 64 << 10
+
+// maxProjects bounds the projects of one state file compared key by key
+// (a heavy user has thousands; Claude Code adds one for each directory
+// it starts in): a program that leaves a million made the launcher hold
+// gigabytes. Past it, one line says the rest went unchecked.
+const maxProjects = 50_000
+
 // settingsDoc holds settingsKeys (a test checks they match).
 type settingsDoc struct {
 	Hooks               found `json:"hooks"`
@@ -157,6 +177,8 @@ type stateDoc struct {
 	BypassPermissionsModeAccepted     found        `json:"bypassPermissionsModeAccepted"`
 	SkipDangerousModePermissionPrompt found        `json:"skipDangerousModePermissionPrompt"`
 	Projects                          projectLists `json:"-"`
+	// manyProjects: more than maxProjects, the rest not decoded.
+	manyProjects bool
 }
 
 type projectDoc struct {
@@ -207,10 +229,12 @@ func decodeState(data []byte, doc *stateDoc) error {
 		}
 		key, _ := t.(string)
 		var into any = &skipped{}
-		var m map[string]projectDoc
 		switch {
 		case key == "projects":
-			into = &m
+			if err := decodeProjects(dec, doc); err != nil {
+				return err
+			}
+			continue
 		case slices.ContainsFunc(stateKeys, func(k cfgKey) bool { return k.name == key }):
 			into = field(doc, key)
 		}
@@ -218,14 +242,57 @@ func decodeState(data []byte, doc *stateDoc) error {
 		if err := dec.Decode(into); err != nil && !errors.As(err, &te) {
 			return err
 		}
-		for name, p := range m {
-			if doc.Projects == nil {
-				doc.Projects = projectLists{}
-			}
-			doc.Projects[name] = append(doc.Projects[name], &p)
-		}
 	}
 	_, err := dec.Token()
+	return err
+}
+
+// decodeProjects adds the projects object dec is at to doc, entry by
+// entry, maxProjects of them at most; a value that is no object is
+// skipped, as a map's decoding skipped it.
+func decodeProjects(dec *json.Decoder, doc *stateDoc) error {
+	if !dec.More() {
+		return errors.New("a key without a value")
+	}
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if t != json.Delim('{') {
+		if _, ok := t.(json.Delim); ok {
+			return dec.Decode(&skipped{}) // an array's rest: not ours
+		}
+		return nil // a scalar
+	}
+	// A name twice in one object: the last wins, as in JSON.parse.
+	m := map[string]*projectDoc{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		name, _ := t.(string)
+		if _, again := m[name]; !again && len(m) == maxProjects {
+			doc.manyProjects = true
+			if err := dec.Decode(&skipped{}); err != nil {
+				return err
+			}
+			continue
+		}
+		var p projectDoc
+		var te *json.UnmarshalTypeError
+		if err := dec.Decode(&p); err != nil && !errors.As(err, &te) {
+			return err
+		}
+		m[name] = &p
+	}
+	for name, p := range m {
+		if doc.Projects == nil {
+			doc.Projects = projectLists{}
+		}
+		doc.Projects[name] = append(doc.Projects[name], p)
+	}
+	_, err = dec.Token()
 	return err
 }
 
@@ -314,6 +381,9 @@ func stateChanges(file string, before, after []byte) []string {
 	var out []string
 	for _, k := range changedKeys([]*stateDoc{&b}, []*stateDoc{&a}, stateKeys) {
 		out = append(out, cfgChange{file: file, key: k}.String())
+	}
+	if a.manyProjects {
+		out = append(out, fmt.Sprintf("the program left more than %d projects in %s: the rest are not compared; check their mcpServers before running claude unconfined", maxProjects, termsafe.String(file)))
 	}
 	var names []string
 	for name := range a.Projects {
