@@ -55,7 +55,7 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	} else if real, err := filepath.EvalSymlinks(base); err == nil {
 		base = real // a TMPDIR named through a link of the user's
 	}
-	removeStaleRelays(base)
+	removeStaleRelays(base, spec.User)
 	r, err := listenRelay(base, spec.User)
 	if err != nil {
 		logrus.Warnf("NOTIFY_SOCKET: no relay for the program (%v): sd_notify(3) fails in it", err)
@@ -167,9 +167,19 @@ func chmodSocket(dfd int, name string, mode uint32) error {
 // removeStaleRelays removes the relay directories below base whose
 // omega-run is gone (killed before it could clean up): their socket
 // refuses connections. A directory still being made has no socket yet.
-func removeStaleRelays(base string) {
+// Only directories of this launcher's user or of its --user (which a
+// relay gets) are removed: base may be the host's /tmp, where any user
+// could leave one of that name, with a file in the socket's place (which
+// refuses connections too) and a million below it, for root to remove
+// at every start.
+func removeStaleRelays(base string, user *nsexec.Credentials) {
 	dirs, _ := filepath.Glob(filepath.Join(base, "omega-notify-*"))
 	for _, d := range dirs {
+		var st unix.Stat_t
+		if unix.Lstat(d, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR ||
+			(int(st.Uid) != os.Geteuid() && (user == nil || st.Uid != user.UID)) {
+			continue
+		}
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 		if err != nil {
 			return
