@@ -64,6 +64,7 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	}
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	status, err := l.run(p, ns.Enabled, spec, sigs)
+	defer resetBeforeNextLine()()
 	relay.close()
 	// The program may have left the terminal to another process group
 	// with TOSTOP set: the warnings below must not stop omega-run.

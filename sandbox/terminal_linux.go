@@ -1,10 +1,51 @@
 package sandbox
 
-import "golang.org/x/sys/unix"
+import (
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
+)
 
 // stderrTerminal tells whether omega-run's stderr is a terminal: a
 // person is watching, not a program collecting the output.
 func stderrTerminal() bool {
 	_, err := unix.IoctlGetTermios(2, unix.TCGETS)
 	return err == nil
+}
+
+// textReset makes a terminal's text plain and readable again: SI and
+// ESC ( B back to ASCII from the line-drawing set, SGR 0 out of conceal
+// and invisible colours.
+const textReset = "\x0f\x1b(B\x1b[0m"
+
+// resetBeforeNextLine has omega-run's next log line, the first after the
+// run, start with textReset where stderr is a terminal and the lines are
+// text: the program wrote to the same terminal just before, and could
+// have left it so that the warnings about what it did (files it made
+// that run later) are unreadable. The returned func takes the hook out
+// again (Run may be called again, by a library).
+func resetBeforeNextLine() func() {
+	if _, isJSON := logrus.StandardLogger().Formatter.(*logrus.JSONFormatter); isJSON || !stderrTerminal() {
+		return func() {}
+	}
+	logger := logrus.StandardLogger()
+	saved := make(logrus.LevelHooks)
+	for l, hs := range logger.Hooks {
+		saved[l] = slices.Clone(hs)
+	}
+	logger.AddHook(&resetHook{})
+	return func() { logger.ReplaceHooks(saved) }
+}
+
+// resetHook writes textReset once, before the first line it sees.
+type resetHook struct{ once sync.Once }
+
+func (*resetHook) Levels() []logrus.Level { return logrus.AllLevels }
+
+func (h *resetHook) Fire(*logrus.Entry) error {
+	h.once.Do(func() { os.Stderr.WriteString(textReset) })
+	return nil
 }
