@@ -156,12 +156,16 @@ int omega_read_only_binds(const struct spec *s) {
 	return 0;
 }
 
+// OMEGA_TEXT_RESET is SI, ESC ( B and SGR 0: plain ASCII text again.
+#define OMEGA_TEXT_RESET "\x0f\x1b(B\x1b[0m"
+
 // omega_read_only_lost is masks_linux.go's readOnlyLost: it warns about
 // each read-only bind that is gone — a host process that replaced or
 // removed the file detached it (the kernel allows that from another mount
 // namespace), and the program may then have written the new file.
 void omega_read_only_lost(void) {
 	char msg[4096 + 256];
+	int reset = !omega_log_json && isatty(2);
 	for (uint32_t i = 0; i < npins; i++) {
 		struct stat st;
 		if (lstat(pins[i].path, &st) == 0 ? st.st_dev == pins[i].dev && st.st_ino == pins[i].ino
@@ -171,6 +175,13 @@ void omega_read_only_lost(void) {
 		         "%s was replaced on the host while the sandbox ran, which lifted its read-only bind: the program "
 		         "could have changed the new file; check it before anything runs it",
 		         pins[i].path);
+		if (reset) {
+			// The program wrote to this terminal last, and could have
+			// left its text unreadable (masks_linux.go's textReset).
+			reset = 0;
+			if (write(2, OMEGA_TEXT_RESET, sizeof OMEGA_TEXT_RESET - 1) < 0) {
+			}
+		}
 		omega_warn(msg);
 	}
 }

@@ -76,7 +76,12 @@ func supervise(s *Spec, env []string) error {
 	_ = unix.Setpgid(0, 0)
 	go forward(sigs, proc.Pid)
 	status := reap(proc.Pid)
-	for _, p := range readOnlyLost() {
+	for i, p := range readOnlyLost() {
+		if _, err := unix.IoctlGetTermios(2, unix.TCGETS); i == 0 && err == nil && !s.LogJSON {
+			// The program wrote to this terminal last, and could have
+			// left its text unreadable: SI, ESC ( B, SGR 0.
+			os.Stderr.WriteString("\x0f\x1b(B\x1b[0m")
+		}
 		warner{json: s.LogJSON}.warn(lostWarning(p))
 	}
 	os.Exit(status)

@@ -1,9 +1,11 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAfterRunWarningsVisible: the warnings after the run (what the
@@ -32,5 +34,29 @@ func TestAfterRunWarningsVisible(t *testing.T) {
 				t.Errorf("nothing resets the terminal's text before the warning: %q", between)
 			}
 		})
+	}
+}
+
+// TestReplacedBindWarningVisible: PID 1's warning that a read-only bind
+// was lifted (a host editor saved the config file) comes after the
+// program's last output too, and is reset before in the same way.
+func TestReplacedBindWarningVisible(t *testing.T) {
+	w := newWorld(t, nobody)
+	cfg := filepath.Join(w.dataDir, "config.toml")
+	writeFile(t, cfg, "[sandbox]\n")
+	chownTree(t, w.dataDir, nobody)
+	go func() {
+		time.Sleep(time.Second)
+		writeFile(t, cfg+".new", "[sandbox]\nnet = \"host\"\n")
+		os.Rename(cfg+".new", cfg)
+	}()
+	out, code := onPty(t, w, "", "--", "/bin/sh", "-c",
+		`printf 'bye\033[8m'; until grep -q net "$0"; do sleep 0.05; done`, cfg)
+	i, j := strings.Index(out, "bye"), strings.Index(out, "was replaced on the host")
+	if code != 0 || i < 0 || j < i {
+		t.Fatalf("exit %d, output %q: want the program's, then the warning", code, out)
+	}
+	if between := out[i:j]; !strings.Contains(between, "\x0f\x1b(B\x1b[0m") {
+		t.Errorf("nothing resets the terminal's text before the warning: %q", between)
 	}
 }
