@@ -36,7 +36,7 @@ func (g *gitScan) changes() []string {
 		capped(made, "files the program made where git configs send git, as above"))
 	for _, dotGit := range g.dotGits {
 		var dirs []string
-		for _, gd := range gitDirsIn(dotGit) {
+		for _, gd := range gitDirsIn(dotGit, nil) {
 			switch {
 			case g.gitDirs[gd] || plainWorktree(dotGit, gd):
 			case filepath.Base(filepath.Dir(gd)) == "worktrees":

@@ -101,6 +101,9 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 	var warnings []string
 	later, scan := runsLater(pol, canon, append(slices.Clone(pol.Writable), plan.Writable...), plan.TmpFrom != "")
 	later = uniq(later)
+	if err := scan.unreadableError(); err != nil {
+		return nil, nil, nil, err
+	}
 	if len(later) > maxProtected {
 		root, n := countIn(later, plan.Writable)
 		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), %d of them below %s: more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's",

@@ -40,7 +40,7 @@ func BenchmarkWalkDirs(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		n := 0
-		walkDirs(root, profiles.ScanDepth, nil, func(string, map[string]bool) { n++ })
+		walkDirs(root, profiles.ScanDepth, nil, func(string) {}, func(string, map[string]bool) { n++ })
 		if n < 300 {
 			b.Fatalf("visited %d directories", n)
 		}

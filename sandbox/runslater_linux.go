@@ -58,6 +58,9 @@ type gitScan struct {
 	// claudeWatched are the Claude Code settings files the launch's own
 	// report compares key by key (claudewatch.go).
 	claudeWatched map[string]bool
+	// denied are the caller's directories the scan may not read
+	// (unreadable_linux.go).
+	denied []string
 }
 
 // laterDir is a directory and the RunsLater names absent from it, bit i
@@ -127,11 +130,12 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 		if root == pol.ClaudeDir() {
 			skipTop = claudeDataDirs
 		}
-		walkDirs(root, profiles.ScanDepth, skipTop, func(dir string, entries map[string]bool) {
+		walkDirs(root, profiles.ScanDepth, skipTop, g.deny, func(dir string, entries map[string]bool) {
 			if seen[dir] {
 				return
 			}
 			seen[dir] = true
+			g.checkSearchable(dir, entries)
 			var absent uint64
 			for i, n := range profiles.RunsLater {
 				if n == profiles.ClaudeProjectSettings && filepath.Join(dir, profiles.ClaudeDirName) == pol.ClaudeDir() {
@@ -188,7 +192,7 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 		return nil
 	}
 	g.dotGits = append(g.dotGits, dotGit)
-	for _, gitDir := range gitDirsIn(dotGit) {
+	for _, gitDir := range gitDirsIn(dotGit, g.deny) {
 		g.gitDirs[gitDir] = true
 		for _, n := range profiles.GitRunsLater {
 			p := filepath.Join(gitDir, n)
@@ -305,14 +309,17 @@ func isGitDir(dir string) bool {
 // each modules/; nothing below a git dir but its own modules/ and
 // worktrees/. Symlinks are not followed (a program's link must not lead
 // the scan, or the hooks dirs made for what it finds, elsewhere).
-func gitDirsIn(dotGit string) []string {
+func gitDirsIn(dotGit string, denied func(string)) []string {
 	out := []string{dotGit}
 	var below func(dir string, levels int)
 	below = func(dir string, levels int) {
 		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() || levels == 0 {
 			return
 		}
-		list, _ := os.ReadDir(dir)
+		list, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrPermission) && denied != nil {
+			denied(dir)
+		}
 		for _, e := range list {
 			if !e.IsDir() { // a symlink's entry is not a directory
 				continue
@@ -354,10 +361,14 @@ var claudeDataDirs = func() map[string]bool {
 }()
 
 // walkDirs calls visit with each directory and the names in it, but not
-// below the names in skipTop directly in dir.
-func walkDirs(dir string, depth int, skipTop map[string]bool, visit func(dir string, entries map[string]bool)) {
+// below the names in skipTop directly in dir, and denied with each it
+// may not read.
+func walkDirs(dir string, depth int, skipTop map[string]bool, denied func(string), visit func(dir string, entries map[string]bool)) {
 	list, err := os.ReadDir(dir)
 	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			denied(dir)
+		}
 		return
 	}
 	entries := make(map[string]bool, len(list))
@@ -370,7 +381,7 @@ func walkDirs(dir string, depth int, skipTop map[string]bool, visit func(dir str
 	}
 	for _, e := range list {
 		if e.Type()&fs.ModeDir != 0 && !skipDirs[e.Name()] && !skipTop[e.Name()] {
-			walkDirs(filepath.Join(dir, e.Name()), depth-1, nil, visit)
+			walkDirs(filepath.Join(dir, e.Name()), depth-1, nil, denied, visit)
 		}
 	}
 }
