@@ -317,8 +317,8 @@ func gitDirsIn(dotGit string, denied func(string)) []string {
 			return
 		}
 		list, err := os.ReadDir(dir)
-		if errors.Is(err, fs.ErrPermission) && denied != nil {
-			denied(dir)
+		if denied != nil && (errors.Is(err, fs.ErrPermission) || unix.Faccessat(unix.AT_FDCWD, dir, unix.X_OK, unix.AT_EACCESS) == unix.EACCES) {
+			denied(dir) // unlisted, or listed but not searchable (mode 600)
 		}
 		for _, e := range list {
 			if !e.IsDir() { // a symlink's entry is not a directory

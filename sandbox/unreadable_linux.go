@@ -29,9 +29,15 @@ func (g *gitScan) deny(dir string) {
 	}
 }
 
-// checkSearchable notes the .git and the directories of RunsLater files
-// in dir (named in entries) that the scan may not look into.
+// checkSearchable notes dir, when the scan may not look into it, or else
+// the .git and the directories of RunsLater files in it (named in
+// entries) that it may not look into.
 func (g *gitScan) checkSearchable(dir string, entries map[string]bool) {
+	// Listed but not searchable (mode 600): nothing in it can be looked at.
+	if unix.Faccessat(unix.AT_FDCWD, dir, unix.X_OK, unix.AT_EACCESS) == unix.EACCES {
+		g.deny(dir)
+		return
+	}
 	check := func(name string, dirMode uint32) {
 		if !entries[name] {
 			return
