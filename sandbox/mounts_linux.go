@@ -110,7 +110,9 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 			len(later), n, root, maxProtected)
 	}
 	scan.makeHooks() // only now: a launch refused above makes none
-	warnings = append(warnings, scan.warnings...)
+	// The program's to multiply (a symlinked .git in each of thousands of
+	// directories): named up to maxReported, then counted.
+	warnings = append(warnings, capped(scan.warnings, "warnings like these about the writable set")...)
 	readOnly := append(slices.Clone(pol.ReadOnly), later...)
 	// Config files the program can reach decide its next launch, by
 	// whatever path the caller named them.
