@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"syscall"
@@ -88,7 +89,7 @@ func Load(path string, optional bool) (File, error) {
 	if optional {
 		kind = safefile.Regular
 	}
-	data, err := safefile.Read(path, maxConfig, kind)
+	data, fi, err := safefile.ReadInfo(path, maxConfig, kind)
 	// ENOTDIR: the data dir is a file; the launch says so (it cannot
 	// create the data dir), and rwx does not need one.
 	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && optional {
@@ -96,6 +97,12 @@ func Load(path string, optional bool) (File, error) {
 	}
 	if err != nil {
 		return File{}, fmt.Errorf("config: %w", err)
+	}
+	// Root takes the data dir's config file only from root: another
+	// user's (a data dir in their home, or one they own) could ask for
+	// rwx and run root's program unconfined. A named one is the caller's.
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && optional && os.Geteuid() == 0 && st.Uid != 0 {
+		return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen a launch as root with it (mode = \"rwx\"): make it root's (chown root), or name a config file of root's with --config or OMEGA_RUN_CONFIG", path, st.Uid)
 	}
 	f, err := Parse(data, path)
 	f.Path = path

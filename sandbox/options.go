@@ -164,6 +164,9 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 	}
 	p.path, p.argv = path, append([]string{program}, args...)
 	if pol.Mode != ModeRWX {
+		if err := p.checkDataDirOwner(pol.DataDir); err != nil {
+			return nil, launcherErr(err)
+		}
 		if p.roots, err = checkPlanted(pol); err != nil {
 			return nil, launcherErr(err)
 		}

@@ -1,7 +1,9 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -55,3 +57,27 @@ func ownLikeDataDir(ws string) error {
 // ownerRead runs once the data dir's owner is known (tests move the data
 // dir there, as its owner could).
 var ownerRead = func() {}
+
+// checkDataDirOwner refuses, for root, a data dir (or, while it does not
+// exist, the nearest directory above it that does) of a user other than
+// root and the program's (--user): root makes the workspace, the private
+// /tmp (1777 for a --user) and the config file there, and a --user's data
+// dir reached through a symlink in its home could lead into a third
+// user's directory.
+func (p *plan) checkDataDirOwner(dataDir string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	for d := dataDir; ; d = filepath.Dir(d) {
+		var st unix.Stat_t
+		err := unix.Stat(d, &st)
+		switch {
+		case err == nil && (st.Uid == 0 || int(st.Uid) == p.programUID()):
+			return nil
+		case err == nil:
+			return fmt.Errorf("the data dir %s belongs to another user (uid %d, of %s), neither root nor the program's: omega-run as root would make its workspace, /tmp and config file there; use a data dir of root's or of --user's", dataDir, st.Uid, d)
+		case d == "/" || !errors.Is(err, fs.ErrNotExist):
+			return nil // what cannot be created is said when it is
+		}
+	}
+}

@@ -4,3 +4,6 @@ package sandbox
 
 // ownLikeDataDir is Linux's: elsewhere omega-run does not switch users.
 func ownLikeDataDir(string) error { return nil }
+
+// checkDataDirOwner is Linux's, as --user is.
+func (p *plan) checkDataDirOwner(string) error { return nil }

@@ -37,11 +37,27 @@ var ErrUnfit = errors.New("not a regular file")
 // Read reads path, max bytes at most (more is an error), when it is a
 // file kind accepts. Errors name path.
 func Read(path string, max int64, kind Kind) ([]byte, error) {
+	data, _, err := ReadInfo(path, max, kind)
+	return data, err
+}
+
+// ReadInfo is Read, with the file's FileInfo as it was opened (its owner
+// for a caller that trusts only some).
+func ReadInfo(path string, max int64, kind Kind) ([]byte, os.FileInfo, error) {
 	f, err := open(path, kind)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := readAll(f, path, max)
+	return data, fi, err
+}
+
+func readAll(f *os.File, path string, max int64) ([]byte, error) {
 	_ = f.SetReadDeadline(time.Now().Add(pipeWait)) // pipes only; files have none
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
