@@ -16,6 +16,10 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 )
 
+// maxOtherSockets bounds the masks for other users' sockets: anyone may
+// bind a hundred thousand where every launch sees them, a mount each.
+const maxOtherSockets = 1024
+
 // hostSockets lists the host's bound pathname unix sockets that the
 // private /tmp and /run do not already hide: a Docker socket at a custom
 // path, a rootless daemon's socket under ~. Each is covered by an empty
@@ -24,22 +28,55 @@ import (
 // the sandbox starts are not covered.) The program's own sockets, in the
 // writable set, and --allow-socket stay reachable.
 //
-// Any local user can bind tens of thousands of sockets where every
-// launch sees them, so the cost per socket stays one lstat and a map
-// look-up: directories are resolved once each.
-func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) {
+// Root's and the caller's sockets come first, and all of them; other
+// users' (which they chose to expose) up to maxOtherSockets but with
+// --net none, where a datagram to one would be a way out: dropped counts
+// the rest. Each costs one lstat and a map look-up: directories are
+// resolved once each.
+func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) (out []string, dropped int, err error) {
 	data, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
-		return nil, err // ProcSubset=pid, say
+		return nil, 0, err // ProcSubset=pid, say
 	}
+	skipped := socketSkipper(pol, plan)
+	var others []string
+	seen := map[string]bool{}
+	dirs := socketDirs{}
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
+			continue // unnamed or abstract (Landlock scopes those)
+		}
+		// The path is the last column and may itself contain spaces.
+		p, uid, ok := dirs.socket(filepath.Clean(strings.Join(f[7:], " ")))
+		if !ok || seen[p] || skipped(p) {
+			seen[p] = true
+			continue
+		}
+		seen[p] = true
+		if uid == 0 || int(uid) == os.Geteuid() {
+			out = append(out, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	if pol.Net != profiles.NetNone && len(others) > maxOtherSockets {
+		dropped, others = len(others)-maxOtherSockets, others[:maxOtherSockets]
+	}
+	return append(out, others...), dropped, nil
+}
+
+// socketSkipper tells the canonical socket paths the sandbox keeps out of
+// reach already, or that are the program's own: in the private /run and
+// /tmp, the writable roots (but a shared /tmp), the masked stores, and
+// the --allow-socket ones.
+func socketSkipper(pol profiles.Policy, plan *nsexec.MountPlan) func(string) bool {
 	// Where the sandbox shares the host's /tmp (hostTmp, a read-only data
 	// dir), the host's sockets there are masked too: X11, ssh-agent, tmux.
 	sharedTmp := ""
 	if plan.TmpFrom == "" && slices.Contains(pol.Writable, "/tmp") {
 		sharedTmp, _ = filepath.EvalSymlinks("/tmp")
 	}
-	// Out of reach already, or the program's own: the private /run and
-	// /tmp, the writable roots (but a shared /tmp), the masked stores.
 	var skip []string
 	if privateRun() {
 		skip = append(skip, "/run")
@@ -55,39 +92,20 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) ([]string, error) 
 	for _, h := range plan.HideDirs {
 		skip = append(skip, filepath.Clean(h))
 	}
-	skipped := func(p string) bool {
+	return func(p string) bool {
 		return slices.Contains(pol.AllowSocket, p) || slices.ContainsFunc(skip, func(d string) bool { return under(p, d) })
 	}
-	var out []string
-	seen := map[string]bool{}
-	dirs := socketDirs{}
-	for _, line := range strings.Split(string(data), "\n")[1:] {
-		f := strings.Fields(line)
-		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
-			continue // unnamed or abstract (Landlock scopes those)
-		}
-		// The path is the last column and may itself contain spaces.
-		p, ok := dirs.socket(filepath.Clean(strings.Join(f[7:], " ")))
-		if !ok || seen[p] {
-			continue
-		}
-		seen[p] = true
-		if !skipped(p) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
 }
 
 // socketDirs caches the canonical path of each directory sockets are
 // bound in.
 type socketDirs map[string]string
 
-// socket returns the canonical path of the socket bound at bound, and
-// false when nothing is there now: a socket unlinked since is listed
-// while open. Masks go on canonical paths (the init stage follows no
-// link).
-func (d socketDirs) socket(bound string) (string, bool) {
+// socket returns the canonical path of the socket bound at bound and its
+// owner, and false when nothing is there now: a socket unlinked since is
+// listed while open. Masks go on canonical paths (the init stage follows
+// no link).
+func (d socketDirs) socket(bound string) (string, uint32, bool) {
 	dir, base := filepath.Split(bound)
 	real, ok := d[dir]
 	if !ok {
@@ -95,7 +113,7 @@ func (d socketDirs) socket(bound string) (string, bool) {
 		d[dir] = real
 	}
 	if real == "" {
-		return "", false
+		return "", 0, false
 	}
 	p := filepath.Join(real, base)
 	st, err := os.Lstat(p)
@@ -105,9 +123,9 @@ func (d socketDirs) socket(bound string) (string, bool) {
 		}
 	}
 	if err != nil || st.Mode()&fs.ModeSocket == 0 {
-		return "", false
+		return "", 0, false
 	}
-	return p, true
+	return p, st.Sys().(*syscall.Stat_t).Uid, true
 }
 
 // under is profiles.Within for clean absolute paths, without cleaning

@@ -50,7 +50,7 @@ func TestSocketDirs(t *testing.T) {
 		{filepath.Join(real, "file"), ""},
 		{filepath.Join(dir, "missing", "x.sock"), ""},
 	} {
-		got, ok := d.socket(c.bound)
+		got, _, ok := d.socket(c.bound)
 		if got != c.want || ok != (c.want != "") {
 			t.Errorf("socket(%s) = %q, %v; want %q", c.bound, got, ok, c.want)
 		}
@@ -67,7 +67,7 @@ func TestHostSocketsMasked(t *testing.T) {
 	bindUnix(t, filepath.Join(own, "mine.sock"))
 	bindUnix(t, filepath.Join(dir, "allowed.sock"))
 	pol := profiles.Policy{Writable: []string{own}, AllowSocket: []string{filepath.Join(dir, "allowed.sock")}}
-	got, err := hostSockets(pol, &nsexec.MountPlan{})
+	got, _, err := hostSockets(pol, &nsexec.MountPlan{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +76,42 @@ func TestHostSocketsMasked(t *testing.T) {
 	slices.Sort(mine)
 	if !slices.Equal(mine, want) {
 		t.Errorf("masked %q, want %q", mine, want)
+	}
+}
+
+// TestHostSocketsOthersBounded: another user's sockets by the thousand
+// get maxOtherSockets masks, the caller's and root's all of theirs; with
+// --net none every one is masked.
+func TestHostSocketsOthersBounded(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give sockets to another user")
+	}
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	const others = maxOtherSockets + 100
+	for i := range others {
+		p := filepath.Join(dir, fmt.Sprintf("o%d", i))
+		bindUnix(t, p)
+		if err := os.Lchown(p, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mine := filepath.Join(dir, "root.sock")
+	bindUnix(t, mine) // listed after the others: ranked before them
+	for _, net := range []profiles.Network{profiles.NetHost, profiles.NetNone} {
+		got, dropped, err := hostSockets(profiles.Policy{Net: net}, &nsexec.MountPlan{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(got, mine) {
+			t.Errorf("net %s: root's socket not masked", net)
+		}
+		in := len(slices.DeleteFunc(got, func(p string) bool { return !profiles.Within(p, dir) }))
+		switch {
+		case net == profiles.NetNone && (in != others+1 || dropped != 0):
+			t.Errorf("net none: %d of %d masked, %d dropped; want all", in, others+1, dropped)
+		case net == profiles.NetHost && (in > maxOtherSockets+1 || dropped < 100):
+			t.Errorf("net host: %d masked here, %d dropped; want at most %d, at least 100 dropped", in, dropped, maxOtherSockets+1)
+		}
 	}
 }
 
@@ -89,7 +125,7 @@ func BenchmarkHostSockets(b *testing.B) {
 	pol := profiles.Policy{Home: dir, Writable: []string{filepath.Join(dir, "w")}}
 	plan := &nsexec.MountPlan{HideDirs: homeStores(dir)}
 	for b.Loop() {
-		if _, err := hostSockets(pol, plan); err != nil {
+		if _, _, err := hostSockets(pol, plan); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sirupsen/logrus"
+
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
@@ -58,7 +60,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string) (*nsexec
 		}
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
-	warnings = append(warnings, maskSockets(pol, plan)...)
+	warnings = append(warnings, maskSockets(pol, plan, canon == nil)...)
 	if err := withinMountMax(plan); err != nil {
 		return nil, nil, nil, err
 	}
@@ -193,16 +195,30 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 }
 
 // maskSockets adds the host sockets to the plan's HideFiles, after the
-// pins: their paths are canonical and outside the writable set.
-func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan) []string {
-	socks, err := hostSockets(pol, plan)
+// pins: their paths are canonical and outside the writable set. explain
+// gets every warning back; a launch logs the one about other users'
+// sockets left unmasked, which is no --fail-closed error: any local user
+// could otherwise stop every such launch.
+func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, explain bool) []string {
+	socks, dropped, err := hostSockets(pol, plan)
 	plan.HideFiles = append(plan.HideFiles, socks...)
+	var warnings []string
 	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {
 		// Neither the connect broker (none with the Go init stage) nor
 		// Landlock refuses them then.
-		return []string{"host sockets bound before the start stay reachable: " + err.Error()}
+		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
 	}
-	return nil
+	if dropped > 0 {
+		w := fmt.Sprintf("other users have %d more unix sockets bound than the %d of theirs omega-run masks: those are not masked "+
+			"(connect(2) to them is refused only by the connect broker, where there is one: omega-run check; a datagram sent to one is not); "+
+			"--net none masks them all", dropped, maxOtherSockets)
+		if !explain {
+			logrus.Warn(w)
+		} else {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings
 }
 
 // uniq drops repeated paths, keeping the first of each (in linear time:
