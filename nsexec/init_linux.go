@@ -208,43 +208,6 @@ func programUID(s *Spec) int {
 // there, and what brings it in (cinit_mounts.c's TMP_WD_HINT).
 const tmpWorkdirHint = " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
-func inheritedEnv(s *Spec) []string {
-	if s.ClearEnv {
-		return nil
-	}
-	return os.Environ()
-}
-
-// programEnv is the inherited environment without the unset names, plus
-// the spec's additions; among additions with the same key the last wins
-// (omega-run puts OMEGA_SANDBOX last, so --setenv cannot fake it).
-func programEnv(inherited, add, unset []string) []string {
-	env := make([]string, 0, len(inherited)+len(add))
-	for _, kv := range inherited {
-		k, _, _ := strings.Cut(kv, "=")
-		if hasKey(add, k) || slices.Contains(unset, k) {
-			continue
-		}
-		env = append(env, kv)
-	}
-	for i, kv := range add {
-		k, _, _ := strings.Cut(kv, "=")
-		if !hasKey(add[i+1:], k) {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-func hasKey(env []string, key string) bool {
-	for _, kv := range env {
-		if k, _, _ := strings.Cut(kv, "="); k == key {
-			return true
-		}
-	}
-	return false
-}
-
 // ExecError carries the exit code for a failed execve (126/127).
 type ExecError struct {
 	Code int
@@ -403,17 +366,4 @@ func chdirSame(path string, old *os.File) error {
 		return fmt.Errorf("%w; and back: %w", err, ferr)
 	}
 	return err
-}
-
-// setPIDVar points an existing variable name (LISTEN_PID: Spec.ListenPID,
-// WATCHDOG_PID: Spec.WatchdogPID) in env at pid and reports whether there
-// was one; it adds none.
-func setPIDVar(env []string, name string, pid int) bool {
-	found := false
-	for i, kv := range env {
-		if strings.HasPrefix(kv, name+"=") {
-			env[i], found = name+"="+strconv.Itoa(pid), true
-		}
-	}
-	return found
 }
