@@ -101,8 +101,8 @@ func Load(path string, optional bool) (File, error) {
 	// Root takes the data dir's config file only from root: another
 	// user's (a data dir in their home, or one they own) could ask for
 	// rwx and run root's program unconfined. A named one is the caller's.
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && optional && os.Geteuid() == 0 && st.Uid != 0 {
-		return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen a launch as root with it (mode = \"rwx\"): make it root's (chown root), or name a config file of root's with --config or OMEGA_RUN_CONFIG", path, st.Uid)
+	if uid, ok := fileUID(fi); ok && optional && os.Geteuid() == 0 && uid != 0 {
+		return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen a launch as root with it (mode = \"rwx\"): make it root's (chown root), or name a config file of root's with --config or OMEGA_RUN_CONFIG", path, uid)
 	}
 	f, err := Parse(data, path)
 	f.Path = path
