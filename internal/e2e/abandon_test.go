@@ -117,7 +117,7 @@ func TestInitStageKilledBeforeSpec(t *testing.T) {
 		}
 	}
 	if len(initStage) != 1 {
-		t.Fatalf("init stage children %v, want one", initStage)
+		t.Fatalf("init stage children %v, want one; stderr %q", initStage, errb.String())
 	}
 	pid, _ := strconv.Atoi(initStage[0])
 	syscall.Kill(pid, syscall.SIGKILL)

@@ -29,7 +29,7 @@ const (
 
 // pipeWait bounds the wait for what a pipe brings: a FIFO planted with a
 // writer that never writes must not hold the launch.
-const pipeWait = 10 * time.Second
+var pipeWait = 10 * time.Second
 
 // ErrUnfit is wrapped by the error about a file of the wrong kind.
 var ErrUnfit = errors.New("not a regular file")

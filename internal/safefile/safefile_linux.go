@@ -2,10 +2,12 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strconv"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,9 +33,16 @@ func open(path string, kind Kind) (*os.File, error) {
 	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), flags, 0)
 	if !errors.Is(err, fs.ErrNotExist) {
 		if err != nil {
-			err = &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
+			return nil, &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
 		}
-		return f, err
+		if st.Mode&unix.S_IFMT == unix.S_IFIFO {
+			err = awaitWriter(f, path)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
 	}
 	if f, err = os.OpenFile(path, flags, 0); err != nil {
 		return nil, err
@@ -75,4 +84,42 @@ func check(fd int, st *unix.Stat_t, path string, kind Kind) error {
 		return &os.PathError{Op: "read", Path: path, Err: syscall.EISDIR}
 	}
 	return unfit(path, kind, "neither a file nor a pipe")
+}
+
+// awaitWriter waits, pipeWait at most, for a named FIFO's writer to
+// write or to come and go: opened without blocking, a FIFO that has had
+// no writer yet reads as empty, which would make a --config or --seccomp
+// FIFO whose writer opens it a moment later an empty file. A FIFO that has
+// had no writer reports neither POLLIN nor POLLHUP.
+func awaitWriter(f *os.File, path string) error {
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var perr error
+	deadline := time.Now().Add(pipeWait)
+	cerr := raw.Control(func(fd uintptr) {
+		for {
+			left := time.Until(deadline)
+			if left <= 0 {
+				perr = fmt.Errorf("%s: no writer opened the pipe within %s", path, pipeWait)
+				return
+			}
+			pfd := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			n, err := unix.Poll(pfd, int(left.Milliseconds())+1)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				perr = &os.PathError{Op: "poll", Path: path, Err: err}
+			} else if n == 0 {
+				continue // timed out: said above
+			}
+			return
+		}
+	})
+	if cerr != nil {
+		return cerr
+	}
+	return perr
 }

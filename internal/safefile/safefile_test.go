@@ -1,4 +1,4 @@
-//go:build unix
+//go:build linux
 
 package safefile
 
@@ -35,7 +35,7 @@ func TestRead(t *testing.T) {
 		{file, "", Regular},
 		{file, "", Named},
 		{fifo, "not a regular file: it is a FIFO", Regular},
-		{fifo, "", Named}, // no writer: empty at once
+		{fifo, "no writer opened the pipe", Named}, // no writer: not an empty file
 		{zero, "not a regular file: it is a device", Regular},
 		{zero, "not a regular file: it is a device", Named},
 		{os.DevNull, "not a regular file: it is a device", Regular},
@@ -50,6 +50,8 @@ func TestRead(t *testing.T) {
 			kind       Kind
 		}{"/proc/self/status", "it is a kernel file", Named})
 	}
+	defer func(old time.Duration) { pipeWait = old }(pipeWait)
+	pipeWait = 200 * time.Millisecond
 	for _, c := range cases {
 		start := time.Now()
 		_, err := Read(c.path, 64, c.kind)
@@ -61,6 +63,14 @@ func TestRead(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s (%d): %v, want %q", c.path, c.kind, err, c.want)
 		}
+	}
+	// A writer that opens the FIFO a moment later is waited for.
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		os.WriteFile(fifo, []byte("late"), 0o600)
+	}()
+	if data, err := Read(fifo, 64, Named); err != nil || string(data) != "late" {
+		t.Errorf("fifo with a late writer: %q, %v; want its content", data, err)
 	}
 	if _, err := Read(filepath.Join(dir, "missing"), 64, Regular); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing: %v, want it to wrap ErrNotExist", err)
