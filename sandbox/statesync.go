@@ -389,7 +389,15 @@ func atomicWrite(path string, data []byte, attrs fileAttrs) error {
 // maxState bounds a working copy read back: the program wrote it.
 const maxState = 64 << 20
 
-// workCopyMax is the most of a working copy read back: maxState, or twice
-// the home file the launcher read in already, as Claude Code's state
-// grows to hundreds of MB and each of its changes must go home.
-func workCopyMax(homeSize int) int64 { return max(maxState, 2*int64(homeSize)) }
+// maxStateCeiling bounds a working copy read back whatever the home
+// file's size: what goes back is the next launch's home state, and a
+// bound relative to that alone lets the program grow it every session.
+const maxStateCeiling = 1 << 30
+
+// workCopyMax is the most of a working copy read back: the home file the
+// launcher read in already plus maxState (the program's additions), as
+// Claude Code's state grows to hundreds of MB and each of its changes
+// must go home, but never past maxStateCeiling.
+func workCopyMax(homeSize int) int64 {
+	return min(maxStateCeiling, int64(homeSize)+maxState)
+}

@@ -112,3 +112,24 @@ func TestStateWarningProgramEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkCopyMaxBounded: what a working copy may grow to is the home
+// state plus maxState, under a ceiling: the copy back becomes the next
+// launch's home state, so a bound relative to it alone (twice it) let a
+// program double the host's ~/.claude.json each session, past the disk
+// and the launcher's memory, in a handful of sessions.
+func TestWorkCopyMaxBounded(t *testing.T) {
+	if got := workCopyMax(0); got != maxState {
+		t.Errorf("workCopyMax(0) = %d, want %d", got, maxState)
+	}
+	if got := workCopyMax(70 << 20); got < 70<<20+maxState/2 {
+		t.Errorf("workCopyMax(70 MiB) = %d: a 70 MB state must be able to grow", got)
+	}
+	size := int64(0)
+	for range 100 { // a hundred sessions, each leaving the most allowed
+		size = workCopyMax(int(size))
+	}
+	if size > maxStateCeiling {
+		t.Errorf("after 100 sessions the state may be %d bytes, past the ceiling %d", size, maxStateCeiling)
+	}
+}
