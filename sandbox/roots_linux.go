@@ -45,7 +45,8 @@ func openDirNoSymlinks(path string) (int, error) {
 // opened without following any symlink, so a planted one cannot point
 // the chmod elsewhere) the mode its program needs: 1777, as a real
 // /tmp's, where a --user other than its owner runs (uid), which the data
-// dir around it must keep other host users out of: one they may enter
+// dir around it must keep other host users out of (a data dir of that
+// user's gets a /tmp of theirs, 0700: giveTmpToUser): one they may enter
 // (a unit's StateDirectory=, 0755) would make the sandbox's /tmp theirs
 // too, to read what the program leaves there and plant links in, which
 // the returned warning says. Without such a --user, where others may
@@ -67,6 +68,11 @@ func privateTmpMode(path string, uid int) (string, error) {
 	}
 	if int(st.Uid) != os.Geteuid() {
 		return "", nil // not the launcher's to change
+	}
+	if uid != int(st.Uid) && uid != 0 {
+		if given, err := giveTmpToUser(fd, path, uid); err != nil || given {
+			return "", err
+		}
 	}
 	open := othersMayEnter(filepath.Dir(path))
 	want, warning := uint32(0o1777), ""
@@ -90,6 +96,36 @@ func privateTmpMode(path string, uid int) (string, error) {
 		return "", fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
 	}
 	return warning, nil
+}
+
+// giveTmpToUser makes the private /tmp (fd, at path) the --user's (uid),
+// 0700, when the data dir holding it is that user's (README's way to run
+// a --user): as with its workspace (ownLikeDataDir), this grants nothing
+// the data dir's owner could not do itself, and it keeps the 1777 a
+// --user needs out of a data dir others may enter (install -d makes it
+// 0755). The data dir is opened without following a symlink and must
+// hold fd itself as tmp, which its owner could otherwise swap.
+func giveTmpToUser(fd int, path string, uid int) (bool, error) {
+	dir, err := openDirNoSymlinks(filepath.Dir(path))
+	if err != nil {
+		return false, nil // judged as before
+	}
+	defer unix.Close(dir)
+	var parent, there, st unix.Stat_t
+	if unix.Fstat(dir, &parent) != nil || int(parent.Uid) != uid ||
+		unix.Fstatat(dir, filepath.Base(path), &there, unix.AT_SYMLINK_NOFOLLOW) != nil ||
+		unix.Fstat(fd, &st) != nil || there.Dev != st.Dev || there.Ino != st.Ino {
+		return false, nil
+	}
+	// A read-only mount, or a root without CAP_CHOWN (a unit's
+	// CapabilityBoundingSet=), keeps the 1777 and its warning.
+	if unix.Fchown(fd, uid, int(parent.Gid)) != nil {
+		return false, nil
+	}
+	if err := unix.Fchmod(fd, 0o700); err != nil {
+		return false, fmt.Errorf("the sandbox's /tmp (%s): %w", path, err)
+	}
+	return true, nil
 }
 
 // othersMayEnter says whether users other than dir's owner may reach

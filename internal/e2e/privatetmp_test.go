@@ -50,3 +50,33 @@ func TestPrivateTmpOtherUsers(t *testing.T) {
 		})
 	}
 }
+
+// TestPrivateTmpUserDataDir: README's way to run a --user (a data dir it
+// owns, `install -d -o USER DIR`, which is 0755) made its private /tmp
+// 1777 in a directory other users may enter, and every launch warned
+// (125 with --fail-closed), advising "a data dir of its own", which it
+// had. The /tmp of a data dir the --user owns is now that user's, 0700,
+// as its workspace is: nothing said, no other user reads it.
+func TestPrivateTmpUserDataDir(t *testing.T) {
+	requireRoot(t)
+	w := newWorld(t, rootUser)
+	data := filepath.Join(w.extra, "svc")
+	mustMkdir(t, data)
+	os.Chmod(data, 0o755)
+	chownTree(t, data, nobody)
+	for i := range 2 { // made, then found
+		r := w.run("--data-dir", data, "--user", "nobody", "--fail-closed", "--", "/bin/sh", "-c", `umask 022 && echo secret > /tmp/session && echo ran`)
+		if r.code != 0 || r.stdout != "ran\n" || strings.Contains(r.stderr, "other users") {
+			t.Fatalf("launch %d: exit %d, stdout %q, stderr %q; want it run, nothing said", i, r.code, r.stdout, r.stderr)
+		}
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(filepath.Join(data, "tmp"), &st); err != nil || st.Uid != 65534 || st.Mode&0o7777 != 0o700 {
+		t.Errorf("the data dir's tmp: uid %d, mode %o, %v; want nobody's, 0700", st.Uid, st.Mode&0o7777, err)
+	}
+	other := exec.Command("/bin/cat", filepath.Join(data, "tmp", "session"))
+	other.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 12345, Gid: 12345, Groups: []uint32{}}}
+	if out, err := other.CombinedOutput(); err == nil {
+		t.Errorf("another user read the sandbox's /tmp: %q", out)
+	}
+}
