@@ -103,19 +103,29 @@ func privateTmpMode(path string, uid int) (string, error) {
 // a --user): as with its workspace (ownLikeDataDir), this grants nothing
 // the data dir's owner could not do itself, and it keeps the 1777 a
 // --user needs out of a data dir others may enter (install -d makes it
-// 0755). The data dir is opened without following a symlink and must
-// hold fd itself as tmp, which its owner could otherwise swap.
+// 0755). A data dir of a third user's is refused: checkDataDirOwner
+// looked before anything was made, through the links its owner may
+// re-point since. The data dir is opened without following a symlink
+// and must hold fd itself as tmp.
 func giveTmpToUser(fd int, path string, uid int) (bool, error) {
 	dir, err := openDirNoSymlinks(filepath.Dir(path))
 	if err != nil {
-		return false, nil // judged as before
+		return false, fmt.Errorf("the sandbox's /tmp (%s): data dir: %w", path, err)
 	}
 	defer unix.Close(dir)
 	var parent, there, st unix.Stat_t
-	if unix.Fstat(dir, &parent) != nil || int(parent.Uid) != uid ||
-		unix.Fstatat(dir, filepath.Base(path), &there, unix.AT_SYMLINK_NOFOLLOW) != nil ||
+	if err := unix.Fstat(dir, &parent); err != nil {
+		return false, fmt.Errorf("the sandbox's /tmp (%s): data dir: %w", path, err)
+	}
+	if unix.Fstatat(dir, filepath.Base(path), &there, unix.AT_SYMLINK_NOFOLLOW) != nil ||
 		unix.Fstat(fd, &st) != nil || there.Dev != st.Dev || there.Ino != st.Ino {
-		return false, nil
+		return false, fmt.Errorf("the sandbox's /tmp (%s) was moved while the launch made it", path)
+	}
+	switch {
+	case parent.Uid == 0:
+		return false, nil // root's: 1777, and a warning where others may enter
+	case int(parent.Uid) != uid:
+		return false, fmt.Errorf("the sandbox's /tmp (%s) lies in a directory of another user's (uid %d), neither root's nor the program's: use a data dir of root's or of --user's", path, parent.Uid)
 	}
 	// A read-only mount, or a root without CAP_CHOWN (a unit's
 	// CapabilityBoundingSet=), keeps the 1777 and its warning.
