@@ -103,9 +103,15 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 	var warnings []string
 	later, scan := runsLater(pol, canon, append(slices.Clone(pol.Writable), plan.Writable...), plan.TmpFrom != "")
 	later = uniq(later)
-	if err := scan.unreadableError(); err != nil {
-		return nil, nil, nil, err
+	// What the scan may not read is held read-only whole: the program can
+	// neither read it nor change its mode back to write what is below.
+	if len(later)+len(scan.denied) > maxProtected {
+		if err := scan.unreadableError(); err != nil {
+			return nil, nil, nil, err
+		}
 	}
+	warnings = append(warnings, capped(scan.deniedWarnings(), "directories the scan may not read, read-only in this run")...)
+	later = append(later, scan.denied...)
 	if len(later) > maxProtected {
 		root, n := countIn(later, plan.Writable)
 		return nil, nil, nil, fmt.Errorf("%d files below the writable set run code later (.envrc, .git/config, …), %d of them below %s: more than the %d omega-run keeps read-only in one launch; a program may have left them: remove them, or use --writable-git-config where they are git's",

@@ -17,7 +17,8 @@ import (
 // who is not root could not read it and held nothing there read-only,
 // and that run's program changed the mode back and wrote .git/config —
 // code the user's next git status runs. What the scan may not read, of
-// the caller's own, now refuses the launch (unreadableError); another
+// the caller's own, is now held read-only whole (deniedWarnings says
+// so; past maxProtected the launch is refused: unreadableError); another
 // user's directory (a container's volume in a project) the program
 // could not have changed, nor written into.
 
@@ -68,7 +69,20 @@ func (g *gitScan) checkSearchable(dir string, entries map[string]bool) {
 	}
 }
 
-// unreadableError refuses a launch whose scan met what it may not read.
+// deniedWarnings says, for each directory the scan may not read, that it
+// is held read-only (protected): refusing the launch stopped every run
+// in a project whose tests leave such a directory (a permission test's
+// fixture).
+func (g *gitScan) deniedWarnings() []string {
+	var out []string
+	for _, d := range g.denied {
+		out = append(out, d+" is not readable to omega-run, in the writable set: it is read-only in this run (a program may have made it so, to keep what runs code there from being held read-only); make it readable (chmod u+rwx), or remove it")
+	}
+	return out
+}
+
+// unreadableError refuses a launch whose scan met more that it may not
+// read than one launch holds read-only.
 func (g *gitScan) unreadableError() error {
 	if len(g.denied) == 0 {
 		return nil
