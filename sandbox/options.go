@@ -170,7 +170,10 @@ func (o Options) prepare(program string, args []string) (*plan, error) {
 		if p.roots, err = checkPlanted(pol); err != nil {
 			return nil, launcherErr(err)
 		}
-		if err := ensureDirs(pol); err != nil {
+		dataDirChecked()
+		// Looked at again once it exists: another user may have made it
+		// since, below a directory anyone may write (/tmp).
+		if err := ensureDirs(pol, func() error { return p.checkDataDirOwner(pol.DataDir) }); err != nil {
 			return nil, launcherErr(err)
 		}
 	}
@@ -224,15 +227,21 @@ func (o Options) absAll(paths []string) []string {
 }
 
 // ensureDirs creates the data dir (0700, with workspace/, which gets the
-// data dir's owner), ~/.claude and sandbox mode's private /tmp when
+// data dir's owner; dataDirOwner judges the data dir once it exists), ~/.claude and sandbox mode's private /tmp when
 // missing. A ~/.claude that cannot be
 // made (a service's read-only or missing home) is left out with a
 // warning: only Claude Code needs it.
-func ensureDirs(p profiles.Policy) error {
+func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 	_, err := os.Lstat(p.Workspace())
 	newWorkspace := errors.Is(err, fs.ErrNotExist)
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
+		err := os.MkdirAll(d, 0o700)
+		if err == nil && d == p.DataDir {
+			if err := dataDirOwner(); err != nil {
+				return err
+			}
+		}
+		if err != nil {
 			if fi, lerr := os.Lstat(d); lerr == nil && !fi.IsDir() {
 				return fmt.Errorf("cannot create %s: a %s is in its place (a program may have left it): remove it, and omega-run makes the directory", d, kindOf(fi))
 			}

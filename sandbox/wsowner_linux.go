@@ -58,6 +58,10 @@ func ownLikeDataDir(ws string) error {
 // dir there, as its owner could).
 var ownerRead = func() {}
 
+// dataDirChecked runs between checkDataDirOwner's look and the data
+// dir's creation (tests make it there, as another user could).
+var dataDirChecked = func() {}
+
 // checkDataDirOwner refuses, for root, a data dir (or, while it does not
 // exist, the nearest directory above it that does) of a user other than
 // root and the program's (--user): root makes the workspace, the private

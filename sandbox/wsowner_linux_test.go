@@ -46,3 +46,31 @@ func TestOwnLikeDataDirMoved(t *testing.T) {
 		}
 	}
 }
+
+// TestDataDirMadeByAnotherUser: root names a data dir that does not
+// exist yet below a directory anyone may write (/tmp): checkDataDirOwner
+// judges the directory above, root's, and another user makes the data
+// dir in between; root then made its workspace, /tmp and config file in
+// that user's directory. The owner is looked at again once it exists.
+func TestDataDirMadeByAnotherUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	open := t.TempDir()
+	os.Chmod(open, 0o1777)
+	data := filepath.Join(open, "data")
+	dataDirChecked = func() {
+		if err := os.Mkdir(data, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		os.Chown(data, 12345, 12345)
+	}
+	defer func() { dataDirChecked = func() {} }()
+	o := Options{Home: open, DataDir: data}
+	if _, err := o.prepare("true", nil); err == nil {
+		t.Errorf("the launch took a data dir uid 12345 made: no error")
+	}
+	if _, err := os.Lstat(filepath.Join(data, "workspace")); err == nil {
+		t.Errorf("root made a workspace in uid 12345's directory")
+	}
+}

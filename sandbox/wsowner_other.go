@@ -7,3 +7,6 @@ func ownLikeDataDir(string) error { return nil }
 
 // checkDataDirOwner is Linux's, as --user is.
 func (p *plan) checkDataDirOwner(string) error { return nil }
+
+// dataDirChecked is Linux's test hook.
+var dataDirChecked = func() {}
