@@ -193,7 +193,7 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 	if errors.Is(err, syscall.EPIPE) {
 		// The init stage is gone before reading it (killed while it
 		// started, an OOM kill in its cgroup): its status tells.
-		return l.status()
+		return l.status(pid1)
 	}
 	if err == nil {
 		err = l.cg.started(l.proc.pid)
@@ -208,19 +208,21 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 	done := make(chan struct{})
 	defer close(done)
 	l.followStops(p, pid1, done)
-	return l.status()
+	return l.status(pid1)
 }
 
 // status waits for the init stage and returns its exit status.
-func (l *launch) status() (int, error) {
+func (l *launch) status(pid1 bool) (int, error) {
 	ws, err := l.proc.wait()
 	if err != nil {
 		return 0, launcherErr(err)
 	}
-	// The init stage exits with the program's status (128+N for its
-	// signals), and omega-run's own filters never kill: killed by SIGSYS,
-	// it met a filter around omega-run that kills instead of failing.
-	if ws.Signaled() && ws.Signal() == syscall.SIGSYS {
+	// As PID 1 the init stage exits with the program's status (128+N for
+	// its signals), and omega-run's own filters never kill: killed by
+	// SIGSYS, it met a filter around omega-run that kills instead of
+	// failing. Without namespaces it became the program, whose custom
+	// profile may kill (SCMP_ACT_KILL_PROCESS): its status, then.
+	if pid1 && ws.Signaled() && ws.Signal() == syscall.SIGSYS {
 		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as keyctl for the program's own session keyring; let that filter answer an errno (systemd: SystemCallErrorNumber=EPERM) or allow the call"))
 	}
 	return nsexec.ExitStatus(ws), nil
