@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -72,6 +73,9 @@ func (p *plan) checkDataDirOwner(dataDir string) error {
 	if os.Geteuid() != 0 {
 		return nil
 	}
+	if err := noOthersLink(dataDir); err != nil {
+		return err
+	}
 	for d := dataDir; ; d = filepath.Dir(d) {
 		var st unix.Stat_t
 		err := unix.Stat(d, &st)
@@ -84,4 +88,25 @@ func (p *plan) checkDataDirOwner(dataDir string) error {
 			return nil // what cannot be created is said when it is
 		}
 	}
+}
+
+// noOthersLink refuses, for root, a data dir reached through a symlink
+// of another user's: its owner may point it anywhere, at /etc too, which
+// the program would then get as a writable root (and root its 1777 /tmp).
+func noOthersLink(dataDir string) error {
+	d := "/"
+	for _, part := range strings.Split(filepath.Clean(dataDir), "/") {
+		if part == "" {
+			continue
+		}
+		d = filepath.Join(d, part)
+		var st unix.Stat_t
+		if unix.Lstat(d, &st) != nil {
+			return nil // missing: made by root, below what is checked
+		}
+		if st.Mode&unix.S_IFMT == unix.S_IFLNK && st.Uid != 0 {
+			return fmt.Errorf("the data dir %s is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): name the data dir by its real path", dataDir, d, st.Uid)
+		}
+	}
+	return nil
 }

@@ -74,3 +74,36 @@ func TestDataDirMadeByAnotherUser(t *testing.T) {
 		t.Errorf("root made a workspace in uid 12345's directory")
 	}
 }
+
+// TestDataDirThroughOthersLink: a --user's data dir named through a
+// symlink that user owns (in its home) could lead into /etc, which the
+// program would get writable and root would put a 1777 /tmp in; root
+// refuses it, and takes a root-owned link or the real path.
+func TestDataDirThroughOthersLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	tmp := t.TempDir()
+	target := filepath.Join(tmp, "etc")
+	os.Mkdir(target, 0o755)
+	theirs, ours := filepath.Join(tmp, "theirs"), filepath.Join(tmp, "ours")
+	os.Symlink(target, theirs)
+	os.Symlink(target, ours)
+	if err := os.Lchown(theirs, 12345, 12345); err != nil {
+		t.Fatal(err)
+	}
+	p := &plan{}
+	for _, c := range []struct {
+		dir  string
+		fail bool
+	}{
+		{filepath.Join(theirs, ".omega"), true},
+		{theirs, true},
+		{filepath.Join(ours, ".omega"), false},
+		{filepath.Join(target, ".omega"), false},
+	} {
+		if err := p.checkDataDirOwner(c.dir); (err != nil) != c.fail {
+			t.Errorf("%s: %v, want refused: %v", c.dir, err, c.fail)
+		}
+	}
+}
