@@ -59,7 +59,7 @@ func explainMounts(o Options, pol profiles.Policy, e *Explanation) bool {
 	// Nothing is resolved or created here: the plan as listed.
 	moved := envHidden(pol, o.workdir())
 	e.Warnings = append(e.Warnings, ownDirWarnings(pol, moved)...)
-	if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir()); err != nil {
+	if plan, _, mwarn, err := mountPlan(pol, nil, o.workdir(), explainUID(o.Process)); err != nil {
 		e.Warnings = append(e.Warnings, err.Error())
 	} else {
 		e.Warnings = append(append(e.Warnings, socketWarnings(pol, moved, plan.TmpFrom != "")...), mwarn...)

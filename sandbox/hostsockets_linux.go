@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,18 +27,21 @@ const maxOtherSockets = 1024
 // the sandbox starts are not covered.) The program's own sockets, in the
 // writable set, and --allow-socket stay reachable.
 //
-// Root's and the caller's sockets come first, and all of them; other
-// users' (which they chose to expose) up to maxOtherSockets but with
-// --net none, where a datagram to one would be a way out: dropped counts
-// the rest. Each costs one lstat and a map look-up: directories are
-// resolved once each.
-func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) (out []string, dropped int, err error) {
+// Root's, the caller's and the program's (uid) sockets are all masked;
+// other users' (which they chose to expose) only where their group or
+// others may write them (a program without capabilities cannot connect
+// to the rest: ACLs, too, need the group-class bits), those its group
+// alone reaches first — a flood of world-writable ones cannot push them
+// out —, and maxOtherSockets at most but with --net none, where a
+// datagram to one would be a way out: dropped counts the rest. Each costs
+// one lstat and a map look-up: directories are resolved once each.
+func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []string, dropped int, err error) {
 	data, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
 		return nil, 0, err // ProcSubset=pid, say
 	}
 	skipped := socketSkipper(pol, plan)
-	var others []string
+	var group, world []string
 	seen := map[string]bool{}
 	dirs := socketDirs{}
 	for _, line := range strings.Split(string(data), "\n")[1:] {
@@ -48,18 +50,24 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan) (out []string, dro
 			continue // unnamed or abstract (Landlock scopes those)
 		}
 		// The path is the last column and may itself contain spaces.
-		p, uid, ok := dirs.socket(filepath.Clean(strings.Join(f[7:], " ")))
+		p, st, ok := dirs.socket(filepath.Clean(strings.Join(f[7:], " ")))
 		if !ok || seen[p] || skipped(p) {
 			seen[p] = true
 			continue
 		}
 		seen[p] = true
-		if uid == 0 || int(uid) == os.Geteuid() {
+		switch owner := int(st.Uid); {
+		case owner == 0 || owner == uid || owner == os.Geteuid():
 			out = append(out, p)
-		} else {
-			others = append(others, p)
+		case st.Mode&0o022 == 0:
+			// its owner's alone
+		case st.Mode&0o002 == 0:
+			group = append(group, p)
+		default:
+			world = append(world, p)
 		}
 	}
+	others := append(group, world...)
 	if pol.Net != profiles.NetNone && len(others) > maxOtherSockets {
 		dropped, others = len(others)-maxOtherSockets, others[:maxOtherSockets]
 	}
@@ -102,10 +110,10 @@ func socketSkipper(pol profiles.Policy, plan *nsexec.MountPlan) func(string) boo
 type socketDirs map[string]string
 
 // socket returns the canonical path of the socket bound at bound and its
-// owner, and false when nothing is there now: a socket unlinked since is
+// status, and false when nothing is there now: a socket unlinked since is
 // listed while open. Masks go on canonical paths (the init stage follows
 // no link).
-func (d socketDirs) socket(bound string) (string, uint32, bool) {
+func (d socketDirs) socket(bound string) (string, *syscall.Stat_t, bool) {
 	dir, base := filepath.Split(bound)
 	real, ok := d[dir]
 	if !ok {
@@ -113,19 +121,20 @@ func (d socketDirs) socket(bound string) (string, uint32, bool) {
 		d[dir] = real
 	}
 	if real == "" {
-		return "", 0, false
+		return "", nil, false
 	}
 	p := filepath.Join(real, base)
-	st, err := os.Lstat(p)
-	if err == nil && st.Mode()&fs.ModeSymlink != 0 { // a link where the socket was bound
+	var st syscall.Stat_t
+	err := syscall.Lstat(p, &st)
+	if err == nil && st.Mode&syscall.S_IFMT == syscall.S_IFLNK { // a link where the socket was bound
 		if p, err = filepath.EvalSymlinks(p); err == nil {
-			st, err = os.Stat(p)
+			err = syscall.Stat(p, &st)
 		}
 	}
-	if err != nil || st.Mode()&fs.ModeSocket == 0 {
-		return "", 0, false
+	if err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+		return "", nil, false
 	}
-	return p, st.Sys().(*syscall.Stat_t).Uid, true
+	return p, &st, true
 }
 
 // under is profiles.Within for clean absolute paths, without cleaning

@@ -31,8 +31,8 @@ const maxProtected = 4096
 // mountPlan works out, on the host, what the init stage mounts. canon
 // holds the writable roots' canonical paths (canonicalRoots); nil is
 // explain's look, which resolves and creates nothing. wd is the
-// program's working directory.
-func mountPlan(pol profiles.Policy, canon map[string]string, wd string) (*nsexec.MountPlan, *gitScan, []string, error) {
+// program's working directory, uid the program's.
+func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int) (*nsexec.MountPlan, *gitScan, []string, error) {
 	plan := &nsexec.MountPlan{Writable: canonicalAll(pol.Writable, canon), TmpFrom: canon[pol.PrivateTmp()], FreshRun: true}
 	if canon == nil {
 		plan.TmpFrom = pol.PrivateTmp() // explain: as named
@@ -60,7 +60,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string) (*nsexec
 		}
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
-	warnings = append(warnings, maskSockets(pol, plan, canon == nil)...)
+	warnings = append(warnings, maskSockets(pol, plan, uid, canon == nil)...)
 	if err := withinMountMax(plan); err != nil {
 		return nil, nil, nil, err
 	}
@@ -205,8 +205,8 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 // gets every warning back; a launch logs the one about other users'
 // sockets left unmasked, which is no --fail-closed error: any local user
 // could otherwise stop every such launch.
-func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, explain bool) []string {
-	socks, dropped, err := hostSockets(pol, plan)
+func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain bool) []string {
+	socks, dropped, err := hostSockets(pol, plan, uid)
 	plan.HideFiles = append(plan.HideFiles, socks...)
 	var warnings []string
 	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {

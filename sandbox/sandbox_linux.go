@@ -170,7 +170,7 @@ func logGrantWarnings(p *plan, canon map[string]string) {
 // unavailable) and the warnings that go through report.
 func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause string) (nsexec.Namespaces, []string, error) {
 	ns := nsexec.Namespaces{}
-	plan, scan, warnings, err := mountPlan(p.policy, canon, launchWorkdir(p))
+	plan, scan, warnings, err := mountPlan(p.policy, canon, launchWorkdir(p), p.programUID())
 	if err != nil {
 		return ns, nil, err
 	}
