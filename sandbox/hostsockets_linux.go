@@ -151,6 +151,10 @@ var mountMaxFile = "/proc/sys/fs/mount-max"
 // socket outside /tmp, /run and the writable set takes a mount, and any
 // local user can bind a hundred thousand of them.
 func withinMountMax(plan *nsexec.MountPlan) error {
+	paths := len(plan.Writable) + len(plan.Keep) + len(plan.HideDirs) + len(plan.HideFiles) + len(plan.ReadOnly)
+	if paths < 1024 {
+		return nil // the usual launch: no reads of /proc for it
+	}
 	max, err := strconv.Atoi(readTrim(mountMaxFile))
 	if err != nil {
 		return nil // the kernel's error, if ever, then
@@ -162,7 +166,7 @@ func withinMountMax(plan *nsexec.MountPlan) error {
 	// A generous allowance for /proc, /dev, the private /tmp and /run, the
 	// root's remounts and the pins, beside one mount per listed path.
 	const own = 256
-	need := host + own + len(plan.Writable) + len(plan.Keep) + len(plan.HideDirs) + len(plan.HideFiles) + len(plan.ReadOnly)
+	need := host + own + paths
 	if need <= max {
 		return nil
 	}
