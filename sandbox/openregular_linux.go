@@ -4,10 +4,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"strconv"
-	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/internal/safefile"
 )
 
 // openRegular opens path for reading only once it is known to be a
@@ -49,16 +49,12 @@ func reopenRegular(fd int, path string) (*os.File, int64, error) {
 	default:
 		return nil, 0, errors.New("it is not a regular file")
 	}
-	// The files of /proc and /sys are regular too, and reading some has
-	// effects (/proc/kmsg takes the kernel log's lines from syslog).
-	var sfs unix.Statfs_t
-	if err := unix.Fstatfs(fd, &sfs); err != nil {
+	// The files of /proc and /sys are regular too (safefile.KernelFile).
+	if kernel, err := safefile.KernelFile(fd); err != nil {
 		return nil, 0, &os.PathError{Op: "fstatfs", Path: path, Err: err}
-	}
-	switch sfs.Type {
-	case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC:
+	} else if kernel {
 		return nil, 0, errors.New("it is a kernel file, not a regular file")
 	}
-	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := safefile.ReopenFD(fd)
 	return f, st.Size, err
 }

@@ -30,7 +30,7 @@ func open(path string, kind Kind) (*os.File, error) {
 		return nil, err
 	}
 	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY
-	f, err := os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), flags, 0)
+	f, err := ReopenFD(fd)
 	if !errors.Is(err, fs.ErrNotExist) {
 		if err != nil {
 			return nil, &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
@@ -61,12 +61,9 @@ func open(path string, kind Kind) (*os.File, error) {
 func check(fd int, st *unix.Stat_t, path string, kind Kind) error {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		var sfs unix.Statfs_t
-		if err := unix.Fstatfs(fd, &sfs); err != nil {
+		if kernel, err := KernelFile(fd); err != nil {
 			return &os.PathError{Op: "fstatfs", Path: path, Err: err}
-		}
-		switch sfs.Type {
-		case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC:
+		} else if kernel {
 			return unfit(path, kind, "a kernel file")
 		}
 		return nil
@@ -122,4 +119,27 @@ func awaitWriter(f *os.File, path string) error {
 		return cerr
 	}
 	return perr
+}
+
+// KernelFile says whether fd, a regular file, lies in /proc, /sys,
+// debugfs or tracefs, whose regular files are not to be read as
+// settings: reading some has effects (/proc/kmsg takes the kernel log's
+// lines from syslog).
+func KernelFile(fd int) (bool, error) {
+	var sfs unix.Statfs_t
+	if err := unix.Fstatfs(fd, &sfs); err != nil {
+		return false, err
+	}
+	switch sfs.Type {
+	case unix.PROC_SUPER_MAGIC, unix.SYSFS_MAGIC, unix.DEBUGFS_MAGIC, unix.TRACEFS_MAGIC:
+		return true, nil
+	}
+	return false, nil
+}
+
+// ReopenFD opens fd, an O_PATH descriptor whose kind is known, for
+// reading without blocking, through /proc/self/fd: the file looked at is
+// the file opened. An error that is fs.ErrNotExist: no /proc.
+func ReopenFD(fd int) (*os.File, error) {
+	return os.OpenFile("/proc/self/fd/"+strconv.Itoa(fd), os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 }
