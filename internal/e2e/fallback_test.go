@@ -3,10 +3,10 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -156,14 +156,10 @@ func TestFallbackMountRefusedRoot(t *testing.T) {
 // namespace fails, inside bubblewrap's --disable-userns. Root's program
 // then has only Landlock, as in rx, and gets rx's warning about metadata.
 func TestFallbackNoUserNamespaces(t *testing.T) {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
-	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			wrap := []string{bwrap, "--unshare-user", "--uid", fmt.Sprint(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--"}
+			wrap := noUserns(t, u.uid)
 			r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
 			if !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stdout, "ran") {
 				t.Errorf("want one warning and a run; stdout %q stderr %q", r.stdout, r.stderr)
@@ -197,14 +193,10 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 // runs without PID 1 and its connect broker, and every host socket stays
 // reachable; check must not name the broker as what covers them.
 func TestCheckNoUserNamespaces(t *testing.T) {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
-	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			wrap := []string{bwrap, "--unshare-user", "--uid", fmt.Sprint(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--"}
+			wrap := noUserns(t, u.uid)
 			r := w.under(wrap, "check")
 			if r.code != 1 || !strings.Contains(r.stdout, "namespaces:      no") {
 				t.Fatalf("exit %d, stdout %q; want namespaces: no and exit 1", r.code, r.stdout)
@@ -304,14 +296,10 @@ func seccompRefusedOneError(t *testing.T, u user) {
 // no user namespace) nothing stops a write outside the writable set, and
 // the warnings must say so rather than that the mounts still hold.
 func TestFallbackNothingStopsWrites(t *testing.T) {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
-	}
 	noLandlock := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=38," + sysMount + "=1"}
 	for name, wrap := range map[string][]string{
 		"mount refused": noLandlock,
-		"no user namespaces": append([]string{bwrap, "--unshare-user", "--uid", "65534", "--disable-userns", "--dev-bind", "/", "/", "--"},
+		"no user namespaces": append(noUserns(t, nobody.uid),
 			noLandlock...),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -381,4 +369,25 @@ func TestFailClosedNoBroker(t *testing.T) {
 		!strings.Contains(r.stderr, "stay reachable") {
 		t.Errorf("--fail-closed: exit %d stdout %q stderr %q; want 125, nothing run, and why", r.code, r.stdout, r.stderr)
 	}
+}
+
+// noUserns is the command prefix that runs what follows as uid, inside
+// bubblewrap's --disable-userns, where creating a user namespace fails:
+// how the fallback tests make user namespaces unavailable (the sysctls
+// need CAP_SYS_RESOURCE).
+func noUserns(t *testing.T, uid int) []string {
+	t.Helper()
+	bwrap, err := exec.LookPath("bwrap")
+	if err != nil {
+		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
+	}
+	return []string{bwrap, "--unshare-user", "--uid", strconv.Itoa(uid), "--disable-userns", "--dev-bind", "/", "/", "--"}
+}
+
+// runNoUserns runs omega-run's args (bin first) as uid where user
+// namespaces are unavailable (noUserns).
+func (w *world) runNoUserns(uid int, args ...string) result {
+	w.t.Helper()
+	wrap := noUserns(w.t, uid)
+	return w.runProg(wrap[0], append(wrap[1:], args...)...)
 }

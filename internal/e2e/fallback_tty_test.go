@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -17,10 +16,6 @@ import (
 // it now leaves its controlling terminal first (TIOCNOTTY), in place and
 // as the supervised init stage's program (a cgroup limit, root only).
 func TestFallbackSeccompNoneTerminal(t *testing.T) {
-	bwrap, err := exec.LookPath("bwrap")
-	if err != nil {
-		t.Fatal("bubblewrap is needed to simulate disabled user namespaces: apt-get install bubblewrap")
-	}
 	for _, u := range users {
 		for _, flags := range [][]string{nil, {"--pids", "100"}} {
 			if len(flags) > 0 && u.uid != 0 {
@@ -28,7 +23,7 @@ func TestFallbackSeccompNoneTerminal(t *testing.T) {
 			}
 			t.Run(u.name+strings.Join(flags, ""), func(t *testing.T) {
 				w := newWorld(t, u)
-				args := []string{"job-shell", bwrap, "--unshare-user", "--uid", fmt.Sprint(u.uid), "--disable-userns", "--dev-bind", "/", "/", "--", bin, "--seccomp", "none"}
+				args := append(append([]string{"job-shell"}, noUserns(t, u.uid)...), bin, "--seccomp", "none")
 				args = append(append(args, flags...), "--", probe, "tiocsti", "@")
 				out, _ := onNewPty(t, 24, 80, "", func(ctx context.Context) *exec.Cmd { return w.cmdOf(ctx, probe, args...) })
 				if !strings.Contains(out, "user namespaces are unavailable") || !strings.Contains(out, "cannot inject keystrokes") {
