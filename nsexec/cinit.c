@@ -301,7 +301,6 @@ static void await_go_ahead(const struct spec *s, int early) {
 		omega_dief(errno, "unshare(CLONE_NEWCGROUP)");
 }
 
-
 // loopback_up brings lo up in the new network namespace: one flag, no
 // netlink.
 static void loopback_up(void) {
@@ -331,8 +330,10 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
 	// prctl calls) goes now, off the critical path. Every spec an init
 	// stage gets confines (rwx execs in place), so it would go anyway.
+	// Likewise the counts of the user namespace an early start always has.
 	if (early)
 		omega_drop_bounding();
+	const char *ucounts = early ? omega_cap_user_counts() : NULL;
 	int back = omega_read_spec(spec_fd, &s);
 	// Above the preserved fds (moved down to 3… below) and the go-ahead;
 	// close-on-exec: the program never gets it.
@@ -341,6 +342,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		close(back);
 	}
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
+	omega_user_counts(&s, early, ucounts);
 	block_forwarded(&s, &orig);
 	if (s.flags & F_GO_AHEAD)
 		await_go_ahead(&s, early);

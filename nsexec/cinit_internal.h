@@ -116,7 +116,7 @@ enum {
 	F_USER = 1 << 12, F_SECCOMP = 1 << 13, F_DENY_TCP = 1 << 14, F_UNIX_SOCKETS = 1 << 15,
 	F_WRITES_ONLY = 1 << 16, F_BROKER = 1 << 17, F_LISTEN_PID = 1 << 18, F_WATCHDOG_PID = 1 << 19,
 	F_LOG_DENIALS = 1 << 20, // for the Go init stage; this one reads ll_flags
-	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22,
+	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23,
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing
@@ -173,6 +173,8 @@ int omega_read_only_binds(const struct spec *s);
 
 void omega_confine(const struct spec *s);
 void omega_new_session_keyring(void);
+const char *omega_cap_user_counts(void);
+void omega_user_counts(const struct spec *s, int early, const char *early_err);
 void omega_watch_parent(void);
 int omega_parent_gone(void);
 void omega_drop_bounding(void);

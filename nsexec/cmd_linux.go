@@ -146,8 +146,9 @@ func setNamespaces(a *syscall.SysProcAttr, ns Namespaces) {
 	}
 	// A non-root uid loses every capability at execve, so the init stage
 	// could not mount; ambient capabilities survive the exec. confine()
-	// drops them all again before the program runs.
-	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
+	// drops them all again before the program runs. CAP_SYS_RESOURCE (in
+	// the namespace) sets its limits (capUserCounts).
+	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN, unix.CAP_SYS_RESOURCE}
 	uid, gid := os.Getuid(), os.Getgid()
 	if uid == 0 {
 		// Root keeps every id it has as it is, so file owners look

@@ -62,6 +62,12 @@ type Spec struct {
 	// allows keyctl would read as their possessor. Only then: a filter
 	// around omega-run may kill on keyctl (systemd's ~@keyring).
 	OwnKeyring bool
+	// UserCounts makes the init stage, in the user namespace it owns,
+	// cap what the kernel counts per user across namespaces (inotify
+	// instances and watches, fanotify groups and marks) at half the
+	// host's limits, so that the program cannot use up the caller's share
+	// and break the file watchers of the user's editors outside.
+	UserCounts bool
 	// GoAhead makes the init stage wait, before anything else, for one
 	// byte on the fd after the kept ones: the parent sends it once it has
 	// put the init stage in its cgroup (cgroup v1 has no clone-into).

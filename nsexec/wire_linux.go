@@ -76,6 +76,8 @@ const (
 	flagMountsRequired
 	// flagOwnKeyring: Spec.OwnKeyring.
 	flagOwnKeyring
+	// flagUserCounts: Spec.UserCounts.
+	flagUserCounts
 )
 
 type wireWriter struct {
@@ -172,7 +174,7 @@ func specFlags(s *Spec) uint32 {
 		{flagUser, s.User != nil}, {flagSeccomp, s.Seccomp != nil}, {flagBroker, s.Broker != nil},
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
-		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials},
+		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials}, {flagUserCounts, s.UserCounts},
 	} {
 		if f.on {
 			flags |= f.bit

@@ -191,6 +191,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	moved := envHidden(p.policy, launchWorkdir(p))
 	p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
 	ns = sandboxNamespaces(p)
+	spec.UserCounts = true // in the user namespace the init stage owns
 	// The built-in profiles refuse keyctl to the program.
 	spec.OwnKeyring = spec.Seccomp == nil || (p.policy.Seccomp != profiles.SeccompDefault && p.policy.Seccomp != profiles.SeccompStrict)
 	broker, bwarn := connectBroker(spec, p.policy)

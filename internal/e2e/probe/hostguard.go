@@ -3,8 +3,12 @@
 package main
 
 import (
+	"errors"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,8 +32,37 @@ func hostGuard(action string, args []string) (bool, error) {
 			_, err := unix.Write(fd, []byte("mptcp\n"))
 			return err
 		})
+	case "inotify-hold": // DIR: make inotify instances until refused, write their number to DIR/count, hold them until DIR/release exists
+		return true, inotifyHold(args[0])
+	case "inotify-one": // one inotify instance
+		fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
+		unix.Close(fd)
+		return true, err
 	}
 	return false, nil
+}
+
+// inotifyHold takes every inotify instance the kernel gives this user
+// here, for a test to see what is left outside meanwhile.
+func inotifyHold(dir string) error {
+	n := 0
+	for ; n < 1<<16; n++ {
+		if _, err := unix.InotifyInit1(unix.IN_CLOEXEC); err != nil {
+			break
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "count.new"), []byte(strconv.Itoa(n)), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(dir, "count.new"), filepath.Join(dir, "count")); err != nil {
+		return err
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(dir, "release")); err == nil {
+			return nil
+		}
+	}
+	return errors.New("no release")
 }
 
 func tcpTo(addr string, proto int, send func(fd int, sa unix.Sockaddr) error) error {

@@ -1,0 +1,76 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestInotifyShareKept: the kernel counts inotify instances per uid
+// across namespaces (fs.inotify.max_user_instances, often 128), so a
+// program that takes every one it can would leave the user's editors and
+// file watchers outside none. In sandbox mode it gets half the host's
+// limit at most (--net none: the init stage the launcher starts itself,
+// not the one its constructor started early); rwx (as nobody only: root's
+// would starve the machine's services while it holds them) is the control
+// that it takes them all.
+func TestInotifyShareKept(t *testing.T) {
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_instances")
+	if err != nil {
+		t.Skip(err)
+	}
+	host, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	for _, c := range []struct {
+		u    user
+		mode string
+		net  string
+	}{{rootUser, "sandbox", "host"}, {nobody, "sandbox", "host"}, {rootUser, "sandbox", "none"}, {nobody, "sandbox", "none"}, {nobody, "rwx", "host"}} {
+		t.Run(c.u.name+"/"+c.mode+"/"+c.net, func(t *testing.T) {
+			w := newWorld(t, c.u)
+			held, outside := holdInotify(t, w, "--mode", c.mode, "--net", c.net)
+			if c.mode == "rwx" {
+				if outside.code == 0 {
+					t.Fatalf("control: %d instances held, and one more outside: %+v", held, outside)
+				}
+				return
+			}
+			if outside.code != 0 || held == 0 || held > host-host/2 {
+				t.Fatalf("%d instances held in the sandbox (host limit %d); one outside: %+v", held, host, outside)
+			}
+		})
+	}
+}
+
+// holdInotify runs the probe that takes every inotify instance it can
+// with the flags given, and returns how many it got and what one more outside, as the
+// same user, did meanwhile.
+func holdInotify(t *testing.T, w *world, flags ...string) (int, result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	cmd := w.cmd(ctx, append(flags, "--allow-write", w.extra, "--", probe, "inotify-hold", w.extra)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	release := filepath.Join(w.extra, "release")
+	defer func() { os.WriteFile(release, nil, 0o644); cmd.Wait() }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(filepath.Join(w.extra, "count"))
+		if err == nil {
+			held, _ := strconv.Atoi(string(b))
+			return held, w.runProg(probe, "inotify-one")
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the probe wrote no count: %s", out.String())
+		}
+	}
+}

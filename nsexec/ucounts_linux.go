@@ -1,0 +1,54 @@
+//go:build linux
+
+package nsexec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// userCounts are what the kernel counts per user across all namespaces,
+// each level checked against its own limit: the host's (the same from
+// every namespace) and this user namespace's. cinit_ucounts.c has the
+// same table.
+var userCounts = [...][2]string{
+	{"/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances"},
+	{"/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"},
+	{"/proc/sys/fs/fanotify/max_user_groups", "/proc/sys/user/max_fanotify_groups"},
+	{"/proc/sys/fs/fanotify/max_user_marks", "/proc/sys/user/max_fanotify_marks"},
+}
+
+// capUserCounts sets this user namespace's limits to half the host's
+// (rounded up): the program's inotify instances count against the
+// caller's uid on the host too, and the user's editors outside keep the
+// other half. A count this kernel lacks is skipped.
+func capUserCounts() error {
+	for _, c := range userCounts {
+		b, err := os.ReadFile(c[0])
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		host, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err != nil || host < 0 {
+			return fmt.Errorf("%s: %q", c[0], b)
+		}
+		err = os.WriteFile(c[1], []byte(strconv.FormatInt(host-host/2, 10)), 0)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// userCountsWarning is cinit_ucounts.c's warning when capUserCounts failed.
+func userCountsWarning(err error) string {
+	return "the program may use up your user's inotify and fanotify limits, " +
+		"which your editors' file watchers outside share (" + err.Error() + ")"
+}
