@@ -15,13 +15,23 @@
 
 // The host's limit (shown the same from every user namespace) and this
 // namespace's own, which the kernel checks at each level: ucounts_linux.go's
-// userCounts.
-static const char *const counts[][2] = {
+// userCounts, halved.
+static const char *const halved[][2] = {
 	{"/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances"},
 	{"/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"},
 	{"/proc/sys/fs/fanotify/max_user_groups", "/proc/sys/user/max_fanotify_groups"},
 	{"/proc/sys/fs/fanotify/max_user_marks", "/proc/sys/user/max_fanotify_marks"},
 };
+
+// Namespaces, whose host limits no user namespace below shows: a fixed
+// number each (ucounts_linux.go's nsCount).
+static const char *const fixed[] = {
+	"/proc/sys/user/max_user_namespaces", "/proc/sys/user/max_mnt_namespaces",
+	"/proc/sys/user/max_pid_namespaces", "/proc/sys/user/max_net_namespaces",
+	"/proc/sys/user/max_ipc_namespaces", "/proc/sys/user/max_uts_namespaces",
+	"/proc/sys/user/max_cgroup_namespaces", "/proc/sys/user/max_time_namespaces",
+};
+#define NS_COUNT "1024"
 
 // read_count reads a sysctl's number: -1 with errno on failure.
 static long read_count(const char *path) {
@@ -46,35 +56,43 @@ static long read_count(const char *path) {
 	return v;
 }
 
-// omega_cap_user_counts sets this user namespace's limits to half the
-// host's (rounded up): the program, whose inotify instances count against
-// the caller's uid on the host too, leaves the other half to the user's
-// processes outside. A count this kernel does not have is skipped. NULL,
-// or what failed.
+// set_count writes v to a sysctl: 0, or -1 with errno.
+static int set_count(const char *path, const char *v) {
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, v, strlen(v));
+	int e = errno;
+	close(fd);
+	errno = n < 0 ? e : EIO;
+	return n == (ssize_t)strlen(v) ? 0 : -1;
+}
+
+static char count_err[256];
+
+static const char *count_failed(const char *path) {
+	snprintf(count_err, sizeof count_err, "%s: %s", path, omega_errstr(errno));
+	return count_err;
+}
+
+// omega_cap_user_counts sets this user namespace's limits: half the
+// host's (rounded up) for inotify and fanotify, whose instances count
+// against the caller's uid on the host too, so that the user's processes
+// outside keep the other half; NS_COUNT namespaces of each type. A count
+// this kernel does not have is skipped. NULL, or what failed.
 const char *omega_cap_user_counts(void) {
-	static char err[256];
-	for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-		long host = read_count(counts[i][0]);
-		const char *failed = counts[i][0];
-		if (host >= 0) {
-			char v[24];
-			int len = snprintf(v, sizeof v, "%ld", host - host / 2);
-			int fd = open(counts[i][1], O_WRONLY | O_CLOEXEC);
-			failed = counts[i][1];
-			if (fd >= 0) {
-				ssize_t n = write(fd, v, (size_t)len);
-				int e = errno;
-				close(fd);
-				if (n == len)
-					continue;
-				errno = n < 0 ? e : EIO;
-			}
-		}
-		if (errno == ENOENT)
-			continue;
-		snprintf(err, sizeof err, "%s: %s", failed, omega_errstr(errno));
-		return err;
+	for (size_t i = 0; i < sizeof halved / sizeof halved[0]; i++) {
+		long host = read_count(halved[i][0]);
+		if (host < 0 && errno != ENOENT)
+			return count_failed(halved[i][0]);
+		char v[24];
+		snprintf(v, sizeof v, "%ld", host - host / 2);
+		if (host >= 0 && set_count(halved[i][1], v) < 0 && errno != ENOENT)
+			return count_failed(halved[i][1]);
 	}
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+		if (set_count(fixed[i], NS_COUNT) < 0 && errno != ENOENT)
+			return count_failed(fixed[i]);
 	return NULL;
 }
 
@@ -87,7 +105,7 @@ void omega_user_counts(const struct spec *s, int early, const char *early_err) {
 	if (err == NULL)
 		return;
 	char msg[512];
-	snprintf(msg, sizeof msg, "the program may use up your user's inotify and fanotify limits, "
-		"which your editors' file watchers outside share (%s)", err);
+	snprintf(msg, sizeof msg, "the program may use up your user's inotify, fanotify and namespace limits, "
+		"which your programs outside share (%s)", err);
 	omega_warn(msg);
 }

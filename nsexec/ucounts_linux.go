@@ -13,8 +13,9 @@ import (
 
 // userCounts are what the kernel counts per user across all namespaces,
 // each level checked against its own limit: the host's (the same from
-// every namespace) and this user namespace's. cinit_ucounts.c has the
-// same table.
+// every namespace) and this user namespace's, which gets half. Namespaces,
+// whose host limits no namespace below shows, get nsCount each.
+// cinit_ucounts.c has the same tables.
 var userCounts = [...][2]string{
 	{"/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances"},
 	{"/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"},
@@ -22,10 +23,14 @@ var userCounts = [...][2]string{
 	{"/proc/sys/fs/fanotify/max_user_marks", "/proc/sys/user/max_fanotify_marks"},
 }
 
-// capUserCounts sets this user namespace's limits to half the host's
-// (rounded up): the program's inotify instances count against the
-// caller's uid on the host too, and the user's editors outside keep the
-// other half. A count this kernel lacks is skipped.
+var nsCounts = [...]string{"user", "mnt", "pid", "net", "ipc", "uts", "cgroup", "time"}
+
+const nsCount = "1024"
+
+// capUserCounts sets this user namespace's limits: the program's inotify
+// instances count against the caller's uid on the host too, and the
+// user's processes outside keep the other half. A count this kernel lacks
+// is skipped.
 func capUserCounts() error {
 	for _, c := range userCounts {
 		b, err := os.ReadFile(c[0])
@@ -39,16 +44,27 @@ func capUserCounts() error {
 		if err != nil || host < 0 {
 			return fmt.Errorf("%s: %q", c[0], b)
 		}
-		err = os.WriteFile(c[1], []byte(strconv.FormatInt(host-host/2, 10)), 0)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := setCount(c[1], strconv.FormatInt(host-host/2, 10)); err != nil {
+			return err
+		}
+	}
+	for _, kind := range nsCounts {
+		if err := setCount("/proc/sys/user/max_"+kind+"_namespaces", nsCount); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+func setCount(path, v string) error {
+	if err := os.WriteFile(path, []byte(v), 0); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
 // userCountsWarning is cinit_ucounts.c's warning when capUserCounts failed.
 func userCountsWarning(err error) string {
-	return "the program may use up your user's inotify and fanotify limits, " +
-		"which your editors' file watchers outside share (" + err.Error() + ")"
+	return "the program may use up your user's inotify, fanotify and namespace limits, " +
+		"which your programs outside share (" + err.Error() + ")"
 }

@@ -74,3 +74,23 @@ func holdInotify(t *testing.T, w *world, flags ...string) (int, result) {
 		}
 	}
 }
+
+// TestNamespaceShareKept: namespaces are counted per uid across
+// namespaces too (user.max_user_namespaces, ≈ 96,000 here): a program
+// holding them all would leave the user's bubblewrap, Chromium sandbox or
+// podman outside none. In sandbox mode it may make 1,024 of each type;
+// rwx is the control that the kernel gives more.
+func TestNamespaceShareKept(t *testing.T) {
+	for _, c := range []struct {
+		u    user
+		mode string
+		want string
+	}{{rootUser, "sandbox", "namespaces: 1024\n"}, {nobody, "sandbox", "namespaces: 1024\n"}, {nobody, "rwx", "namespaces: 1100\nok"}} {
+		t.Run(c.u.name+"/"+c.mode, func(t *testing.T) {
+			r := newWorld(t, c.u).run("--mode", c.mode, "--", probe, "userns-count", "1100")
+			if !strings.HasPrefix(r.stdout, c.want) {
+				t.Fatalf("%+v; want %q first", r, c.want)
+			}
+		})
+	}
+}

@@ -4,10 +4,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -34,6 +36,9 @@ func hostGuard(action string, args []string) (bool, error) {
 		})
 	case "inotify-hold": // DIR: make inotify instances until refused, write their number to DIR/count, hold them until DIR/release exists
 		return true, inotifyHold(args[0])
+	case "userns-count": // N: make up to N user namespaces, each held by an fd, and print how many the kernel gave
+		n, _ := strconv.Atoi(args[0])
+		return true, usernsCount(n)
 	case "inotify-one": // one inotify instance
 		fd, err := unix.InotifyInit1(unix.IN_CLOEXEC)
 		unix.Close(fd)
@@ -63,6 +68,31 @@ func inotifyHold(dir string) error {
 		}
 	}
 	return errors.New("no release")
+}
+
+// usernsCount starts a process in a new user namespace, keeps the
+// namespace by an fd and ends the process, n times or until refused.
+func usernsCount(n int) error {
+	got := 0
+	var err error
+	for ; got < n; got++ {
+		p, e := os.StartProcess("/bin/sleep", []string{"sleep", "30"}, &os.ProcAttr{
+			Sys: &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWUSER},
+		})
+		if e != nil {
+			err = e
+			break
+		}
+		_, e = unix.Open(fmt.Sprintf("/proc/%d/ns/user", p.Pid), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		p.Kill()
+		p.Wait()
+		if e != nil {
+			err = e
+			break
+		}
+	}
+	fmt.Println("namespaces:", got)
+	return err
 }
 
 func tcpTo(addr string, proto int, send func(fd int, sa unix.Sockaddr) error) error {
