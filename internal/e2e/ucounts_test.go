@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -90,6 +91,26 @@ func TestNamespaceShareKept(t *testing.T) {
 			r := newWorld(t, c.u).run("--mode", c.mode, "--", probe, "userns-count", "1100")
 			if !strings.HasPrefix(r.stdout, c.want) {
 				t.Fatalf("%+v; want %q first", r, c.want)
+			}
+		})
+	}
+}
+
+// TestUserCountsWarned: where /proc/sys is read-only (a container's, a
+// unit's ProtectKernelTunables=), the limits cannot be set, and the
+// launch says what that leaves open.
+func TestUserCountsWarned(t *testing.T) {
+	const sign = "the program may use up your user's inotify, fanotify and namespace limits"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			script := fmt.Sprintf(`mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
+exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
+			asRoot := *w
+			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
+			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--", "/bin/true")
+			if r.code != 0 || !strings.Contains(r.stderr, sign) {
+				t.Fatalf("%+v; want the program run and %q said", r, sign)
 			}
 		})
 	}
