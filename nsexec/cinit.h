@@ -8,6 +8,11 @@
 // OMEGA_INIT_ARG is nsexec.InitArg (a Go test checks that they agree).
 #define OMEGA_INIT_ARG "__omega_run_init__"
 
+// OMEGA_APPENDED_HINT is nsexec.AppendedFilesHint (a Go test checks).
+#define OMEGA_APPENDED_HINT                                                                               \
+	"cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " \
+	"pass fds with Options.PreserveFDs (this process's fds 3 and up) instead"
+
 // OMEGA_LL_READ_SIDE is landlock.ReadSide: the Landlock rights a
 // WritesOnly ruleset leaves unhandled once the mounts are in place
 // (execute, read_file, read_dir, truncate; a Go test checks).

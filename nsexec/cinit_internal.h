@@ -116,7 +116,7 @@ enum {
 	F_USER = 1 << 12, F_SECCOMP = 1 << 13, F_DENY_TCP = 1 << 14, F_UNIX_SOCKETS = 1 << 15,
 	F_WRITES_ONLY = 1 << 16, F_BROKER = 1 << 17, F_LISTEN_PID = 1 << 18, F_WATCHDOG_PID = 1 << 19,
 	F_LOG_DENIALS = 1 << 20, // for the Go init stage; this one reads ll_flags
-	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23,
+	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23, F_REFUSE_APPENDED = 1 << 24,
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing

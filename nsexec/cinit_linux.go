@@ -12,6 +12,7 @@ package nsexec
 #include "cinit.h"
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
+static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 #include <stdio.h>
 const char *omega_errstr(int e);
@@ -37,6 +38,9 @@ const CInit = true
 
 // cInitArg is the argv[1] the C constructor recognises.
 func cInitArg() string { return C.GoString(C.omega_init_arg()) }
+
+// cAppendedHint is the C init stage's AppendedFilesHint.
+func cAppendedHint() string { return C.GoString(C.omega_appended_hint()) }
 
 // cErrstr is the C init stage's text for errno e.
 func cErrstr(e int) string { return C.GoString(C.omega_errstr(C.int(e))) }

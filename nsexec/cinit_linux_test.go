@@ -23,6 +23,12 @@ func TestCInitArg(t *testing.T) {
 	}
 }
 
+func TestCAppendedHint(t *testing.T) {
+	if got := cAppendedHint(); got != AppendedFilesHint {
+		t.Errorf("cinit.h's OMEGA_APPENDED_HINT = %q, nsexec.AppendedFilesHint = %q", got, AppendedFilesHint)
+	}
+}
+
 // TestCDecoderAgrees decodes each spec with the C init stage's decoder
 // and the Go one: both must read the same fields, and refuse the same
 // cut-off forms.

@@ -24,6 +24,7 @@ type Namespaces struct {
 // the init stage, which then runs s (passed in a memfd).
 func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
 	spec := forNamespaces(s, ns)
+	markRefuseAppended(&spec)
 	f, err := memfdFor(&spec)
 	if err != nil {
 		return nil, err

@@ -51,6 +51,9 @@ func runInit(w *warner) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseAppended(s); err != nil {
+		return err
+	}
 	if err := waitGoAhead(s); err != nil {
 		return err
 	}

@@ -74,6 +74,12 @@ type Spec struct {
 	GoAhead bool
 	// CgroupNS unshares a cgroup namespace after the go-ahead.
 	CgroupNS bool
+	// RefuseAppended makes the init stage exit 125 when it inherits an
+	// fd right after its own (the spec, KeepFDs, the go-ahead): a file an
+	// embedder appended to cmd.ExtraFiles, which it would close unseen.
+	// Command sets it when this process's own fd there is close-on-exec,
+	// so that the child's can only have come from ExtraFiles.
+	RefuseAppended bool
 	// Probe makes the init stage exit 0 once the namespaces are set up
 	// (omega-run check).
 	Probe bool

@@ -133,7 +133,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Landlock.Streams = r.strs()
 	s.Landlock.DenyTCP, s.Landlock.UnixSockets = has(flagDenyTCP), has(flagUnixSockets)
 	s.Landlock.WritesOnly, s.Landlock.LogDenials = has(flagWritesOnly), has(flagLogDenials)
-	s.OwnKeyring, s.UserCounts = has(flagOwnKeyring), has(flagUserCounts)
+	s.OwnKeyring, s.UserCounts, s.RefuseAppended = has(flagOwnKeyring), has(flagUserCounts), has(flagRefuseAppended)
 	plan := r.plan()
 	if has(flagSeccomp) {
 		s.Seccomp = &seccomp.Program{BPF: r.bytes()}

@@ -78,6 +78,8 @@ const (
 	flagOwnKeyring
 	// flagUserCounts: Spec.UserCounts.
 	flagUserCounts
+	// flagRefuseAppended: Spec.RefuseAppended.
+	flagRefuseAppended
 )
 
 type wireWriter struct {
@@ -175,6 +177,7 @@ func specFlags(s *Spec) uint32 {
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
 		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials}, {flagUserCounts, s.UserCounts},
+		{flagRefuseAppended, s.RefuseAppended},
 	} {
 		if f.on {
 			flags |= f.bit

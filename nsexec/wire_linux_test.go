@@ -40,7 +40,7 @@ func wireCases() []struct {
 			{Name: "nproc", Resource: 6, Hard: 10, KeepSoft: true},
 			{Name: "x", Resource: -1, Soft: 1, KeepHard: true},
 		},
-		GoAhead: true, CgroupNS: true, Probe: true, OwnKeyring: true, UserCounts: true, LogJSON: true, ListenPID: true, Warnings: []string{"w1"},
+		GoAhead: true, CgroupNS: true, Probe: true, OwnKeyring: true, UserCounts: true, RefuseAppended: true, LogJSON: true, ListenPID: true, Warnings: []string{"w1"},
 		IgnoredSignals: 1<<0 | 1<<12 | 1<<63,
 	}
 	plan := landlock.Plan(full.Landlock, 9)
