@@ -100,9 +100,15 @@ func Load(path string, optional bool) (File, error) {
 	}
 	// Root takes the data dir's config file only from root: another
 	// user's (a data dir in their home, or one they own) could ask for
-	// rwx and run root's program unconfined. A named one is the caller's.
-	if uid, ok := fileUID(fi); ok && optional && os.Geteuid() == 0 && uid != 0 {
-		return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen a launch as root with it (mode = \"rwx\"): make it root's (chown root), or name a config file of root's with --config or OMEGA_RUN_CONFIG", path, uid)
+	// rwx and run root's program unconfined. Anyone else takes it from
+	// themselves or root: another user's (planted in a data dir below a
+	// sticky /tmp) could do the same to theirs. A named one is the
+	// caller's.
+	if uid, ok := fileUID(fi); ok && optional && uid != 0 && int(uid) != os.Geteuid() {
+		if os.Geteuid() == 0 {
+			return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen a launch as root with it (mode = \"rwx\"): make it root's (chown root), or name a config file of root's with --config or OMEGA_RUN_CONFIG", path, uid)
+		}
+		return File{}, fmt.Errorf("config: %s belongs to another user (uid %d), who could widen your launches with it (mode = \"rwx\"): remove it or make it yours, or name a config file of yours with --config or OMEGA_RUN_CONFIG", path, uid)
 	}
 	f, err := Parse(data, path)
 	f.Path = path

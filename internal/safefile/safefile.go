@@ -35,7 +35,8 @@ var pipeWait = 10 * time.Second
 var ErrUnfit = errors.New("not a regular file")
 
 // Read reads path, max bytes at most (more is an error), when it is a
-// file kind accepts. Errors name path.
+// file kind accepts and no one but its owner (and root) could have
+// written it (othersCanWrite). Errors name path.
 func Read(path string, max int64, kind Kind) ([]byte, error) {
 	data, _, err := ReadInfo(path, max, kind)
 	return data, err
@@ -51,6 +52,9 @@ func ReadInfo(path string, max int64, kind Kind) ([]byte, os.FileInfo, error) {
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := othersCanWrite(path, fi); err != nil {
 		return nil, nil, err
 	}
 	data, err := readAll(f, path, max)

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package safefile
+
+import "os"
+
+// othersCanWrite: no file modes to judge here (Windows).
+func othersCanWrite(string, os.FileInfo) error { return nil }
