@@ -285,16 +285,6 @@ static void block_forwarded(const struct spec *s, sigset_t *orig) {
 	sigprocmask(SIG_BLOCK, &fwd, NULL);
 }
 
-// refuse_appended is appended_linux.go's refuseAppended: an fd inherited
-// where the launcher's ExtraFiles ended was appended to them by an
-// embedder, and the program would not get it.
-static void refuse_appended(const struct spec *s) {
-	int fd = SPEC_FD + 1 + (int)s->keep_fds + ((s->flags & F_GO_AHEAD) ? 1 : 0);
-	int fl = fcntl(fd, F_GETFD);
-	if ((s->flags & F_REFUSE_APPENDED) && fl >= 0 && !(fl & FD_CLOEXEC))
-		omega_die(125, "fd %d: %s", fd, OMEGA_APPENDED_HINT);
-}
-
 // await_go_ahead waits until the parent has put this process in its
 // cgroup (v1), then makes a cgroup namespace rooted there.
 static void await_go_ahead(const struct spec *s, int early) {
@@ -346,7 +336,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	const char *ucounts = early ? omega_cap_user_counts() : NULL;
 	int back = omega_read_spec(spec_fd, &s);
 	if (!early)
-		refuse_appended(&s);
+		omega_refuse_appended(&s);
 	// Above the preserved fds (moved down to 3… below) and the go-ahead;
 	// close-on-exec: the program never gets it.
 	if (back >= 0) {
