@@ -18,8 +18,12 @@ import (
 // program does not run. A file of another user in a data dir is refused
 // for a caller that is not root too (root's: TestDataDirOfAnotherUser).
 // The documented set-ups (a 0700 or StateDirectory's 0755 data dir, a
-// file in the sticky /tmp) run.
+// file in the sticky /tmp) run, and so does a group-writable file whose
+// group is its owner's alone (user private groups under umask 002).
+// The files' group is nogroup, which Debian's sync has as its primary
+// group: not a private one.
 func TestConfigFileModes(t *testing.T) {
+	const sharedGID = 65534
 	const widen = "[sandbox]\nmode = \"rwx\"\n"
 	const rx = "[sandbox]\nmode = \"rx\"\n"
 	type setup func(w *world) (args []string, named string)
@@ -27,8 +31,9 @@ func TestConfigFileModes(t *testing.T) {
 		return func(w *world) ([]string, string) {
 			p := filepath.Join(w.dataDir, "config.toml")
 			writeFile(t, p, content)
-			os.Lchown(p, w.u.uid, w.u.gid)
+			os.Lchown(p, w.u.uid, sharedGID)
 			os.Chmod(p, mode)
+			os.Lchown(w.dataDir, w.u.uid, sharedGID)
 			os.Chmod(w.dataDir, dirMode)
 			if dirMode&0o022 != 0 && dirMode&os.ModeSticky == 0 {
 				return nil, w.dataDir
@@ -40,7 +45,7 @@ func TestConfigFileModes(t *testing.T) {
 		return func(w *world) ([]string, string) {
 			p := filepath.Join(w.extra, "settings")
 			writeFile(t, p, content)
-			os.Lchown(p, w.u.uid, w.u.gid)
+			os.Lchown(p, w.u.uid, sharedGID)
 			os.Chmod(p, mode)
 			return []string{flag, p}, p
 		}
@@ -70,11 +75,7 @@ func TestConfigFileModes(t *testing.T) {
 					}
 					return
 				}
-				group := u.name
-				if u == nobody {
-					group = "nogroup"
-				}
-				want := strings.NewReplacer("{group}", group, "{path}", path).Replace(c.want)
+				want := strings.NewReplacer("{group}", "nogroup", "{path}", path).Replace(c.want)
 				line := "omega-run: "
 				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, path+" (owner "+u.name+", "+want) ||
 					!strings.HasPrefix(r.stderr, line) || strings.Count(r.stderr, "\n") != 1 {
@@ -83,6 +84,19 @@ func TestConfigFileModes(t *testing.T) {
 			})
 		}
 	}
+	t.Run("root/config 0664 in root's private group", func(t *testing.T) {
+		if g, _ := os.ReadFile("/etc/group"); !strings.HasPrefix(string(g), "root:x:0:\n") {
+			t.Skip("root's group has members here")
+		}
+		w := newWorld(t, rootUser)
+		p := filepath.Join(w.dataDir, "config.toml")
+		writeFile(t, p, rx)
+		os.Chmod(p, 0o664)
+		os.Chmod(w.dataDir, 0o775)
+		if r := w.run("--", "/bin/sh", "-c", `echo "ran $OMEGA_SANDBOX"`); r.code != 0 || r.stdout != "ran rx\n" {
+			t.Errorf("exit %d, stdout %q, stderr %q; want it run in rx mode", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("nobody/config of another user", func(t *testing.T) {
 		w := newWorld(t, nobody)
 		p := filepath.Join(w.dataDir, "config.toml")

@@ -21,7 +21,7 @@ func othersCanWrite(path string, fi os.FileInfo) error {
 	if t := fi.Mode().Type(); t != 0 && t != os.ModeNamedPipe {
 		return nil
 	}
-	if w := fi.Mode().Perm() & 0o022; w != 0 {
+	if w := groupOnly(fi, fi.Mode().Perm()&0o022); w != 0 {
 		return writersError(path, fi, w, "", ", and it decides what a launch may do", "")
 	}
 	real, err := filepath.EvalSymlinks(path)
@@ -33,7 +33,7 @@ func othersCanWrite(path string, fi os.FileInfo) error {
 	if err != nil {
 		return nil
 	}
-	if w := di.Mode().Perm() & 0o022; w != 0 && di.Mode()&os.ModeSticky == 0 {
+	if w := groupOnly(di, di.Mode().Perm()&0o022); w != 0 && di.Mode()&os.ModeSticky == 0 {
 		return writersError(dir, di, w, ", the directory holding "+filepath.Base(real)+",",
 			", who could replace the file, which decides what a launch may do", " (or chmod +t "+dir+")")
 	}

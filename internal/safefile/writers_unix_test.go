@@ -16,6 +16,9 @@ import (
 // config.toml of mode 0664 let the group ask for mode = "rwx". A sticky
 // directory (/tmp) and /dev/null are fine.
 func TestOthersCanWrite(t *testing.T) {
+	// Root's group has another member here: group-writable is not waved
+	// through as a private group's (TestPrivateGroup).
+	fakeAccounts(t, "root:x:0:0::/root:/bin/sh\n", "root:x:0:alice\n")
 	cases := []struct {
 		name           string
 		dirMode, mode  os.FileMode
@@ -61,5 +64,62 @@ func TestOthersCanWrite(t *testing.T) {
 	}
 	if _, err := Read(os.DevNull, 64, Named); err != nil {
 		t.Errorf("/dev/null (mode 0666): %v", err)
+	}
+}
+
+func fakeAccounts(t *testing.T, passwd, group string) {
+	t.Helper()
+	dir := t.TempDir()
+	saved := [2]string{passwdFile, groupFile}
+	passwdFile, groupFile = filepath.Join(dir, "passwd"), filepath.Join(dir, "group")
+	t.Cleanup(func() { passwdFile, groupFile = saved[0], saved[1] })
+	os.WriteFile(passwdFile, []byte(passwd), 0o644)
+	os.WriteFile(groupFile, []byte(group), 0o644)
+}
+
+// TestPrivateGroup: a group-writable file is fine where the group is its
+// owner's alone (user private groups with umask 002, Debian's and
+// Ubuntu's default), as Debian's sshd judges it; not where anyone else
+// is in it or has it as primary group, nor for accounts the local files
+// do not know.
+func TestPrivateGroup(t *testing.T) {
+	const passwd = "alice:x:1000:1000::/home/alice:/bin/sh\nbob:x:1001:1001::/home/bob:/bin/sh\n" +
+		"carol:x:1002:2000::/home/carol:/bin/sh\n"
+	for _, c := range []struct {
+		name, group string
+		uid, gid    uint32
+		want        bool
+	}{
+		{"own primary", "alice:x:1000:\n", 1000, 1000, true},
+		{"own primary, listed", "alice:x:1000:alice\n", 1000, 1000, true},
+		{"another member", "alice:x:1000:alice,bob\n", 1000, 1000, false},
+		{"another's primary", "staff:x:2000:alice\n", 1000, 2000, false},
+		{"supplementary, alone", "proj:x:3000:alice\n", 1000, 3000, true},
+		{"supplementary, empty", "proj:x:3000:\n", 1000, 3000, false},
+		{"unknown owner", "x:x:4000:\n", 4000, 4000, false},
+		{"unknown group", "alice:x:1000:\n", 1000, 5000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fakeAccounts(t, passwd, c.group)
+			if got := privateGroup(c.uid, c.gid); got != c.want {
+				t.Errorf("privateGroup(%d, %d) = %v, want %v", c.uid, c.gid, got, c.want)
+			}
+		})
+	}
+	if os.Geteuid() != 0 {
+		return
+	}
+	// A 0664 config file and its 0775 directory under umask 002.
+	fakeAccounts(t, "root:x:0:4242::/root:/bin/sh\n", "rootpg:x:4242:\n")
+	dir := filepath.Join(t.TempDir(), "d")
+	os.Mkdir(dir, 0o775)
+	f := filepath.Join(dir, "f")
+	os.WriteFile(f, []byte("x"), 0o664)
+	for _, p := range []string{dir, f} {
+		os.Chown(p, 0, 4242)
+		os.Chmod(p, map[bool]os.FileMode{true: 0o775, false: 0o664}[p == dir])
+	}
+	if _, err := Read(f, 64, Named); err != nil {
+		t.Errorf("group-writable in the owner's private group: %v", err)
 	}
 }
