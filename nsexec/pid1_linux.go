@@ -6,7 +6,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -48,28 +47,20 @@ func supervise(s *Spec, env []string) error {
 	// the thread's Landlock domain, seccomp filter and empty capabilities.
 	// Without a seccomp filter nothing stops TIOCSTI, so the program then
 	// gets a session of its own and no controlling terminal to inject into.
-	proc, err := os.StartProcess(s.Path, s.Argv, &os.ProcAttr{
+	// --rlimit's limits bind the program from its first instruction on,
+	// and never PID 1 (rlimitgate_linux.go).
+	prog, err := startProgram(s, &os.ProcAttr{
 		Env:   env,
 		Files: files,
 		Sys:   &syscall.SysProcAttr{Setsid: s.NewSession},
 	})
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return execFailure(s.Path, err)
-	}
-	// The limits bind the program only: this process's fork has no hook
-	// between fork and execve (the C init stage sets them there), so they
-	// are set on the program from outside, as soon as it has started —
-	// not before: they would bind PID 1 too (a low nproc would stop its
-	// own fork and its runtime's threads). The program runs without them
-	// for the few microseconds in between.
-	if err := rlimits.ApplyTo(proc.Pid, s.Limits); err != nil {
-		_ = proc.Kill()
 		return err
 	}
+	if prog.gone != nil { // killed before it ran
+		os.Exit(exitStatus(*prog.gone))
+	}
+	proc := prog.proc
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
