@@ -127,10 +127,7 @@ func TestCgroupRefusals(t *testing.T) {
 // program runs as another user the limit holds and nothing is said.
 func TestNprocRootWarning(t *testing.T) {
 	const sign = "--rlimit nproc: the kernel does not apply it"
-	// The first sleep: the Go init stage sets the limits on the program
-	// just after it has started (README: builds without cgo), and under a
-	// loaded suite the shell had forked all eight before they arrived.
-	script := `sleep 0.2; i=0; while [ $i -lt 8 ]; do (sleep 1) & i=$((i+1)); done; echo started-8`
+	script := `i=0; while [ $i -lt 8 ]; do (sleep 1) & i=$((i+1)); done; echo started-8`
 	for _, c := range []struct {
 		name string
 		u    user
