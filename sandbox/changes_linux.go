@@ -51,8 +51,12 @@ func (g *gitScan) changes() []string {
 }
 
 // madeLater lists the absent RunsLater files that exist now, by the
-// scan's own test (a dangling link that was there is not one the program
-// made, until its target appears).
+// scan's own test, and those a symlink the program made on their way
+// leads to, dangling: the next sandbox's /tmp (the data dir's), an rx
+// run or any user (the host's /tmp) can make its target later, without
+// a launch that names it, and the tools outside follow the link. A
+// dangling link that was there at the scan is not the program's, until
+// its target appears.
 func (g *gitScan) madeLater() []string {
 	var out []string
 	for _, d := range append(g.laterAbsent, g.newLaterDirs()...) {
@@ -63,19 +67,46 @@ func (g *gitScan) madeLater() []string {
 			}
 			if first, _, sub := strings.Cut(n, "/"); sub {
 				if _, known := gone[first]; !known {
-					gone[first] = !exists(filepath.Join(d.dir, first))
+					_, err := os.Lstat(filepath.Join(d.dir, first))
+					gone[first] = err != nil
 				}
 				if gone[first] {
 					continue
 				}
 			}
-			if p := filepath.Join(d.dir, n); exists(p) && !g.claudeWatched[p] {
-				out = append(out, "the program made "+p+": "+laterTool(n)+
-					" runs what it says outside the sandbox (check it before opening the project)")
+			p := filepath.Join(d.dir, n)
+			switch {
+			case exists(p):
+				if !g.claudeWatched[p] {
+					out = append(out, "the program made "+p+": "+laterTool(n)+
+						" runs what it says outside the sandbox (check it before opening the project)")
+				}
+			case d.linked&(1<<i) == 0 && danglingLink(d.dir, n):
+				out = append(out, "the program made "+p+": a symlink that leads to no file yet; "+laterTool(n)+
+					" runs what appears there outside the sandbox (check the link and remove it before opening the project)")
 			}
 		}
 	}
 	return out
+}
+
+// danglingLink says whether a symlink lies on the way from dir to name
+// (a RunsLater name, which exists tested and found missing): a link
+// that leads nowhere yet, or to a directory without the file. One lstat
+// per component.
+func danglingLink(dir, name string) bool {
+	p := dir
+	for _, c := range strings.Split(name, "/") {
+		p = filepath.Join(p, c)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return false
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // newLaterDirs lists, with every RunsLater name absent, the directories
@@ -95,7 +126,7 @@ func (g *gitScan) newLaterDirs() []laterDir {
 				continue // a symlink's entry is not a directory
 			}
 			d := filepath.Join(top, e.Name())
-			out = append(out, laterDir{d, all})
+			out = append(out, laterDir{d, all, 0})
 			if projects {
 				look(d, nil, false)
 			}

@@ -69,6 +69,9 @@ type gitScan struct {
 type laterDir struct {
 	dir    string
 	absent uint64
+	// linked are the absent names a symlink on their way already led to
+	// at the scan (a dangling link of the user's): not the program's.
+	linked uint64
 }
 
 // watchedElsewhere notes the settings files the Claude Code report
@@ -86,7 +89,7 @@ const maxLaterDirs = 128
 // recordAbsent keeps dir's absent RunsLater names for the check after the
 // run when dir is a project top or directly in one. The scan visits a
 // parent before its children.
-func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, entries map[string]bool, absent uint64) {
+func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, entries map[string]bool, absent, linked uint64) {
 	repo := entries[".git"]
 	ws := pol.Workspace()
 	// The data dir and ~/.claude are omega-run's and Claude Code's own,
@@ -101,7 +104,7 @@ func (g *gitScan) recordAbsent(pol profiles.Policy, root, dir string, entries ma
 	}
 	_, inTop := g.laterTops[filepath.Dir(dir)]
 	if (top || inTop) && absent != 0 && len(g.laterAbsent) < maxLaterDirs {
-		g.laterAbsent = append(g.laterAbsent, laterDir{dir, absent})
+		g.laterAbsent = append(g.laterAbsent, laterDir{dir, absent, linked})
 	}
 }
 
@@ -136,7 +139,7 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 			}
 			seen[dir] = true
 			g.checkSearchable(dir, entries)
-			var absent uint64
+			var absent, linked uint64
 			for i, n := range profiles.RunsLater {
 				if n == profiles.ClaudeProjectSettings && filepath.Join(dir, profiles.ClaudeDirName) == pol.ClaudeDir() {
 					continue // the user's own (home writable): reported after the run instead
@@ -146,9 +149,12 @@ func runsLater(pol profiles.Policy, canon map[string]string, roots []string, pri
 					protect = append(protect, p)
 				} else {
 					absent |= 1 << i
+					if entries[first] && danglingLink(dir, n) {
+						linked |= 1 << i
+					}
 				}
 			}
-			g.recordAbsent(pol, root, dir, entries, absent)
+			g.recordAbsent(pol, root, dir, entries, absent, linked)
 			if entries[".git"] && !pol.WritableGitConfig {
 				protect = append(protect, g.gitRunsLater(filepath.Join(dir, ".git"))...)
 			}

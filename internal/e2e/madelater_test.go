@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,6 +64,41 @@ func TestClaudeSettingsMadeOnce(t *testing.T) {
 			}
 			if n := strings.Count(r.stderr, filepath.Join("proj", ".claude", "settings.json")); n != 1 || !strings.Contains(r.stderr, `"hooks"`) {
 				t.Errorf("named %d times, want once for its hooks; stderr %q", n, r.stderr)
+			}
+		})
+	}
+}
+
+// TestRunsLaterMadeDangling: a runs-later file the program makes as a
+// symlink to a file that does not exist yet (in the data dir's tmp, which
+// the next sandbox of the user writes as its /tmp; the host's /tmp, any
+// user's) is named after the run too, as is one below a directory
+// symlink it makes: once the target appears, direnv, Claude Code or VS
+// Code outside run what it says. Before, the check followed the link,
+// found nothing, and no launch ever named it. A dangling link the user
+// had before the run is not the program's.
+func TestRunsLaterMadeDangling(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			proj := filepath.Join(w.dataDir, "workspace", "proj")
+			mustMkdir(t, proj)
+			tmp := filepath.Join(w.dataDir, "tmp")
+			if err := os.Symlink(filepath.Join(tmp, "users-own"), filepath.Join(proj, ".devcontainer.json")); err != nil {
+				t.Fatal(err)
+			}
+			chownTree(t, w.home, u)
+			r := w.sh("sandbox", "ln -s "+tmp+"/e .envrc && ln -s "+tmp+"/m .mcp.json && ln -s "+tmp+"/vs .vscode", "--workdir", proj)
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			for _, f := range []string{".envrc", ".mcp.json", ".vscode/tasks.json"} {
+				if want := "the program made " + filepath.Join(proj, f) + ":"; !strings.Contains(r.stderr, want) {
+					t.Errorf("no warning %q; stderr %q", want, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, ".devcontainer.json") {
+				t.Errorf("the user's own dangling link named; stderr %q", r.stderr)
 			}
 		})
 	}
