@@ -76,11 +76,10 @@ func (g *gitScan) madeLater() []string {
 			}
 			p := filepath.Join(d.dir, n)
 			switch {
+			case g.claudeWatched[p]: // named by Claude Code's report
 			case exists(p):
-				if !g.claudeWatched[p] {
-					out = append(out, "the program made "+p+": "+laterTool(n)+
-						" runs what it says outside the sandbox (check it before opening the project)")
-				}
+				out = append(out, "the program made "+p+": "+laterTool(n)+
+					" runs what it says outside the sandbox (check it before opening the project)")
 			case d.linked&(1<<i) == 0 && danglingLink(d.dir, n):
 				out = append(out, "the program made "+p+": a symlink that leads to no file yet; "+laterTool(n)+
 					" runs what appears there outside the sandbox (check the link and remove it before opening the project)")
@@ -88,25 +87,6 @@ func (g *gitScan) madeLater() []string {
 		}
 	}
 	return out
-}
-
-// danglingLink says whether a symlink lies on the way from dir to name
-// (a RunsLater name, which exists tested and found missing): a link
-// that leads nowhere yet, or to a directory without the file. One lstat
-// per component.
-func danglingLink(dir, name string) bool {
-	p := dir
-	for _, c := range strings.Split(name, "/") {
-		p = filepath.Join(p, c)
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return false
-		}
-		if fi.Mode()&os.ModeSymlink != 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // newLaterDirs lists, with every RunsLater name absent, the directories

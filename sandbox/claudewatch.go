@@ -23,6 +23,9 @@ type cfgFile struct {
 	// noDir: its directory was absent before the run; one stat of it
 	// after tells whether there is anything to read.
 	noDir bool
+	// dangling: it was a symlink (or below one) that led to no file
+	// before the run: the user's, not the program's.
+	dangling bool
 }
 
 // claudeWatch is Claude Code's settings files in the program's reach as
@@ -55,7 +58,7 @@ func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWa
 				f.before, f.err = readRegular(f.path, false, maxSettings)
 			}
 			if errors.Is(f.err, fs.ErrNotExist) {
-				f.err = nil
+				f.err, f.dangling = nil, linkedAway(f.path)
 			}
 			w.files = append(w.files, f)
 		}
@@ -84,7 +87,7 @@ func (w *claudeWatch) changes() []string {
 	for _, f := range w.files {
 		if dir := filepath.Dir(f.path); f.noDir {
 			if _, known := dirGone[dir]; !known {
-				_, err := os.Stat(dir)
+				_, err := os.Lstat(dir) // a dangling link counts: below
 				dirGone[dir] = err != nil
 			}
 			if dirGone[dir] {
@@ -93,6 +96,11 @@ func (w *claudeWatch) changes() []string {
 		}
 		after, err := readRegular(f.path, false, maxSettings)
 		switch {
+		case errors.Is(err, fs.ErrNotExist) && !f.dangling && linkedAway(f.path):
+			// Whatever appears at the link's target later (the next
+			// sandbox's /tmp, the host's /tmp) is what claude runs.
+			out = append(out, fmt.Sprintf("the program made %s a symlink that leads to no file yet: Claude Code outside omega-run runs the hooks and commands of what appears there; remove it before running claude unconfined", termsafe.String(shown(w.home, f.path))))
+			continue
 		case errors.Is(err, fs.ErrNotExist):
 			continue // removed: nothing runs from it
 		case err != nil && f.err == nil:
@@ -138,4 +146,11 @@ func reportClaude(w *claudeWatch, syncs []*stateSync) {
 	for _, l := range capped(lines, cfgRest) {
 		logrus.Warn(l)
 	}
+}
+
+// linkedAway says whether the settings file path, missing, is a symlink
+// or lies in a directory that is one (.claude -> elsewhere).
+func linkedAway(path string) bool {
+	dir := filepath.Dir(path)
+	return danglingLink(filepath.Dir(dir), filepath.Join(filepath.Base(dir), filepath.Base(path)))
 }

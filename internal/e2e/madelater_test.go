@@ -103,3 +103,36 @@ func TestRunsLaterMadeDangling(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeSettingsDangling: ~/.claude/settings.json that the program
+// replaces with a symlink to a file that does not exist yet is named
+// after the run: whoever makes the target later (the next sandbox, in
+// its /tmp; another user, in the host's) writes the hooks an unconfined
+// claude runs, and no launch compared anything. The user's own dangling
+// link (settings.local.json) is not named.
+func TestClaudeSettingsDangling(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				claudeHome(t, w)
+				target := filepath.Join(w.dataDir, "tmp", "later")
+				if err := os.Symlink(target+"-users", filepath.Join(w.home, ".claude", "settings.local.json")); err != nil {
+					t.Fatal(err)
+				}
+				chownTree(t, w.home, u)
+				// claude: rx reports where omega-run stays the parent.
+				r := w.run("--mode", mode, "--", scriptClaude(t, w), `rm "$HOME/.claude/settings.json" && ln -s `+target+` "$HOME/.claude/settings.json"`)
+				if r.code != 0 {
+					t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+				}
+				if !strings.Contains(r.stderr, "the program made ~/.claude/settings.json a symlink that leads to no file yet") {
+					t.Errorf("the dangling link is not named; stderr %q", r.stderr)
+				}
+				if strings.Contains(r.stderr, "settings.local.json") {
+					t.Errorf("the user's own dangling link named; stderr %q", r.stderr)
+				}
+			})
+		}
+	}
+}
