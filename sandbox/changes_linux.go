@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/omega-run/omega-run/profiles"
+	"golang.org/x/sys/unix"
 )
 
 // changes says, after the run, what the program added inside the .git
@@ -47,7 +48,86 @@ func (g *gitScan) changes() []string {
 		}
 		out = append(out, capped(dirs, "git dirs the program made below "+dotGit+", as above")...)
 	}
-	return append(out, capped(g.madeLater(), "files the program made that tools outside the sandbox run, as above")...)
+	out = append(out, capped(g.madeLater(), "files the program made that tools outside the sandbox run, as above")...)
+	return append(out, capped(g.linksOut(), "symlinks the program made out of the writable set, as above")...)
+}
+
+// linksOut lists the symlinks the program made in a project top that
+// lead out of the writable set, to a directory the caller may write or to
+// nothing yet: a later launch given that path (--allow-write ~/src/app,
+// or --allow-write . after a cd there) would have where it leads
+// writable, though no launch was given it, and no check at that launch
+// can tell the program's link from the user's own (~/code -> /data/code).
+// Made: a name the scan did not see, or a link whose ctime, which nothing
+// sets back, is the run's. A RunsLater name is madeLater's. One directory
+// read of each top changed since the scan.
+func (g *gitScan) linksOut() []string {
+	var out []string
+	tops := slices.Sorted(maps.Keys(g.laterTops))
+	for _, top := range tops[:min(len(tops), maxLaterDirs)] {
+		if !changedSince(top, g.scanned) {
+			continue
+		}
+		had := g.laterTops[top]
+		for _, e := range readDirNoFollow(top) {
+			l := filepath.Join(top, e.Name())
+			if e.Type()&os.ModeSymlink == 0 || laterFirst[e.Name()] || (had[e.Name()] && !madeSince(l, g.scanned)) {
+				continue
+			}
+			if to, ok := g.leadsOut(l); ok {
+				out = append(out, "the program made "+l+" a symlink to "+to+", outside its writable set: a later launch given "+l+
+					" (--allow-write, or --allow-write . there) would make that writable; remove the link")
+			}
+		}
+	}
+	return out
+}
+
+// laterFirst are the first components of the RunsLater names.
+var laterFirst = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range profiles.RunsLater {
+		first, _, _ := strings.Cut(n, "/")
+		m[first] = true
+	}
+	return m
+}()
+
+// madeSince says whether the link at p was made (or changed) after t: its
+// ctime, which the kernel's coarse clock may put a tick before t.
+func madeSince(p string, t time.Time) bool {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(p, &st); err != nil {
+		return false
+	}
+	return time.Unix(st.Ctim.Unix()).After(t.Add(-20 * time.Millisecond))
+}
+
+// leadsOut says where the symlink l leads when that is out of the
+// writable set: a directory the caller may write, or nothing yet.
+func (g *gitScan) leadsOut(l string) (string, bool) {
+	real, err := filepath.EvalSymlinks(l)
+	if err != nil {
+		to, err := os.Readlink(l)
+		if err != nil {
+			return "", false
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(l), to)
+		}
+		if to = filepath.Clean(to); g.writable(to) {
+			return "", false
+		}
+		return to + " (not there yet)", true
+	}
+	if g.writable(real) {
+		return "", false
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.IsDir() || unix.Access(real, unix.W_OK) != nil {
+		return "", false
+	}
+	return real, true
 }
 
 // madeLater lists the absent RunsLater files that exist now, by the

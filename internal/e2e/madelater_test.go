@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRunsLaterMade: a file that tools outside the sandbox run (.mcp.json,
@@ -88,6 +89,7 @@ func TestRunsLaterMadeDangling(t *testing.T) {
 				t.Fatal(err)
 			}
 			chownTree(t, w.home, u)
+			time.Sleep(100 * time.Millisecond) // the link's ctime before the run's
 			r := w.sh("sandbox", "ln -s "+tmp+"/e .envrc && ln -s "+tmp+"/m .mcp.json && ln -s "+tmp+"/vs .vscode", "--workdir", proj)
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
