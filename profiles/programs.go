@@ -38,6 +38,13 @@ type Program struct {
 	// config --global), not in everyday use, so its warning is for a
 	// terminal, not for every scripted launch (explain lists it always).
 	ByHand bool
+	// HomeEnv is a variable that, set to an absolute path, stands for
+	// home: the State entries lie below it (GEMINI_CLI_HOME).
+	HomeEnv string
+	// Grant: the state is the tool's login, config and sessions, which
+	// it needs from one launch to the next, so the fix is to grant the
+	// directory (--allow-write), not to move it and lose the login.
+	Grant bool
 }
 
 // Hint is one fix. For names the State entries and EnvDirs variables
@@ -77,6 +84,10 @@ var Programs = []Program{
 		SetEnv:  map[string]string{"CLAUDE_CONFIG_DIR": ClaudeDirName},
 		Sync:    []StateSync{{Home: ClaudeStateName, Work: ".claude/.claude.json"}},
 	},
+	// Coding agents other than Claude Code: their own directory holds the
+	// login, config and sessions (README: Claude Code and other tools).
+	{Name: "codex", State: []string{".codex"}, EnvDirs: []EnvDir{{"CODEX_HOME", []string{".codex"}}}, Grant: true},
+	{Name: "gemini", State: []string{".gemini"}, HomeEnv: "GEMINI_CLI_HOME", Grant: true},
 	// State lists what each tool writes in everyday use, not what only
 	// an explicit configuration command writes (go env -w's ~/.config/go,
 	// pip config's ~/.config/pip): a warning on every launch must be one
@@ -121,6 +132,9 @@ func ProgramFor(path string) *Program {
 // StatePaths returns the absolute state paths of p: State under home,
 // except what a set EnvDirs variable moved, then those variables' values.
 func (p *Program) StatePaths(home string, getenv func(string) string) []string {
+	if v := getenv(p.HomeEnv); p.HomeEnv != "" && filepath.IsAbs(v) {
+		home = v
+	}
 	moved, off := map[string]bool{}, map[string]bool{}
 	for _, e := range p.Off {
 		if getenv(e.Name) != "" {

@@ -10,6 +10,7 @@ func TestProgramFor(t *testing.T) {
 		"/usr/bin/git": "git", "claude": "claude", "/opt/x/claude.exe": "claude",
 		"pip3": "pip", "pip3.11": "pip", "/usr/local/go/bin/go": "go", "npm": "npm",
 		"npx": "npm", "/usr/bin/npx": "npm", // npm exec: the same cache
+		"codex": "codex", "/opt/agents/bin/codex": "codex", "gemini": "gemini",
 		"make": "", "/bin/sh": "", "gofmt": "",
 	}
 	for path, want := range cases {
@@ -35,6 +36,11 @@ func TestStatePaths(t *testing.T) {
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
 		{"claude", nil, []string{"/h/.claude", "/h/.claude.json"}},
 		{"claude", map[string]string{"CLAUDE_CONFIG_DIR": "/h/.claude-work"}, []string{"/h/.claude-work"}},
+		{"codex", nil, []string{"/h/.codex"}},
+		{"codex", map[string]string{"CODEX_HOME": "/w/codex"}, []string{"/w/codex"}},
+		{"gemini", nil, []string{"/h/.gemini"}},
+		// GEMINI_CLI_HOME is a home, with .gemini inside.
+		{"gemini", map[string]string{"GEMINI_CLI_HOME": "/w/g"}, []string{"/w/g/.gemini"}},
 		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/w/npm"}},
 		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
 		// No cache at all: neither ~/.cache/pip nor where PIP_CACHE_DIR points.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,6 +202,46 @@ func checkWarning(t *testing.T, w string, want, not []string) {
 	for _, s := range not {
 		if strings.Contains(w, s) {
 			t.Errorf("warning %q names %q", w, s)
+		}
+	}
+}
+
+// TestStateWarningAgentHome: Codex CLI and Gemini CLI keep their login,
+// config and sessions in ~/.codex and ~/.gemini, outside the writable
+// set: codex stopped with "Read-only file system (os error 30)" and
+// gemini printed mkdir stack traces, and the launch named nothing. The
+// warning names the directory and the grant that fixes it (made first:
+// --allow-write wants it to exist); not once it is writable, or moved
+// into the writable set.
+func TestStateWarningAgentHome(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, ".omega", "workspace")
+	codexDir, geminiDir := filepath.Join(home, ".codex"), filepath.Join(home, ".gemini")
+	if err := os.Mkdir(geminiDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
+		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}}
+	for _, c := range []struct {
+		prog     string
+		set      []string
+		writable string
+		want     string // "" for no warning
+	}{
+		{prog: "codex", want: "codex keeps state in " + codexDir + ", outside the writable set: writes there will be refused; mkdir " + codexDir + ", then add --allow-write " + codexDir},
+		{prog: "codex", writable: codexDir},
+		{prog: "codex", set: []string{"CODEX_HOME=" + ws + "/codex"}},
+		{prog: "gemini", want: "gemini keeps state in " + geminiDir + ", outside the writable set: writes there will be refused; add --allow-write " + geminiDir},
+		{prog: "gemini", writable: geminiDir},
+		{prog: "gemini", set: []string{"GEMINI_CLI_HOME=" + ws}},
+	} {
+		p := pol
+		if c.writable != "" {
+			p.Writable = append(slices.Clone(p.Writable), c.writable)
+		}
+		w := stateWarning(p, profiles.ProgramFor(c.prog), "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
+		if w != c.want {
+			t.Errorf("%s %q writable %q:\n got %q\nwant %q", c.prog, c.set, c.writable, w, c.want)
 		}
 	}
 }

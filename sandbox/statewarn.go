@@ -57,7 +57,12 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, gete
 		msg += "; " + hint
 	}
 	if dir := getenv("CLAUDE_CONFIG_DIR"); prog.Name == "claude" && slices.Contains(refused, dir) {
-		msg += "; " + claudeDirHint(dir)
+		msg += "; " + grantHint(dir)
+	}
+	if prog.Grant {
+		for _, dir := range refused {
+			msg += "; " + grantHint(dir)
+		}
 	}
 	if prog.Name == "git" && pol.Mode == profiles.ModeSandbox && !pol.WritableGitConfig {
 		// git config without --global fails on it with "Device or
@@ -67,11 +72,11 @@ func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, gete
 	return msg
 }
 
-// claudeDirHint fixes a CLAUDE_CONFIG_DIR of the user's outside the
-// writable set, where Claude Code writes its sessions, settings and
-// state (a second account's ~/.claude-work): a grant of that directory,
-// which --allow-write wants to exist.
-func claudeDirHint(dir string) string {
+// grantHint fixes a tool's own directory outside the writable set, where
+// it writes its login, sessions, settings and state (a CLAUDE_CONFIG_DIR
+// of the user's, a second account's ~/.claude-work; ~/.codex): a grant of
+// that directory, which --allow-write wants to exist.
+func grantHint(dir string) string {
 	flag := "--allow-write " + profiles.ShellWord(dir)
 	if _, err := os.Stat(dir); err != nil {
 		return "mkdir " + profiles.ShellWord(dir) + ", then add " + flag

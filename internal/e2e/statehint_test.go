@@ -220,3 +220,36 @@ func goProject(t *testing.T, w *world) string {
 	writeFile(t, filepath.Join(proj, "p.go"), "package p\n")
 	return proj
 }
+
+// TestAgentHomeSaid: Codex CLI and Gemini CLI write their login, config
+// and sessions in ~/.codex and ~/.gemini from the first start; confined,
+// codex stopped with "Read-only file system (os error 30)" and a hint
+// about its daemon, and the launch named nothing. A stand-in that writes
+// there as they do is refused, the launch names the directory and the
+// grant, and the grant, made as said, lets it write without the warning.
+func TestAgentHomeSaid(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for _, agent := range []string{"codex", "gemini"} {
+				t.Run(u.name+"/"+mode+"/"+agent, func(t *testing.T) {
+					w := newWorld(t, u)
+					prog := filepath.Join(w.extra, agent)
+					dir := filepath.Join(w.home, "."+agent)
+					writeFile(t, prog, "#!/bin/sh\nmkdir -p \"$HOME/."+agent+"\" && echo x > \"$HOME/."+agent+"/config.toml\"\n")
+					os.Chmod(prog, 0o755)
+					r := w.run("--mode", mode, "--", prog)
+					line := stateLine(r.stderr)
+					if r.code == 0 || !strings.Contains(line, agent+" keeps state in "+dir) || !strings.Contains(line, "mkdir "+dir+", then add --allow-write "+dir) {
+						t.Fatalf("%+v; want the write refused and the launch to name %s and the grant", r, dir)
+					}
+					mustMkdir(t, dir)
+					chownTree(t, dir, u)
+					r = w.run("--mode", mode, "--allow-write", dir, "--", prog)
+					if _, err := os.Stat(filepath.Join(dir, "config.toml")); r.code != 0 || stateLine(r.stderr) != "" || err != nil {
+						t.Errorf("with --allow-write %s: %+v, %v; want the write to work, unwarned", dir, r, err)
+					}
+				})
+			}
+		}
+	}
+}
