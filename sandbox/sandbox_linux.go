@@ -295,6 +295,12 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	if w := stateWarning(p.policy, prog, p.path, p.process.getenv); w != "" && (!prog.ByHand || stderrTerminal()) {
 		logrus.Warn(w)
 	}
+	if prog.Name == "claude" {
+		cwd, _ := os.Getwd()
+		if w := claudeSandboxWarning(p.policy, p.argv[1:], p.process.getenv, cwd); w != "" {
+			logrus.Warn(w)
+		}
+	}
 	if len(prog.Sync) == 0 {
 		return nil, nil
 	}
