@@ -47,7 +47,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	return &nsexec.Spec{
 		Path:           p.path,
 		Argv:           p.argv,
-		Env:            append(p.setEnv(), programEnv(pol)...),
+		Env:            slices.Concat(tmpdirEnv(p, mounts), p.setEnv(), programEnv(pol)),
 		ClearEnv:       p.process.ClearEnv,
 		Unsetenv:       slices.Clone(p.process.UnsetEnv),
 		Hostname:       p.process.Hostname,

@@ -237,7 +237,9 @@ func TestEarlyStartLentSlot(t *testing.T) {
 					r := w.runProg("/usr/bin/env", append(args, "--", "/usr/bin/env")...)
 					var got []string
 					for _, kv := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
-						if !strings.HasPrefix(kv, "OMEGA_SANDBOX") { // what omega-run adds
+						// What omega-run adds: OMEGA_SANDBOX, and in rx TMPDIR
+						// (sandbox/tmpdir_linux.go).
+						if !strings.HasPrefix(kv, "OMEGA_SANDBOX") && kv != "TMPDIR=/tmp" {
 							got = append(got, kv)
 						}
 					}
