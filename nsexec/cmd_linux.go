@@ -95,6 +95,9 @@ func forNamespaces(s *Spec, ns Namespaces) Spec {
 		// full ruleset (WritesOnly relies on the mounts).
 		spec.Mounts = nil
 		spec.Landlock.WritesOnly = false
+		// The caller's own user namespace: its limits (the host's, for
+		// root) are not the init stage's to set.
+		spec.UserCounts = false
 	}
 	spec.Loopback = ns.Enabled && ns.Net
 	return spec

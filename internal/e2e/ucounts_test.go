@@ -115,3 +115,31 @@ exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 		})
 	}
 }
+
+// TestUserCountsNotOnFallback: where the sandbox's user namespace cannot
+// be made and the launch falls back to running without namespaces under
+// PID 1 (a state sync, here Claude Code's, or --pids), the init stage runs
+// in the caller's own user namespace, whose limits are not its to set: a
+// root holding CAP_SYS_RESOURCE would halve the host's inotify limits and
+// set user.max_user_namespaces to 1,024 on every such launch. The caller
+// here is root in a namespace of its own with the count exhausted.
+func TestUserCountsNotOnFallback(t *testing.T) {
+	const script = `echo 1 > /proc/sys/user/max_user_namespaces || exit 99
+unshare -U sleep 20 & sleep 0.3
+cat /proc/sys/user/max_user_namespaces /proc/sys/user/max_inotify_instances >&2
+"$@"
+cat /proc/sys/user/max_user_namespaces /proc/sys/user/max_inotify_instances >&2
+kill $!`
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.runProg("unshare", "-U", "-r", "/bin/sh", "-c", script, "sh", bin, "--", scriptClaude(t, w), "echo ran")
+			if !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "user namespaces are unavailable") {
+				t.Fatalf("want the fallback run: %+v", r)
+			}
+			if !strings.HasPrefix(r.stderr, "1\n2147483647\n") || !strings.HasSuffix(r.stderr, "\n1\n2147483647\n") {
+				t.Fatalf("the caller's own limits changed: %q", r.stderr)
+			}
+		})
+	}
+}
