@@ -23,10 +23,16 @@ type cfgFile struct {
 	// noDir: its directory was absent before the run; one stat of it
 	// after tells whether there is anything to read.
 	noDir bool
-	// dangling: it was a symlink (or below one) that led to no file
-	// before the run: the user's, not the program's.
-	dangling bool
+	// links: which of its directory (linkDir) and itself (linkFile,
+	// looked at only when it was missing) were symlinks before the run: a
+	// dangling one then was the user's, not the program's.
+	links uint8
 }
+
+const (
+	linkDir uint8 = 1 << iota
+	linkFile
+)
 
 // claudeWatch is Claude Code's settings files in the program's reach as
 // they were before the run.
@@ -48,9 +54,15 @@ func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWa
 			return
 		}
 		seen[dir] = true
-		_, err := os.Stat(dir) // mostly absent: one call for both files
+		// Mostly absent: one call for both files, two for a link.
+		var dirLink uint8
+		fi, err := os.Lstat(dir)
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			dirLink = linkDir
+			_, err = os.Stat(dir)
+		}
 		for _, n := range []string{"settings.json", "settings.local.json"} {
-			f := cfgFile{path: filepath.Join(dir, n), noDir: err != nil}
+			f := cfgFile{path: filepath.Join(dir, n), noDir: err != nil, links: dirLink}
 			if err == nil {
 				// Followed if a link (dotfile managers link
 				// settings.json, and Claude Code follows it), but never
@@ -58,7 +70,7 @@ func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWa
 				f.before, f.err = readRegular(f.path, false, maxSettings)
 			}
 			if errors.Is(f.err, fs.ErrNotExist) {
-				f.err, f.dangling = nil, linkedAway(f.path)
+				f.err, f.links = nil, links(f.path)
 			}
 			w.files = append(w.files, f)
 		}
@@ -96,7 +108,7 @@ func (w *claudeWatch) changes() []string {
 		}
 		after, err := readRegular(f.path, false, maxSettings)
 		switch {
-		case errors.Is(err, fs.ErrNotExist) && !f.dangling && linkedAway(f.path):
+		case errors.Is(err, fs.ErrNotExist) && links(f.path)&^f.links != 0:
 			// Whatever appears at the link's target later (the next
 			// sandbox's /tmp, the host's /tmp) is what claude runs.
 			out = append(out, fmt.Sprintf("the program made %s a symlink that leads to no file yet: Claude Code outside omega-run runs the hooks and commands of what appears there; remove it before running claude unconfined", termsafe.String(shown(w.home, f.path))))
@@ -148,9 +160,17 @@ func reportClaude(w *claudeWatch, syncs []*stateSync) {
 	}
 }
 
-// linkedAway says whether the settings file path, missing, is a symlink
-// or lies in a directory that is one (.claude -> elsewhere).
-func linkedAway(path string) bool {
-	dir := filepath.Dir(path)
-	return danglingLink(filepath.Dir(dir), filepath.Join(filepath.Base(dir), filepath.Base(path)))
+// links says which of the settings file path's directory and path
+// itself are symlinks (.claude -> elsewhere, settings.json -> /tmp/x).
+func links(path string) uint8 {
+	var l uint8
+	for _, c := range []struct {
+		p   string
+		bit uint8
+	}{{filepath.Dir(path), linkDir}, {path, linkFile}} {
+		if fi, err := os.Lstat(c.p); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			l |= c.bit
+		}
+	}
+	return l
 }

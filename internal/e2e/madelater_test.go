@@ -138,3 +138,34 @@ func TestClaudeSettingsDangling(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeSettingsLinkedDir: with ~/.claude a symlink of the user's (a
+// dotfile manager's), a settings file the program removes is not named
+// as a symlink it made, and one it makes a symlink to no file yet is
+// named although a link (the directory's) was on the way before.
+func TestClaudeSettingsLinkedDir(t *testing.T) {
+	const made = "the program made ~/.claude/settings"
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				dots := filepath.Join(w.home, "dotfiles", "claude")
+				mustMkdir(t, dots)
+				writeFile(t, filepath.Join(dots, "settings.json"), `{"model": "sonnet"}`)
+				if err := os.Symlink(dots, filepath.Join(w.home, ".claude")); err != nil {
+					t.Fatal(err)
+				}
+				chownTree(t, w.home, u)
+				r := w.run("--mode", mode, "--", scriptClaude(t, w), `rm "$HOME/.claude/settings.json"`)
+				if r.code != 0 || strings.Contains(r.stderr, made) {
+					t.Errorf("removed: %+v; want nothing named", r)
+				}
+				target := filepath.Join(w.dataDir, "tmp", "later")
+				r = w.run("--mode", mode, "--", scriptClaude(t, w), `ln -s `+target+` "$HOME/.claude/settings.local.json"`)
+				if r.code != 0 || !strings.Contains(r.stderr, made+".local.json a symlink that leads to no file yet") {
+					t.Errorf("made a dangling link: %+v; want it named", r)
+				}
+			})
+		}
+	}
+}
