@@ -29,6 +29,9 @@ func appendCases(t *testing.T, script string) map[string]*exec.Cmd {
 			t.Fatal(err)
 		}
 		cmds[string(o.Mode)] = cmd
+		// cmd.Run does not close the spec, and a later test counts fds.
+		spec := cmd.ExtraFiles[0]
+		t.Cleanup(func() { spec.Close() })
 	}
 	return cmds
 }
@@ -55,6 +58,9 @@ func TestStartExtraFilesAppended(t *testing.T) {
 		}
 		if _, err := f.Stat(); err != nil {
 			t.Errorf("%s: the embedder's file was closed: %v", mode, err)
+		}
+		if _, err := cmd.ExtraFiles[0].Stat(); !errors.Is(err, os.ErrClosed) {
+			t.Errorf("%s: the refused command's spec: %v; want it closed, not left to the garbage collector", mode, err)
 		}
 	}
 }

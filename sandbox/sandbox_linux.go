@@ -366,12 +366,13 @@ func Start(cmd *exec.Cmd) error {
 		return &Error{Code: ExitLauncher, Err: errors.New("cmd.ExtraFiles was replaced, and with it the spec it carries " +
 			"first: pass fds with Options.PreserveFDs (this process's fds 3 and up) instead")}
 	}
+	// The spec (nsexec.Command's memfd) is the child's once started, and
+	// of no use once refused: closed now, not when the garbage collector
+	// gets to it.
+	defer cmd.ExtraFiles[0].Close()
 	if !nsexec.OwnFiles(cmd) {
 		// The init stage closes them before the program runs.
 		return &Error{Code: ExitLauncher, Err: errors.New(nsexec.AppendedFilesHint)}
 	}
-	// The spec (nsexec.Command's memfd) is the child's once started:
-	// closed now, not when the garbage collector gets to it.
-	defer cmd.ExtraFiles[0].Close()
 	return nsexec.StartBlocked(cmd.Start)
 }
