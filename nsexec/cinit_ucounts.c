@@ -15,7 +15,7 @@
 
 // The host's limit (shown the same from every user namespace) and this
 // namespace's own, which the kernel checks at each level: ucounts_linux.go's
-// userCounts, halved.
+// halvedCounts.
 static const char *const halved[][2] = {
 	{"/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances"},
 	{"/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"},
@@ -36,7 +36,7 @@ static const char *const fixed[] = {
 // read_count reads a sysctl's number: -1 with errno on failure.
 static long read_count(const char *path) {
 	char buf[32];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); // musl's open adds an fcntl
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
@@ -58,7 +58,7 @@ static long read_count(const char *path) {
 
 // set_count writes v to a sysctl: 0, or -1 with errno.
 static int set_count(const char *path, const char *v) {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = write(fd, v, strlen(v));
@@ -97,7 +97,8 @@ const char *omega_cap_user_counts(void) {
 }
 
 // omega_user_counts caps the counts where the spec asks (an early start
-// did it while waiting: early_err), and says so when that failed.
+// did it while waiting: early_err), and says so when that failed: a
+// warning, or the launch's end with --fail-closed.
 void omega_user_counts(const struct spec *s, int early, const char *early_err) {
 	if (!(s->flags & F_USER_COUNTS))
 		return;
@@ -107,5 +108,7 @@ void omega_user_counts(const struct spec *s, int early, const char *early_err) {
 	char msg[512];
 	snprintf(msg, sizeof msg, "the program may use up your user's inotify, fanotify and namespace limits, "
 		"which your programs outside share (%s)", err);
+	if (s->flags & F_FAIL_CLOSED)
+		omega_die(125, "--fail-closed: %s", msg);
 	omega_warn(msg);
 }

@@ -61,10 +61,8 @@ func runInit(w *warner) error {
 		return err
 	}
 	w.json = s.LogJSON
-	if s.UserCounts {
-		if err := capUserCounts(); err != nil {
-			w.warn(userCountsWarning(err))
-		}
+	if err := userCounts(s, *w); err != nil {
+		return err
 	}
 	if s.User != nil {
 		initParent = watchParent() // before the mounts cover the host's /proc

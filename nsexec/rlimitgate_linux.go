@@ -62,7 +62,7 @@ func startLate(s *Spec, attr *os.ProcAttr, refused error) (started, error) {
 		return started{}, err
 	}
 	warner{json: s.LogJSON}.warn("--rlimit: " + refused.Error() +
-		" (Yama's ptrace_scope 2 or 3, or a seccomp filter), so the limits are set on the program just after it starts: its first instructions run without them")
+		" (Yama's ptrace_scope 2 or 3, a seccomp filter, or omega-run itself traced: strace -f), so the limits are set on the program just after it starts: its first instructions run without them")
 	if err := rlimits.ApplyTo(proc.Pid, s.Limits); err != nil {
 		_ = proc.Kill()
 		return started{}, err

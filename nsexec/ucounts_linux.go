@@ -11,12 +11,12 @@ import (
 	"strings"
 )
 
-// userCounts are what the kernel counts per user across all namespaces,
+// halvedCounts are what the kernel counts per user across all namespaces,
 // each level checked against its own limit: the host's (the same from
 // every namespace) and this user namespace's, which gets half. Namespaces,
 // whose host limits no namespace below shows, get nsCount each.
 // cinit_ucounts.c has the same tables.
-var userCounts = [...][2]string{
+var halvedCounts = [...][2]string{
 	{"/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances"},
 	{"/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches"},
 	{"/proc/sys/fs/fanotify/max_user_groups", "/proc/sys/user/max_fanotify_groups"},
@@ -32,7 +32,7 @@ const nsCount = "1024"
 // user's processes outside keep the other half. A count this kernel lacks
 // is skipped.
 func capUserCounts() error {
-	for _, c := range userCounts {
+	for _, c := range halvedCounts {
 		b, err := os.ReadFile(c[0])
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -63,8 +63,22 @@ func setCount(path, v string) error {
 	return nil
 }
 
-// userCountsWarning is cinit_ucounts.c's warning when capUserCounts failed.
-func userCountsWarning(err error) string {
-	return "the program may use up your user's inotify, fanotify and namespace limits, " +
+// userCounts is cinit_ucounts.c's omega_user_counts: the counts capped
+// where the spec asks, a warning where that failed, or with --fail-closed
+// the launch's end.
+func userCounts(s *Spec, w warner) error {
+	if !s.UserCounts {
+		return nil
+	}
+	err := capUserCounts()
+	if err == nil {
+		return nil
+	}
+	msg := "the program may use up your user's inotify, fanotify and namespace limits, " +
 		"which your programs outside share (" + err.Error() + ")"
+	if s.FailClosed {
+		return errors.New("--fail-closed: " + msg)
+	}
+	w.warn(msg)
+	return nil
 }

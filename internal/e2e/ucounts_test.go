@@ -98,7 +98,7 @@ func TestNamespaceShareKept(t *testing.T) {
 
 // TestUserCountsWarned: where /proc/sys is read-only (a container's, a
 // unit's ProtectKernelTunables=), the limits cannot be set, and the
-// launch says what that leaves open.
+// launch says what that leaves open; --fail-closed ends it first.
 func TestUserCountsWarned(t *testing.T) {
 	const sign = "the program may use up your user's inotify, fanotify and namespace limits"
 	for _, u := range users {
@@ -108,9 +108,14 @@ func TestUserCountsWarned(t *testing.T) {
 exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 			asRoot := *w
 			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
-			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--", "/bin/true")
-			if r.code != 0 || !strings.Contains(r.stderr, sign) {
+			run := func(args ...string) result {
+				return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin}, args...)...)
+			}
+			if r := run("--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) {
 				t.Fatalf("%+v; want the program run and %q said", r, sign)
+			}
+			if r := run("--fail-closed", "--", "/bin/echo", "ran"); r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: "+sign) {
+				t.Fatalf("--fail-closed: %+v; want 125 before the program runs", r)
 			}
 		})
 	}
