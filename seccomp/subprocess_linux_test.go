@@ -40,6 +40,12 @@ func TestMain(m *testing.M) {
 	case os.Getenv(loopEnv) != "":
 		os.Exit(syscallLoop(os.Getenv(loopEnv)))
 	}
+	// One line rather than eight tests failing on a missing file.
+	if _, err := os.Stat(dockerDefaultPath); err != nil {
+		fmt.Fprintf(os.Stderr, "seccomp tests: Docker's default profile, the project's shared test data, "+
+			"is read from beside this clone (../shared/testdata): %v\n", err)
+		os.Exit(1)
+	}
 	os.Exit(m.Run())
 }
 
