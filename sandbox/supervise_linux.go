@@ -132,6 +132,8 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	// The spec was made for pid and network namespaces, too; the broker
 	// tells the writable set by the mounts there are none of.
 	spec.Broker = nil
+	// Landlock alone now, as in rx: access(2) says /var/tmp is writable.
+	spec.Env = append(tmpdirEnv(p, false), spec.Env...)
 	if spec.Seccomp, err = hostGuard(spec.Seccomp, p.policy); err != nil {
 		return 0, launcherErr(err)
 	}

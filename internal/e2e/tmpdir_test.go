@@ -38,3 +38,20 @@ func TestTempDirAsSQLite(t *testing.T) {
 		}
 	}
 }
+
+// TestTempDirAsSQLiteFallback: sandbox mode where user namespaces cannot
+// be made (here bubblewrap's --disable-userns; an omega-run inside
+// another's sandbox too) runs the program with Landlock alone, as rx,
+// and access(2) says /var/tmp is writable there as well; the spec was
+// made for the mounts, and the fallback did not give it TMPDIR=/tmp.
+func TestTempDirAsSQLiteFallback(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.under(noUserns(t, u.uid), "--", "/bin/sh", "-c", sqliteTmp)
+			if r.code != 0 || !strings.Contains(r.stdout, "tmp-ok") || !strings.Contains(r.stderr, "user namespaces are unavailable") {
+				t.Errorf("%+v; want the fallback run and a temp file where SQLite would put it", r)
+			}
+		})
+	}
+}
