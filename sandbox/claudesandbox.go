@@ -12,8 +12,9 @@ import (
 )
 
 // claudeManagedSettings is where an administrator's Claude Code settings
-// live on Linux; they win over every other file.
-const claudeManagedSettings = "/etc/claude-code/managed-settings.json"
+// live on Linux; they win over every other file (a test points it
+// elsewhere).
+var claudeManagedSettings = "/etc/claude-code/managed-settings.json"
 
 // claudeSandboxWarning is the line saying that Claude Code's own sandbox
 // is on, or "". It runs each Bash command in bubblewrap, which cannot
@@ -21,8 +22,15 @@ const claudeManagedSettings = "/etc/claude-code/managed-settings.json"
 // so every command would fail with "bwrap: setting up uid map". The files
 // are read in Claude's order (managed, the project's local and shared
 // settings, the user's); settings on the command line (--settings) are
-// the user's choice and end the check.
+// the user's choice and end the check, but for the managed ones, which
+// win over them too.
 func claudeSandboxWarning(pol profiles.Policy, args []string, getenv func(string) string, cwd string) string {
+	if on, set := claudeSandboxSetting(claudeManagedSettings); set {
+		if !on {
+			return ""
+		}
+		return claudeSandboxOn(pol, claudeManagedSettings, ", which --settings cannot override", "only that file can turn it off")
+	}
 	if slices.ContainsFunc(args, func(a string) bool { return a == "--settings" || strings.HasPrefix(a, "--settings=") }) {
 		return ""
 	}
@@ -30,7 +38,7 @@ func claudeSandboxWarning(pol profiles.Policy, args []string, getenv func(string
 	if !filepath.IsAbs(userDir) {
 		userDir = pol.ClaudeDir()
 	}
-	files := []string{claudeManagedSettings}
+	var files []string
 	if filepath.IsAbs(cwd) {
 		files = append(files, filepath.Join(cwd, ".claude", "settings.local.json"), filepath.Join(cwd, ".claude", "settings.json"))
 	}
@@ -42,10 +50,15 @@ func claudeSandboxWarning(pol profiles.Policy, args []string, getenv func(string
 		if !on {
 			return ""
 		}
-		return fmt.Sprintf(`Claude Code's own sandbox is on ("sandbox": {"enabled": true} in %s): it runs each command in bubblewrap, which cannot start inside omega-run, so each would fail with "bwrap: ..."; omega-run confines them: start claude --settings '{"sandbox":{"enabled":false}}'`,
-			termsafe.String(shown(pol.Home, f)))
+		return claudeSandboxOn(pol, f, "", `omega-run confines them: start claude --settings '{"sandbox":{"enabled":false}}'`)
 	}
 	return ""
+}
+
+// claudeSandboxOn is the warning for the sandbox turned on in file.
+func claudeSandboxOn(pol profiles.Policy, file, note, fix string) string {
+	return fmt.Sprintf(`Claude Code's own sandbox is on ("sandbox": {"enabled": true} in %s%s): it runs each command in bubblewrap, which cannot start inside omega-run, so each would fail with "bwrap: ..."; %s`,
+		termsafe.String(shown(pol.Home, file)), note, fix)
 }
 
 // claudeSandboxSetting reads sandbox.enabled from one settings file; set

@@ -20,6 +20,7 @@ func TestClaudeSandboxWarning(t *testing.T) {
 	for _, c := range []struct {
 		name                 string
 		user, project, local string // settings.json contents; "" absent
+		managed              string // the administrator's managed-settings.json
 		configDir            bool   // the user's in a CLAUDE_CONFIG_DIR
 		args                 []string
 		want                 bool
@@ -35,9 +36,16 @@ func TestClaudeSandboxWarning(t *testing.T) {
 		{name: "--settings given", user: on, args: []string{"--settings", off}},
 		{name: "--settings= given", user: on, args: []string{"--settings=" + off}},
 		{name: "not JSON", user: `{"sandbox": `},
+		{name: "managed settings win", user: on, managed: off},
+		{name: "on in managed settings", managed: on, want: true},
+		// Managed settings win over --settings too: the flag cannot help.
+		{name: "on in managed settings, --settings given", managed: on, args: []string{"--settings", off}, want: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			home, proj := t.TempDir(), t.TempDir()
+			saved := claudeManagedSettings
+			claudeManagedSettings = filepath.Join(t.TempDir(), "managed", "managed-settings.json")
+			t.Cleanup(func() { claudeManagedSettings = saved })
 			pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega")}
 			userDir, env := filepath.Join(home, ".claude"), []string{}
 			if c.configDir {
@@ -56,14 +64,19 @@ func TestClaudeSandboxWarning(t *testing.T) {
 				}
 			}
 			put(userDir, "settings.json", c.user)
+			put(filepath.Dir(claudeManagedSettings), filepath.Base(claudeManagedSettings), c.managed)
 			put(filepath.Join(proj, ".claude"), "settings.json", c.project)
 			put(filepath.Join(proj, ".claude"), "settings.local.json", c.local)
 			w := claudeSandboxWarning(pol, c.args, Process{ClearEnv: true, SetEnv: env}.getenv, proj)
 			if got := w != ""; got != c.want {
 				t.Fatalf("warning %q, want one: %v", w, c.want)
 			}
-			if c.want && (!strings.Contains(w, "bubblewrap") || !strings.Contains(w, `--settings '{"sandbox":{"enabled":false}}'`)) {
-				t.Errorf("warning %q: want it to name bubblewrap and the flag", w)
+			flag := `--settings '{"sandbox":{"enabled":false}}'`
+			if c.managed == on {
+				flag = "which --settings cannot override" // the flag would not help
+			}
+			if c.want && (!strings.Contains(w, "bubblewrap") || !strings.Contains(w, flag)) {
+				t.Errorf("warning %q: want it to name bubblewrap and %q", w, flag)
 			}
 		})
 	}
