@@ -15,10 +15,11 @@ var passwdFile, groupFile = "/etc/passwd", "/etc/group"
 // groupOnly clears the group-write bit from w where fi's group is its
 // owner's own: under user private groups (Debian's and Ubuntu's
 // default) umask 002 makes every file a user creates group-writable, and
-// only that user is in the group.
-func groupOnly(fi os.FileInfo, w os.FileMode) os.FileMode {
+// only that user is in the group. Not where path has an ACL: the group
+// bits are then its mask, which a write granted to another user sets.
+func groupOnly(path string, fi os.FileInfo, w os.FileMode) os.FileMode {
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if ok && w == 0o020 && privateGroup(st.Uid, st.Gid) {
+	if ok && w == 0o020 && privateGroup(st.Uid, st.Gid) && !extendedACL(path) {
 		return 0
 	}
 	return w

@@ -21,7 +21,7 @@ func othersCanWrite(path string, fi os.FileInfo) error {
 	if t := fi.Mode().Type(); t != 0 && t != os.ModeNamedPipe {
 		return nil
 	}
-	if w := groupOnly(fi, fi.Mode().Perm()&0o022); w != 0 {
+	if w := groupOnly(path, fi, fi.Mode().Perm()&0o022); w != 0 {
 		return writersError(path, fi, w, "", ", and it decides what a launch may do", "")
 	}
 	real, err := filepath.EvalSymlinks(path)
@@ -33,7 +33,7 @@ func othersCanWrite(path string, fi os.FileInfo) error {
 	if err != nil {
 		return nil
 	}
-	if w := groupOnly(di, di.Mode().Perm()&0o022); w != 0 && di.Mode()&os.ModeSticky == 0 {
+	if w := groupOnly(dir, di, di.Mode().Perm()&0o022); w != 0 && di.Mode()&os.ModeSticky == 0 {
 		return writersError(dir, di, w, ", the directory holding "+filepath.Base(real)+",",
 			", who could replace the file, which decides what a launch may do", " (or chmod +t "+dir+")")
 	}
@@ -54,6 +54,9 @@ func writersError(path string, fi os.FileInfo, w os.FileMode, what, why, alt str
 	group := "gid " + gid
 	if g, err := user.LookupGroupId(gid); err == nil {
 		group = g.Name
+	}
+	if extendedACL(path) { // the group bits are the ACL's mask
+		group += " or users its ACL names"
 	}
 	who, arg := "its group ("+group+")", "g-w"
 	switch w {
