@@ -21,14 +21,8 @@ func TestPrivateGroupACL(t *testing.T) {
 	}
 	fakeAccounts(t, "root:x:0:4242::/root:/bin/sh\n", "rootpg:x:4242:\n")
 	for _, onDir := range []bool{false, true} {
-		dir := filepath.Join(t.TempDir(), "d")
-		os.Mkdir(dir, 0o775)
-		f := filepath.Join(dir, "f")
-		os.WriteFile(f, []byte("x"), 0o664)
-		for _, p := range []string{dir, f} {
-			os.Chown(p, 0, 4242)
-			os.Chmod(p, map[bool]os.FileMode{true: 0o775, false: 0o664}[p == dir])
-		}
+		f := privateGroupFile(t)
+		dir := filepath.Dir(f)
 		target := map[bool]string{false: f, true: dir}[onDir]
 		if err := unix.Setxattr(target, "system.posix_acl_access", aclGrantingWrite(65534), 0); err != nil {
 			t.Skipf("no POSIX ACLs here: %v", err)

@@ -109,8 +109,16 @@ func TestPrivateGroup(t *testing.T) {
 	if os.Geteuid() != 0 {
 		return
 	}
-	// A 0664 config file and its 0775 directory under umask 002.
 	fakeAccounts(t, "root:x:0:4242::/root:/bin/sh\n", "rootpg:x:4242:\n")
+	if _, err := Read(privateGroupFile(t), 64, Named); err != nil {
+		t.Errorf("group-writable in the owner's private group: %v", err)
+	}
+}
+
+// privateGroupFile makes a 0664 file in a 0775 directory, both root's and
+// in root's private group 4242 (fakeAccounts), as umask 002 leaves them.
+func privateGroupFile(t *testing.T) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "d")
 	os.Mkdir(dir, 0o775)
 	f := filepath.Join(dir, "f")
@@ -119,7 +127,5 @@ func TestPrivateGroup(t *testing.T) {
 		os.Chown(p, 0, 4242)
 		os.Chmod(p, map[bool]os.FileMode{true: 0o775, false: 0o664}[p == dir])
 	}
-	if _, err := Read(f, 64, Named); err != nil {
-		t.Errorf("group-writable in the owner's private group: %v", err)
-	}
+	return f
 }
