@@ -335,7 +335,10 @@ func TestOpenat2Refused(t *testing.T) {
 					if mode == "sandbox" {
 						stdin = "/dev/null"
 					}
-					script := `echo pwned > "$0/f"; echo ok > /tmp/openat2-$$ && echo wrote-tmp`
+					// A new file each time: one left by an earlier run whose
+					// pid this shell got back belongs to nobody, and a root
+					// program has no CAP_DAC_OVERRIDE to write it (EACCES).
+					script := `echo pwned > "$0/f"; f=$(mktemp /tmp/openat2-XXXXXX) && echo ok > "$f" && rm "$f" && echo wrote-tmp`
 					r := w.runProg("/bin/sh", "-c", `exec "$@" < "$0"`, stdin,
 						probe, "seccomp-exec", "437="+errno, bin, "--mode", mode, "--", "/bin/sh", "-c", script, w.outside)
 					if _, err := os.Stat(filepath.Join(w.outside, "f")); err == nil {
