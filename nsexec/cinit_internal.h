@@ -117,6 +117,7 @@ enum {
 	F_WRITES_ONLY = 1 << 16, F_BROKER = 1 << 17, F_LISTEN_PID = 1 << 18, F_WATCHDOG_PID = 1 << 19,
 	F_LOG_DENIALS = 1 << 20, // for the Go init stage; this one reads ll_flags
 	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23, F_REFUSE_APPENDED = 1 << 24,
+	F_TMPDIR_IF_REFUSED = 1 << 25,
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing

@@ -309,6 +309,15 @@ static void warn_host_proc(void) {
 
 #define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
+// tmpdir_first puts TMPDIR=/tmp before the spec's additions (init_linux.go's
+// enterMounts does the same), which the parent left out for the mounts.
+static void tmpdir_first(struct spec *s) {
+	const char **v = omega_alloc(s->env.n + 1, sizeof *v); // n + 2 slots
+	v[0] = "TMPDIR=/tmp";
+	memcpy(v + 1, s->env.v, (s->env.n + 1) * sizeof *v); // with its NULL
+	s->env.v = v, s->env.n++;
+}
+
 // omega_enter_mounts sets up the mount namespace and goes back to the working
 // directory in it. A namespace without privilege (EPERM) leaves the
 // host's tree with a warning unless the spec says fail closed.
@@ -345,6 +354,8 @@ void omega_enter_mounts(struct spec *s) {
 		omega_warn(msg);
 		// The broker tells the writable set by its mounts.
 		s->flags &= ~F_BROKER;
+		if (s->flags & F_TMPDIR_IF_REFUSED)
+			tmpdir_first(s); // Landlock alone, as in rx: access(2) says /var/tmp is writable
 	}
 	// The cwd still points into the mount tree from before the binds;
 	// look the same path up again so it lands on the new mounts — if

@@ -170,6 +170,9 @@ func enterMounts(s *Spec, w *warner) error {
 		}
 		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
 			s.Mounts.Unprotected() + root + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+		if s.Mounts.TmpdirIfRefused { // Landlock alone, as in rx: access(2) says /var/tmp is writable
+			s.Env = append([]string{"TMPDIR=/tmp"}, s.Env...)
+		}
 	}
 	// The cwd still points into the mount tree from before the binds;
 	// look the same path up again so it lands on the new mounts — if

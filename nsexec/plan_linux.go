@@ -23,6 +23,11 @@ type MountPlan struct {
 	// --read-only), so a mount namespace that refuses to mount ends the
 	// launch instead of falling back without them.
 	Required bool
+	// TmpdirIfRefused adds TMPDIR=/tmp to the program's environment when
+	// the mounts are refused (Ubuntu's AppArmor userns restriction): the
+	// program then has Landlock alone, as in rx, where access(2) says
+	// /var/tmp is writable (sandbox's tmpdirEnv decides, as for rx).
+	TmpdirIfRefused bool
 	// Keep are host paths under /run or /tmp that stay visible in the new
 	// ones: name resolution files, each --allow-socket, and writable roots
 	// below /run (RunWritable), which are made writable again there.

@@ -122,6 +122,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	if has(flagMounts) {
 		s.Mounts = r.mounts(has(flagFreshRun))
 		s.Mounts.Required = has(flagMountsRequired)
+		s.Mounts.TmpdirIfRefused = has(flagTmpdirIfRefused)
 	}
 	if has(flagUser) {
 		s.User = r.user()

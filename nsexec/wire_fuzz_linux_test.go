@@ -96,7 +96,7 @@ func fuzzSpec(flags uint32, keep uint16, a, b string, bpf []byte, n uint64) (*Sp
 		Seccomp:  prog(bit(14)), Warnings: lines(b, 3), IgnoredSignals: SignalSet(n),
 	}
 	if bit(15) {
-		s.Mounts = &MountPlan{Writable: lines(a, 1), TmpFrom: b, FreshRun: bit(16), Required: bit(23), Keep: lines(b, 1), HideDirs: lines(a, 2), HideFiles: lines(b, 2), ReadOnly: lines(a, 3), Pin: lines(b, 3)}
+		s.Mounts = &MountPlan{Writable: lines(a, 1), TmpFrom: b, FreshRun: bit(16), Required: bit(23), TmpdirIfRefused: bit(27), Keep: lines(b, 1), HideDirs: lines(a, 2), HideFiles: lines(b, 2), ReadOnly: lines(a, 3), Pin: lines(b, 3)}
 	}
 	if bit(17) {
 		s.User = &Credentials{UID: uint32(n), GID: uint32(n >> 32)}

@@ -80,6 +80,8 @@ const (
 	flagUserCounts
 	// flagRefuseAppended: Spec.RefuseAppended.
 	flagRefuseAppended
+	// flagTmpdirIfRefused: Mounts.TmpdirIfRefused.
+	flagTmpdirIfRefused
 )
 
 type wireWriter struct {
@@ -177,7 +179,7 @@ func specFlags(s *Spec) uint32 {
 		{flagDenyTCP, s.Landlock.DenyTCP}, {flagUnixSockets, s.Landlock.UnixSockets},
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
 		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials}, {flagUserCounts, s.UserCounts},
-		{flagRefuseAppended, s.RefuseAppended},
+		{flagRefuseAppended, s.RefuseAppended}, {flagTmpdirIfRefused, s.Mounts != nil && s.Mounts.TmpdirIfRefused},
 	} {
 		if f.on {
 			flags |= f.bit

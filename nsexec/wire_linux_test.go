@@ -21,7 +21,7 @@ func wireCases() []struct {
 		Path: "/usr/bin/prog", Argv: []string{"prog", "", "a b", "ünï"}, Env: []string{"A=1", "OMEGA_SANDBOX=sandbox"},
 		PID1: true,
 		Mounts: &MountPlan{
-			Writable: []string{"/home/u/.omega", "/tmp"}, TmpFrom: "/home/u/.omega/tmp", FreshRun: true, Required: true,
+			Writable: []string{"/home/u/.omega", "/tmp"}, TmpFrom: "/home/u/.omega/tmp", FreshRun: true, Required: true, TmpdirIfRefused: true,
 			Keep: []string{"/run/systemd/resolve"}, HideDirs: []string{"/home/u/.ssh"}, HideFiles: []string{"/home/u/.netrc"},
 			ReadOnly: []string{"/p/.git/hooks"}, Pin: []string{"/p/.git"},
 		},

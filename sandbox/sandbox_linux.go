@@ -179,6 +179,8 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		return ns, nil, err
 	}
 	spec.Mounts = plan
+	// Refused mounts leave Landlock alone, as in rx (tmpdirEnv).
+	plan.TmpdirIfRefused = tmpdirEnv(p, false) != nil
 	spec.Unsetenv = append(spec.Unsetenv, droppedEnv(p.policy)...)
 	if cause != "" {
 		if plan.Required {

@@ -41,17 +41,35 @@ func TestTempDirAsSQLite(t *testing.T) {
 
 // TestTempDirAsSQLiteFallback: sandbox mode where user namespaces cannot
 // be made (here bubblewrap's --disable-userns; an omega-run inside
-// another's sandbox too) runs the program with Landlock alone, as rx,
-// and access(2) says /var/tmp is writable there as well; the spec was
-// made for the mounts, and the fallback did not give it TMPDIR=/tmp.
+// another's sandbox too), or where the namespace may not mount (Ubuntu's
+// AppArmor userns restriction, here a filter refusing mount(2)), runs the
+// program with Landlock alone, as rx, and access(2) says /var/tmp is
+// writable there as well; the spec was made for the mounts, and the
+// fallbacks did not give it TMPDIR=/tmp (the mount one until the init
+// stage learnt to add it where the mounts are refused). A TMPDIR the
+// program's environment has is kept.
 func TestTempDirAsSQLiteFallback(t *testing.T) {
+	noMount := []string{probe, "seccomp-exec", sysMount + "=1," + sysMountSetattr + "=1"}
 	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			r := w.under(noUserns(t, u.uid), "--", "/bin/sh", "-c", sqliteTmp)
-			if r.code != 0 || !strings.Contains(r.stdout, "tmp-ok") || !strings.Contains(r.stderr, "user namespaces are unavailable") {
-				t.Errorf("%+v; want the fallback run and a temp file where SQLite would put it", r)
-			}
-		})
+		for _, f := range []struct {
+			name, said string
+			wrapper    func() []string
+		}{
+			{"no user namespaces", "user namespaces are unavailable", func() []string { return noUserns(t, u.uid) }},
+			{"mounts refused", "mount namespace unusable", func() []string { return noMount }},
+		} {
+			t.Run(u.name+"/"+f.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.under(f.wrapper(), "--", "/bin/sh", "-c", sqliteTmp)
+				if r.code != 0 || !strings.Contains(r.stdout, "tmp-ok /tmp") || !strings.Contains(r.stderr, f.said) {
+					t.Errorf("%+v; want the fallback run and a temp file where SQLite would put it", r)
+				}
+				ws := w.dataDir + "/workspace"
+				r = w.under(f.wrapper(), "--setenv", "TMPDIR="+ws, "--", "/bin/sh", "-c", sqliteTmp)
+				if r.code != 0 || !strings.Contains(r.stdout, "tmp-ok "+ws) {
+					t.Errorf("with TMPDIR given: %+v; want it kept", r)
+				}
+			})
+		}
 	}
 }
