@@ -84,10 +84,11 @@ type File struct {
 func Load(path string, optional bool) (File, error) {
 	// A FIFO or a link to a device that a confined program left in its
 	// place must not hold or fill the launch (safefile); a named
-	// --config may be a pipe (/dev/stdin) or /dev/null.
+	// --config may be a pipe (/dev/stdin) or /dev/null. The data dir's
+	// owner, whoever it is, is judged by the launch (a --user's).
 	kind := safefile.Named
 	if optional {
-		kind = safefile.Regular
+		kind = safefile.DataDir
 	}
 	data, fi, err := safefile.ReadInfo(path, maxConfig, kind)
 	// ENOTDIR: the data dir is a file; the launch says so (it cannot

@@ -25,6 +25,12 @@ const (
 	// Named accepts a pipe and /dev/null too, which a caller names
 	// (--config /dev/stdin, OMEGA_RUN_CONFIG=/dev/null).
 	Named
+	// DataDir is Regular for the data dir's own config file, whose
+	// directory may be of any user: the launch trusts the data dir's
+	// owner with all of it and judges that owner itself (root's or the
+	// --user's for root: sandbox's checkDataDirOwner). Its mode and the
+	// directories above it are judged as for the others.
+	DataDir
 )
 
 // pipeWait bounds the wait for what a pipe brings: a FIFO planted with a
@@ -54,7 +60,7 @@ func ReadInfo(path string, max int64, kind Kind) ([]byte, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := othersCanWrite(path, fi); err != nil {
+	if err := othersCanWrite(path, fi, kind); err != nil {
 		return nil, nil, err
 	}
 	data, err := readAll(f, path, max)

@@ -5,4 +5,4 @@ package safefile
 import "os"
 
 // othersCanWrite: no file modes to judge here (Windows).
-func othersCanWrite(string, os.FileInfo) error { return nil }
+func othersCanWrite(string, os.FileInfo, Kind) error { return nil }

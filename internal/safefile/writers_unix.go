@@ -3,41 +3,162 @@
 package safefile
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/user"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
 // othersCanWrite refuses, like sshd's StrictModes, a regular file or FIFO
-// that its group or every user may write, or whose directory they may
-// write without the sticky bit (and so replace the file): the file
-// decides how the next launch runs, a root's one (mode = "rwx") too.
-// Devices (/dev/null) and a path that no longer resolves (a pipe's
-// /dev/stdin) have no directory to judge.
-func othersCanWrite(path string, fi os.FileInfo) error {
+// that its group or every user may write, or that they may replace
+// through a directory on its resolved path, up to /, or one holding a
+// symlink on the way (which they could re-point): one they may write
+// without the sticky bit, or one of a user other than root, the file's
+// owner and the caller (a team's group-writable /srv/team lets any member
+// rename omega/ under /srv/team/omega/config.toml and put their own in
+// its place). The file decides how the next launch runs, a root's one
+// (mode = "rwx") too. Devices (/dev/null) and a path that no longer
+// resolves (a pipe's /dev/stdin) have no directory to judge. A DataDir
+// file's directory may be anyone's.
+func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 	if t := fi.Mode().Type(); t != 0 && t != os.ModeNamedPipe {
 		return nil
 	}
 	if w := groupOnly(path, fi, fi.Mode().Perm()&0o022); w != 0 {
 		return writersError(path, fi, w, "", ", and it decides what a launch may do", "")
 	}
-	real, err := filepath.EvalSymlinks(path)
+	real, links, err := resolve(path)
 	if err != nil {
 		return nil
 	}
-	dir := filepath.Dir(real)
-	di, err := os.Stat(dir)
-	if err != nil {
+	if now, err := os.Stat(real); err != nil || !os.SameFile(fi, now) {
+		return &os.PathError{Op: "open", Path: path, Err: errors.New("replaced while it was read")}
+	}
+	owner, _ := ownerIDs(fi)
+	dataDir := ""
+	if kind == DataDir {
+		dataDir, _ = filepath.EvalSymlinks(filepath.Dir(path))
+	}
+	seen := map[string]bool{}
+	judge := func(file string, link bool) error {
+		for dir := filepath.Dir(file); !seen[dir]; dir = filepath.Dir(dir) {
+			seen[dir] = true
+			if err := dirReplaces(dir, file, link, owner, dir == dataDir); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
-	if w := groupOnly(dir, di, di.Mode().Perm()&0o022); w != 0 && di.Mode()&os.ModeSticky == 0 {
-		return writersError(dir, di, w, ", the directory holding "+filepath.Base(real)+",",
-			", who could replace the file, which decides what a launch may do", " (or chmod +t "+dir+")")
+	if err := judge(real, false); err != nil {
+		return err
+	}
+	for _, l := range links {
+		if err := judge(l, true); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// resolve is filepath.EvalSymlinks, which also returns the symlinks met
+// on the way, each in its resolved directory.
+func resolve(path string) (real string, links []string, err error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", nil, err
+	}
+	rest, cur := strings.Split(abs, "/"), "/"
+	for hops := 0; len(rest) > 0; {
+		part := rest[0]
+		rest = rest[1:]
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, part)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return "", nil, err
+		}
+		if fi.Mode().Type() != os.ModeSymlink {
+			cur = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return "", nil, &os.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", nil, err
+		}
+		links = append(links, next)
+		if filepath.IsAbs(target) {
+			cur = "/"
+		}
+		rest = append(strings.Split(target, "/"), rest...)
+	}
+	return cur, links, nil
+}
+
+// dirReplaces judges dir, a directory on file's resolved path (or on
+// that of a symlink on the way to it): it must
+// be owner's, root's or the caller's (unless anyOwner), and writable by no
+// one else unless it is sticky (/tmp), where only an entry's owner may
+// rename it.
+func dirReplaces(dir, file string, link bool, owner uint32, anyOwner bool) error {
+	di, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("%s: judging who may replace it: %w", file, err)
+	}
+	kind, why := "", ", who could replace the file, which decides what a launch may do"
+	if link {
+		kind, why = "the symlink ", ", who could re-point it at another file, which would decide what a launch may do"
+	}
+	what := ", a directory above " + kind + file + ","
+	if dir == filepath.Dir(file) {
+		what = ", the directory holding " + kind + filepath.Base(file) + ","
+	}
+	if uid, _ := ownerIDs(di); !anyOwner && !trustedOwner(uid, owner) {
+		return fmt.Errorf("%s (owner %s, mode %04o)%s belongs to a user other than root and the file's owner (%s)%s: chown root %s, or keep the file elsewhere",
+			dir, userName(uid), fileMode(di), what, userName(owner), why, dir)
+	}
+	if w := groupOnly(dir, di, di.Mode().Perm()&0o022); w != 0 && di.Mode()&os.ModeSticky == 0 {
+		return writersError(dir, di, w, what, why, " (or chmod +t "+dir+")")
+	}
+	return nil
+}
+
+// trustedOwner says whether a directory of uid's on the way to a file of
+// owner's is fine: root's, owner's (who may rewrite the file anyway), the
+// caller's (who would only fool themselves), or, in a user namespace,
+// one of a user outside it (unmapped: /, /usr and /var are root's of the
+// host, shown as nobody, under unshare -Ur or in a rootless container).
+func trustedOwner(uid, owner uint32) bool {
+	return uid == 0 || uid == owner || int(uid) == os.Geteuid() || unmapped(uid)
+}
+
+// ownerIDs is fi's owner and group.
+func ownerIDs(fi os.FileInfo) (uid, gid uint32) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Uid, st.Gid
+	}
+	return 0, 0
+}
+
+// userName is uid's name, or the number.
+func userName(uid uint32) string {
+	id := strconv.FormatUint(uint64(uid), 10)
+	if u, err := user.LookupId(id); err == nil {
+		return u.Username
+	}
+	return id
 }
 
 // writersError names path, its owner and mode, who may write it, and the

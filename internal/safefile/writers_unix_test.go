@@ -129,3 +129,118 @@ func privateGroupFile(t *testing.T) string {
 	}
 	return f
 }
+
+// TestAncestors: every directory on the file's resolved path up to / is
+// judged, not only the one holding it (sshd's safe_path): one that its
+// group or every user may write without the sticky bit, or one of a user
+// other than root, the file's owner and the caller, lets them rename the
+// directory below and put their own config in its place (a team's 0775
+// /srv/team above /srv/team/omega/config.toml). A sticky /tmp with the
+// owner's directory in it, a private group, and a link from a safe
+// directory to a safe file pass; a link in an unsafe directory (it can be
+// re-pointed) or a safe one to a file below an unsafe directory do not.
+func TestAncestors(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("chown to other users needs root")
+	}
+	// 4242 is root's private group; 4343 is shared with alice.
+	fakeAccounts(t, "root:x:0:4242::/root:/bin/sh\nalice:x:1000:1000::/home/alice:/bin/sh\n",
+		"rootpg:x:4242:\nteam:x:4343:root,alice\n")
+	type node struct {
+		mode     os.FileMode
+		uid, gid int
+	}
+	safe := node{0o755, 0, 0}
+	cases := []struct {
+		name          string
+		top, mid      node // top/mid/f, f root's 0644 unless fileUID
+		fileUID       int
+		link          string // "" reads top/mid/f; see below
+		want, wantFix string // want names top ("{top}") or mid ("{mid}")
+	}{
+		{"safe", safe, safe, 0, "", "", ""},
+		{"world-writable above", node{0o777, 0, 0}, safe, 0, "",
+			"{top} (owner root, mode 0777), a directory above {f}, can be written by its group (", "chmod go-w {top} (or chmod +t {top})"},
+		{"team-writable above", node{0o775, 0, 4343}, safe, 0, "",
+			"{top} (owner root, mode 0775), a directory above {f}, can be written by its group (", "who could replace the file, which decides what a launch may do: chmod g-w {top}"},
+		{"sticky above", node{os.ModeSticky | 0o777, 0, 0}, safe, 0, "", "", ""},
+		{"sticky above, user's dir and file", node{os.ModeSticky | 0o777, 0, 0}, node{0o700, 1000, 1000}, 1000, "", "", ""},
+		{"private group above", node{0o775, 0, 4242}, safe, 0, "", "", ""},
+		{"another user's above", node{0o755, 1000, 1000}, safe, 0, "",
+			"{top} (owner {alice}, mode 0755), a directory above {f}, belongs to a user other than root and the file's owner (root)", "chown root {top}, or keep the file elsewhere"},
+		{"another user's sticky above", node{os.ModeSticky | 0o777, 1000, 1000}, safe, 0, "", "belongs to a user other than root", ""},
+		{"file owner's above", node{0o755, 1000, 1000}, node{0o755, 1000, 1000}, 1000, "", "", ""},
+		{"another user's holding", safe, node{0o755, 1000, 1000}, 0, "",
+			"{mid} (owner {alice}, mode 0755), the directory holding f, belongs to a user other than root", ""},
+		// A link in a 0777 directory to the file: the link may be re-pointed.
+		{"link from an unsafe dir", safe, safe, 0, "unsafe",
+			"{links} (owner root, mode 0777), the directory holding the symlink l, can be written by its group (", "who could re-point it at another file, which would decide what a launch may do: chmod go-w {links}"},
+		// A link in a safe directory to a file below a 0777 one.
+		{"link from a safe dir", safe, safe, 0, "safe", "", ""},
+		{"link to below an unsafe dir", node{0o777, 0, 0}, safe, 0, "safe", "{top} (owner root, mode 0777), a directory above {f}", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := t.TempDir()
+			top := filepath.Join(base, "top")
+			mid := filepath.Join(top, "mid")
+			f := filepath.Join(mid, "f")
+			os.MkdirAll(mid, 0o700)
+			os.WriteFile(f, []byte("x"), 0o644)
+			os.Chown(f, c.fileUID, c.fileUID)
+			for p, n := range map[string]node{top: c.top, mid: c.mid} {
+				os.Chown(p, n.uid, n.gid)
+				os.Chmod(p, n.mode)
+			}
+			read := f
+			if c.link != "" {
+				links := filepath.Join(base, "links")
+				os.Mkdir(links, map[string]os.FileMode{"unsafe": 0o777, "safe": 0o755}[c.link])
+				os.Chmod(links, map[string]os.FileMode{"unsafe": 0o777, "safe": 0o755}[c.link])
+				read = filepath.Join(links, "l")
+				os.Symlink(f, read)
+			}
+			_, err := Read(read, 64, Named)
+			r := strings.NewReplacer("{top}", top, "{mid}", mid, "{f}", f, "{links}", filepath.Join(base, "links"), "{alice}", userName(1000)) // the name os/user gives
+			want, fix := r.Replace(c.want), r.Replace(c.wantFix)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("%v, want it read", err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fix)):
+				t.Errorf("%v, want %q … %q", err, want, fix)
+			}
+		})
+	}
+}
+
+// TestAncestorsDataDir: the data dir's config file (DataDir) may lie in a
+// directory of any user's, whom the launch judges (root's --user), but
+// not below one of another user's.
+func TestAncestorsDataDir(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("chown to other users needs root")
+	}
+	for _, c := range []struct {
+		name    string
+		holding bool // else the one above is 12345's
+		want    string
+	}{
+		{"another user's data dir", true, ""},
+		{"another user's above", false, "a directory above"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			top := filepath.Join(t.TempDir(), "top")
+			f := filepath.Join(top, "data", "config.toml")
+			os.MkdirAll(filepath.Dir(f), 0o755)
+			os.WriteFile(f, []byte("x"), 0o644)
+			os.Chown(map[bool]string{true: filepath.Dir(f), false: top}[c.holding], 12345, 12345)
+			_, err := Read(f, 64, DataDir)
+			if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%v, want %q", err, c.want)
+			}
+			if _, err := Read(f, 64, Regular); c.holding && err == nil {
+				t.Error("Regular: read, want the other user's directory refused")
+			}
+		})
+	}
+}
