@@ -107,23 +107,22 @@ func resolve(path string) (real string, links []string, err error) {
 	return cur, links, nil
 }
 
-// dirReplaces judges dir, a directory on file's resolved path (or on
-// that of a symlink on the way to it): it must
-// be owner's, root's or the caller's (unless anyOwner), and writable by no
-// one else unless it is sticky (/tmp), where only an entry's owner may
-// rename it.
+// dirReplaces judges dir, a directory on file's resolved path (file may
+// be a symlink on the way): it must be owner's, root's or the caller's
+// (unless anyOwner), and writable by no one else unless it is sticky
+// (/tmp), where only an entry's owner may rename it.
 func dirReplaces(dir, file string, link bool, owner uint32, anyOwner bool) error {
 	di, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("%s: judging who may replace it: %w", file, err)
 	}
-	kind, why := "", ", who could replace the file, which decides what a launch may do"
+	a, why := "", ", who could replace the file, which decides what a launch may do"
 	if link {
-		kind, why = "the symlink ", ", who could re-point it at another file, which would decide what a launch may do"
+		a, why = "the symlink ", ", who could re-point it at another file, which would decide what a launch may do"
 	}
-	what := ", a directory above " + kind + file + ","
+	what := ", a directory above " + a + file + ","
 	if dir == filepath.Dir(file) {
-		what = ", the directory holding " + kind + filepath.Base(file) + ","
+		what = ", the directory holding " + a + filepath.Base(file) + ","
 	}
 	if uid, _ := ownerIDs(di); !anyOwner && !trustedOwner(uid, owner) {
 		return fmt.Errorf("%s (owner %s, mode %04o)%s belongs to a user other than root and the file's owner (%s)%s: chown root %s, or keep the file elsewhere",
