@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cinit_internal.h"
@@ -77,21 +78,44 @@ static int duplicate_env(char **envp) {
 	return dup;
 }
 
+// kernel_fs tells whether fd lies on a file system whose regular files
+// the kernel makes up (safefile.KernelFile): proc, sysfs, debugfs, tracefs.
+static int kernel_fs(int fd) {
+	struct statfs fs;
+	if (fstatfs(fd, &fs) < 0)
+		return 1;
+	switch ((unsigned long)fs.f_type) {
+	case 0x9fa0: case 0x62656572: case 0x64626720: case 0x74726163:
+		return 1;
+	}
+	return 0;
+}
+
 // config_fits tells whether the config file at path (absent: yes) leaves
 // the mode at sandbox and the network at host. Anything it cannot read,
 // or that is not a regular file, simply says no: the launcher then starts
 // the init stage itself.
 static int config_fits(const char *path) {
-	// Only a regular file: reading a pipe or a terminal here would take
-	// what the CLI is about to read (--config /dev/stdin).
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	// Only a regular file, looked at through O_PATH and opened only then,
+	// as the launcher's openRegular: reading a pipe or a terminal here
+	// would take what the CLI is about to read (--config /dev/stdin), and
+	// opening a device a program planted has effects (a watchdog, a
+	// tape), reading /proc/kmsg takes the kernel's messages.
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT;
 	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || kernel_fs(fd)) {
 		close(fd);
 		return 0;
 	}
+	char at[32];
+	snprintf(at, sizeof at, "/proc/self/fd/%d", fd);
+	int rd = openat(AT_FDCWD, at, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	close(fd);
+	if (rd < 0)
+		return 0; // no /proc: let the launcher decide
+	fd = rd;
 	char buf[1 << 16];
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	close(fd);

@@ -72,6 +72,38 @@ func TestEarlyWanted(t *testing.T) {
 	}
 }
 
+// TestEarlyWantedOpensNoSpecialFile: the constructor looks at a config
+// path through O_PATH and opens only a regular file that is no kernel
+// file, as the launcher's openRegular does: a program in rx mode may leave
+// a link to a device there (opening /dev/watchdog arms it, a tape
+// rewinds), or to /proc/kmsg (reading it takes the kernel's messages).
+// A FIFO shows the open: inotify reports it, not an O_PATH one.
+func TestEarlyWantedOpensNoSpecialFile(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "config.toml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := syscall.InotifyInit1(syscall.IN_NONBLOCK | syscall.IN_CLOEXEC)
+	if err != nil {
+		t.Skip("inotify:", err)
+	}
+	defer syscall.Close(in)
+	if _, err := syscall.InotifyAddWatch(in, fifo, syscall.IN_OPEN); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=/nonexistent", "PATH=/bin"}
+	if earlyWanted([]string{"omega-run", "--config", fifo, "--", "x"}, env) {
+		t.Error("config a FIFO: wanted")
+	}
+	if n, _ := syscall.Read(in, make([]byte, 4096)); n > 0 {
+		t.Error("the constructor opened the FIFO named as config file")
+	}
+	// A kernel file, though regular: not read (and says no).
+	if earlyWanted([]string{"omega-run", "--config", "/proc/self/status", "--", "x"}, env) {
+		t.Error("config /proc/self/status: read, and wanted")
+	}
+}
+
 // TestCtorArgs checks that the constructors get this process's argv and
 // environment as the Go runtime did: from glibc, and from the walk back
 // from environ that musl builds rely on (cinit_args.c), run here on glibc
