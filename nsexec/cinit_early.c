@@ -283,7 +283,8 @@ static char **lent_slot;
 static char *lent_entry;
 
 static void one_proc(int argc, char **argv, char **envp) {
-	if (envp != argv + argc + 1 || !envp[0])
+	// argc 0 (an execve with an empty argv, before Linux 5.18): no name.
+	if (argc < 1 || !argv[0] || envp != argv + argc + 1 || !envp[0])
 		return;
 	// The main package's test binary (NAME.test) has this constructor
 	// too; go test runs and fuzzes in parallel, one worker per P.

@@ -65,6 +65,27 @@ func earlyWanted(argv, env []string) bool {
 	return C.omega_early_wanted(C.int(len(argv)), &cArgv[0], &cEnv[0]) != 0
 }
 
+// earlyStart runs the CLI's constructor (omega_early_start) on argv and
+// env laid out as the kernel does, env right after argv's NULL, in C
+// memory; for tests. It tells whether it lent an environment slot.
+func earlyStart(argv, env []string) bool {
+	n := len(argv) + 1 + len(env) + 1
+	vec := (*[1 << 20]*C.char)(C.calloc(C.size_t(n), C.size_t(unsafe.Sizeof((*C.char)(nil)))))[:n:n]
+	for i, s := range argv {
+		vec[i] = C.CString(s)
+	}
+	for i, s := range env {
+		vec[len(argv)+1+i] = C.CString(s)
+	}
+	C.omega_early_start(C.int(len(argv)), &vec[0], &vec[len(argv)+1])
+	lent := C.omega_early_env_restore()
+	for _, c := range vec {
+		C.free(unsafe.Pointer(c))
+	}
+	C.free(unsafe.Pointer(&vec[0]))
+	return lent != nil
+}
+
 // ctorArgs is the argv and envp the constructor got (walk false), or what
 // cinit_args.c's walk finds now (walk true: on the main thread, before
 // anything changed environ — a test's package initialisation), for tests;

@@ -104,6 +104,15 @@ func TestEarlyWantedOpensNoSpecialFile(t *testing.T) {
 	}
 }
 
+// TestEarlyStartNoArgs: a process run with no argv at all (execve with
+// an empty argv, which kernels before 5.18 pass on as argc 0) must not
+// crash in the constructor; it starts nothing and lends no slot.
+func TestEarlyStartNoArgs(t *testing.T) {
+	if earlyStart(nil, []string{"HOME=/nonexistent", "X=1"}) {
+		t.Error("argc 0: lent an environment slot")
+	}
+}
+
 // TestCtorArgs checks that the constructors get this process's argv and
 // environment as the Go runtime did: from glibc, and from the walk back
 // from environ that musl builds rely on (cinit_args.c), run here on glibc
