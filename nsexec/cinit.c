@@ -137,7 +137,9 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 	sigprocmask(SIG_SETMASK, orig, NULL);
 	// Without a seccomp filter nothing stops TIOCSTI, so the program
 	// then gets a session of its own and no controlling terminal.
-	if ((s->flags & F_NEW_SESSION) && setsid() < 0)
+	if (s->flags & F_TERMINAL)
+		omega_take_terminal();
+	else if ((s->flags & F_NEW_SESSION) && setsid() < 0)
 		exec_failed(s->path, errno);
 	if (omega_brokered(s)) {
 		close(pair[0]);
@@ -369,7 +371,9 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_PROBE)
 		_exit(0);
 	char **env = omega_program_env(&s, (s.flags & F_CLEAR_ENV) ? NULL : envp);
-	if ((s.flags & F_NEW_SESSION) && !(s.flags & F_PID1))
+	if ((s.flags & F_TERMINAL) && !(s.flags & F_PID1))
+		omega_take_terminal();
+	else if ((s.flags & F_NEW_SESSION) && !(s.flags & F_PID1))
 		leave_terminal(); // no PID 1 to start it in a session of its own
 	omega_confine(&s);
 	if (s.flags & F_PID1)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -83,4 +84,22 @@ void omega_refuse_appended(const struct spec *s) {
 	int fl = fcntl(fd, F_GETFD);
 	if ((s->flags & F_REFUSE_APPENDED) && fl >= 0 && !(fl & FD_CLOEXEC))
 		omega_die(125, "fd %d: %s", fd, OMEGA_APPENDED_HINT);
+}
+
+// omega_take_terminal starts a session of this process's own with the
+// first of its fds 0–2 that is a terminal, the launcher's
+// pseudo-terminal (--pty), as its controlling terminal: the program's
+// job control and terminal settings are then that terminal's, not the
+// caller's (noctty_linux.go's takeTerminal).
+void omega_take_terminal(void) {
+	if (setsid() < 0)
+		omega_dief(errno, "--pty: setsid");
+	int e = ENOTTY;
+	for (int fd = 0; fd <= 2; fd++) {
+		if (ioctl(fd, TIOCSCTTY, 0) == 0)
+			return;
+		if (errno != ENOTTY)
+			e = errno;
+	}
+	omega_dief(e, "--pty: ioctl(TIOCSCTTY)");
 }

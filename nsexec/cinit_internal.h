@@ -118,6 +118,7 @@ enum {
 	F_LOG_DENIALS = 1 << 20, // for the Go init stage; this one reads ll_flags
 	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23, F_REFUSE_APPENDED = 1 << 24,
 	F_TMPDIR_IF_REFUSED = 1 << 25,
+	F_TERMINAL = 1 << 26,
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing
@@ -126,6 +127,7 @@ void *omega_alloc(uint64_t n, size_t size);
 int omega_read_spec(int fd, struct spec *s);
 void omega_set_cloexec_from(unsigned first);
 void omega_close_from(unsigned first, int keep, int keep2);
+void omega_take_terminal(void);
 
 // ------------------------------------------------ mounts (cinit_mounts.c)
 

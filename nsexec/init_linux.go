@@ -90,7 +90,12 @@ func runInit(w *warner) error {
 		os.Exit(0)
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
-	if s.NewSession && !s.PID1 { // no PID 1 to start it in a session of its own
+	switch {
+	case s.Terminal && !s.PID1:
+		if err := takeTerminal(); err != nil {
+			return err
+		}
+	case s.NewSession && !s.PID1: // no PID 1 to start it in a session of its own
 		if err := leaveTerminal(); err != nil {
 			return err
 		}

@@ -1,8 +1,10 @@
 package nsexec
 
 import (
+	"errors"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,4 +31,42 @@ func leaveTerminal() error {
 		return os.NewSyscallError("ioctl(TIOCNOTTY)", err)
 	}
 	return nil
+}
+
+// takeTerminal starts a session of this process's own with the first of
+// its fds 0–2 that is a terminal, the launcher's pseudo-terminal (--pty),
+// as its controlling terminal (cinit_fds.c's omega_take_terminal).
+func takeTerminal() error {
+	if _, err := unix.Setsid(); err != nil {
+		return os.NewSyscallError("--pty: setsid", err)
+	}
+	fd, err := terminalFD()
+	if err != nil {
+		return err
+	}
+	return os.NewSyscallError("--pty: ioctl(TIOCSCTTY)", unix.IoctlSetInt(fd, unix.TIOCSCTTY, 0))
+}
+
+// terminalFD is the first of fds 0–2 that is a terminal.
+func terminalFD() (int, error) {
+	for fd := 0; fd <= 2; fd++ {
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			return fd, nil
+		}
+	}
+	return -1, errors.New("--pty: no terminal on fds 0-2")
+}
+
+// programSession is how PID 1 starts the program: in a session of its
+// own with --pty (its pseudo-terminal as the controlling one) or without
+// a seccomp filter (no controlling terminal), else in the caller's.
+func programSession(s *Spec) *syscall.SysProcAttr {
+	if !s.Terminal {
+		return &syscall.SysProcAttr{Setsid: s.NewSession}
+	}
+	fd, err := terminalFD()
+	if err != nil {
+		return &syscall.SysProcAttr{Setsid: true}
+	}
+	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
 }

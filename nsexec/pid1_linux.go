@@ -52,7 +52,7 @@ func supervise(s *Spec, env []string) error {
 	prog, err := startProgram(s, &os.ProcAttr{
 		Env:   env,
 		Files: files,
-		Sys:   &syscall.SysProcAttr{Setsid: s.NewSession},
+		Sys:   programSession(s),
 	})
 	if err != nil {
 		return err

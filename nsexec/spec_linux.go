@@ -39,8 +39,12 @@ type Spec struct {
 	// NewSession starts the program in a session of its own (no
 	// controlling terminal): the fallback for TIOCSTI without seccomp.
 	NewSession bool
-	Landlock   landlock.Rules
-	Seccomp    *seccomp.Program
+	// Terminal starts the program in a session of its own with the first
+	// of its fds 0–2 that is a terminal (the launcher's pseudo-terminal,
+	// --pty) as its controlling terminal.
+	Terminal bool
+	Landlock landlock.Rules
+	Seccomp  *seccomp.Program
 	// Broker makes PID 1 decide and perform every connect(2) of the
 	// program (C init stage only; see Broker).
 	Broker     *Broker

@@ -82,6 +82,8 @@ const (
 	flagRefuseAppended
 	// flagTmpdirIfRefused: Mounts.TmpdirIfRefused.
 	flagTmpdirIfRefused
+	// flagTerminal: Spec.Terminal.
+	flagTerminal
 )
 
 type wireWriter struct {
@@ -180,6 +182,7 @@ func specFlags(s *Spec) uint32 {
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
 		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials}, {flagUserCounts, s.UserCounts},
 		{flagRefuseAppended, s.RefuseAppended}, {flagTmpdirIfRefused, s.Mounts != nil && s.Mounts.TmpdirIfRefused},
+		{flagTerminal, s.Terminal},
 	} {
 		if f.on {
 			flags |= f.bit

@@ -25,7 +25,7 @@ func wireCases() []struct {
 			Keep: []string{"/run/systemd/resolve"}, HideDirs: []string{"/home/u/.ssh"}, HideFiles: []string{"/home/u/.netrc"},
 			ReadOnly: []string{"/p/.git/hooks"}, Pin: []string{"/p/.git"},
 		},
-		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true,
+		Unsetenv: []string{"SSH_AUTH_SOCK"}, Loopback: true, KeepFDs: 2, NewSession: true, Terminal: true,
 		Landlock: landlock.Rules{ReadExec: []string{"/"}, Writable: []string{"/w"}, Devices: []string{"/dev/null"}, Streams: []string{"/proc/self/fd/1"}, DenyTCP: true, UnixSockets: true, WritesOnly: true, LogDenials: true},
 		Seccomp:  &seccomp.Program{BPF: []byte{0x20, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0xff, 0x7f}, Flags: 2},
 		Broker: &Broker{
