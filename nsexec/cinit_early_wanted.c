@@ -185,14 +185,16 @@ static int wanted(int argc, char **argv, char **envp) {
 			return 0;
 		if ((v = flag_value(argv, i, end, "net")) && strcmp(v, "host") != 0)
 			return 0;
-		static const char *const clone_time[] = {"workdir", "memory", "pids", "cpus", NULL};
+		// --pty: the init stage's stdio is the launcher's pseudo-terminal.
+		static const char *const clone_time[] = {"workdir", "memory", "pids", "cpus", "pty", NULL};
 		for (const char *const *s = clone_time; *s; s++)
 			if (flag_value(argv, i, end, *s))
 				return 0;
 	}
 	if (!(env_is(envp, "OMEGA_SANDBOX_MODE", "sandbox") && env_is(envp, "OMEGA_RUN_NET", "host") &&
 	      env_is(envp, "OMEGA_RUN_WORKDIR", NULL) && env_is(envp, "OMEGA_RUN_MEMORY", NULL) &&
-	      env_is(envp, "OMEGA_RUN_PIDS", NULL) && env_is(envp, "OMEGA_RUN_CPUS", NULL)))
+	      env_is(envp, "OMEGA_RUN_PIDS", NULL) && env_is(envp, "OMEGA_RUN_CPUS", NULL) &&
+	      env_is(envp, "OMEGA_RUN_PTY", NULL)))
 		return 0;
 	// A flag or variable sets the mode, or the config file may.
 	if (arg_or_env(argv, envp, end, "mode", "OMEGA_SANDBOX_MODE") && arg_or_env(argv, envp, end, "net", "OMEGA_RUN_NET"))
