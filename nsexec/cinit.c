@@ -138,7 +138,7 @@ static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig
 	// Without a seccomp filter nothing stops TIOCSTI, so the program
 	// then gets a session of its own and no controlling terminal.
 	if (s->flags & F_TERMINAL)
-		omega_take_terminal();
+		omega_foreground();
 	else if ((s->flags & F_NEW_SESSION) && setsid() < 0)
 		exec_failed(s->path, errno);
 	if (omega_brokered(s)) {
@@ -259,6 +259,8 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		}
 		if (sig == SIGCHLD)
 			reap(child);
+		else if (sig == SIGCONT && (s->flags & F_TERMINAL))
+			kill(-child, sig); // its job, which the terminal's stop stopped
 		else
 			kill(child, sig);
 	}
@@ -371,8 +373,8 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_PROBE)
 		_exit(0);
 	char **env = omega_program_env(&s, (s.flags & F_CLEAR_ENV) ? NULL : envp);
-	if ((s.flags & F_TERMINAL) && !(s.flags & F_PID1))
-		omega_take_terminal();
+	if (s.flags & F_TERMINAL)
+		omega_take_terminal(); // PID 1's session, or without PID 1 the program's
 	else if ((s.flags & F_NEW_SESSION) && !(s.flags & F_PID1))
 		leave_terminal(); // no PID 1 to start it in a session of its own
 	omega_confine(&s);

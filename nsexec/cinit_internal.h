@@ -128,6 +128,7 @@ int omega_read_spec(int fd, struct spec *s);
 void omega_set_cloexec_from(unsigned first);
 void omega_close_from(unsigned first, int keep, int keep2);
 void omega_take_terminal(void);
+void omega_foreground(void);
 
 // ------------------------------------------------ mounts (cinit_mounts.c)
 

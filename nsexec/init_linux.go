@@ -91,7 +91,7 @@ func runInit(w *warner) error {
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
 	switch {
-	case s.Terminal && !s.PID1:
+	case s.Terminal: // PID 1's session, or without PID 1 the program's
 		if err := takeTerminal(); err != nil {
 			return err
 		}

@@ -35,7 +35,8 @@ func leaveTerminal() error {
 
 // takeTerminal starts a session of this process's own with the first of
 // its fds 0–2 that is a terminal, the launcher's pseudo-terminal (--pty),
-// as its controlling terminal (cinit_fds.c's omega_take_terminal).
+// as its controlling terminal (cinit_fds.c's omega_take_terminal, which
+// says why PID 1 does it).
 func takeTerminal() error {
 	if _, err := unix.Setsid(); err != nil {
 		return os.NewSyscallError("--pty: setsid", err)
@@ -57,16 +58,15 @@ func terminalFD() (int, error) {
 	return -1, errors.New("--pty: no terminal on fds 0-2")
 }
 
-// programSession is how PID 1 starts the program: in a session of its
-// own with --pty (its pseudo-terminal as the controlling one) or without
-// a seccomp filter (no controlling terminal), else in the caller's.
+// programSession is how PID 1 starts the program: with --pty in a
+// process group of its own in the foreground of the terminal PID 1 took
+// (takeTerminal; cinit_fds.c's omega_foreground); without a seccomp
+// filter in a session of its own (no controlling terminal); else in the
+// caller's.
 func programSession(s *Spec) *syscall.SysProcAttr {
 	if !s.Terminal {
 		return &syscall.SysProcAttr{Setsid: s.NewSession}
 	}
-	fd, err := terminalFD()
-	if err != nil {
-		return &syscall.SysProcAttr{Setsid: true}
-	}
-	return &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: fd}
+	fd, _ := terminalFD() // takeTerminal found it
+	return &syscall.SysProcAttr{Setpgid: true, Foreground: true, Ctty: fd}
 }

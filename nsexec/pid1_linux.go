@@ -65,7 +65,7 @@ func supervise(s *Spec, env []string) error {
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
 	_ = unix.Setpgid(0, 0)
-	go forward(sigs, proc.Pid)
+	go forward(sigs, proc.Pid, s.Terminal)
 	status := reap(proc.Pid)
 	for i, p := range readOnlyLost() {
 		if _, err := unix.IoctlGetTermios(2, unix.TCGETS); i == 0 && err == nil && !s.LogJSON {
@@ -79,8 +79,14 @@ func supervise(s *Spec, env []string) error {
 	return nil
 }
 
-func forward(sigs <-chan os.Signal, pid int) {
+// forward sends each signal to the program; with --pty (terminal) a
+// SIGCONT goes to its process group, the job the terminal's stop stopped.
+func forward(sigs <-chan os.Signal, pid int, terminal bool) {
 	for sig := range sigs {
+		if terminal && sig == unix.SIGCONT {
+			_ = unix.Kill(-pid, unix.SIGCONT)
+			continue
+		}
 		_ = unix.Kill(pid, sig.(syscall.Signal))
 	}
 }
