@@ -79,6 +79,8 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{KeepSpace: true, Name: "setenv", Usage: "set `KEY=VALUE` in the program's environment (repeatable; a KEY also given to --unsetenv is an error)"},
 		&cli.StringSliceFlag{KeepSpace: true, Name: "unsetenv", Usage: "remove `KEY` from the program's environment (repeatable; applied before every --setenv)"},
 		&cli.StringFlag{Name: "hostname", EnvVars: []string{"OMEGA_RUN_HOSTNAME"}, Usage: "sandbox: the program's host `NAME`"},
+		&cli.BoolFlag{Name: "pty", EnvVars: []string{"OMEGA_RUN_PTY"},
+			Usage: "sandbox: give the program a pseudo-terminal of its own in place of the caller's terminal, and relay (as sudo's use_pty)"},
 		&cli.StringSliceFlag{KeepSpace: true, Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
 			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack; repeatable)"},
 		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it; needs root or a delegated cgroup, as --pids and --cpus)"},
@@ -261,6 +263,11 @@ func options(cc *cli.Context, file map[string]any, sources map[string]string) (s
 	if err != nil {
 		return sandbox.Options{}, fmt.Errorf("--net: %w", err)
 	}
+	// The file's pty is a preference for sandbox mode, not a refusal of rx.
+	pty := c.Bool("pty")
+	if v, ok := file["pty"].(bool); ok && mode == profiles.ModeSandbox {
+		pty = v
+	}
 	if n := c.Int("preserve-fds"); n < 0 || n > 1000 {
 		return sandbox.Options{}, fmt.Errorf("--preserve-fds %d: want 0 to 1000", n)
 	}
@@ -278,6 +285,7 @@ func options(cc *cli.Context, file map[string]any, sources map[string]string) (s
 		Seccomp:           str("seccomp"),
 		FailClosed:        failClosed,
 		LogDenials:        c.Bool("log-denials"),
+		PTY:               pty,
 		Process: sandbox.Process{
 			User: c.String("user"), Group: c.String("group"), Groups: list("groups"),
 			ClearEnv: c.Bool("clearenv"), SetEnv: c.StringSlice("setenv"), UnsetEnv: c.StringSlice("unsetenv"),

@@ -44,6 +44,7 @@ var fileSettings = []fileSetting{
 	}},
 	{"seccomp", func(s config.Sandbox) (any, bool) { return deref(s.Seccomp) }},
 	{"fail-closed", func(s config.Sandbox) (any, bool) { return derefBool(s.FailClosed) }},
+	{"pty", func(s config.Sandbox) (any, bool) { return derefBool(s.PTY) }},
 	{"allow-write", func(s config.Sandbox) (any, bool) { return s.AllowWrite, s.AllowWrite != nil }},
 	{"read-only", func(s config.Sandbox) (any, bool) { return s.ReadOnly, s.ReadOnly != nil }},
 	{"hide", func(s config.Sandbox) (any, bool) { return s.Hide, s.Hide != nil }},

@@ -10,6 +10,7 @@
 //	net = "none"                # host | none
 //	seccomp = "strict"          # default | strict | none | FILE
 //	fail_closed = true
+//	pty = true                  # sandbox mode: the program's own terminal
 //
 // Unknown keys and values of the wrong type are errors that name the
 // file, line and key. Values are checked again, with the same messages
@@ -48,6 +49,7 @@ type Sandbox struct {
 	Net         *Network `toml:"net"`
 	Seccomp     *string  `toml:"seccomp"`
 	FailClosed  *bool    `toml:"fail_closed"`
+	PTY         *bool    `toml:"pty"`
 }
 
 // Mode is a mode checked while decoding, so a bad one gets a line number.
@@ -160,7 +162,7 @@ func strayKeys(name string, raw map[string]any) []string {
 }
 
 // knownKeys are the keys of [sandbox], as the gateway spells them too.
-var knownKeys = []string{"mode", "allow_write", "read_only", "hide", "allow_socket", "net", "seccomp", "fail_closed"}
+var knownKeys = []string{"mode", "allow_write", "read_only", "hide", "allow_socket", "net", "seccomp", "fail_closed", "pty"}
 
 // exactKeys refuses keys that the decoder matched without regard to case:
 // it reads [SANDBOX] as [sandbox] and Mode as mode, so "mode = "rx"" then

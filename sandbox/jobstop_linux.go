@@ -27,14 +27,14 @@ func (l *launch) followStops(p *plan, pid1 bool, done <-chan struct{}) {
 		return
 	}
 	if pid1 {
-		go l.pipe.Stops(func(sig syscall.Signal) { stopAsProgram(programOf(l.proc.pid), sig) })
+		go l.pipe.Stops(func(sig syscall.Signal) { stopAsProgram(programOf(l.proc.pid), sig, p.term) })
 		return
 	}
-	go childStops(l.proc.pid, done)
+	go childStops(l.proc.pid, done, p.term)
 }
 
 // childStops follows the stops of omega-run's child pid until done.
-func childStops(pid int, done <-chan struct{}) {
+func childStops(pid int, done <-chan struct{}, term *ptyRelay) {
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, unix.SIGCHLD)
 	defer signal.Stop(ch)
@@ -49,7 +49,7 @@ func childStops(pid int, done <-chan struct{}) {
 		if unix.Waitid(unix.P_PID, pid, &info, unix.WSTOPPED|unix.WNOHANG, nil) != nil || info.Signo == 0 {
 			continue
 		}
-		stopAsProgram(pid, syscall.Signal(siginfoStatus(&info)))
+		stopAsProgram(pid, syscall.Signal(siginfoStatus(&info)), term)
 	}
 }
 
@@ -72,8 +72,11 @@ func siginfoStatus(info *unix.Siginfo) int32 {
 // terminal reached both, and when the shell continued both, PID 1's
 // report of it may still be unread. A job-control stop is taken as the
 // program took it (the kernel drops it in an orphaned process group, and
-// a caller that ignores it made the program ignore it too).
-func stopAsProgram(prog int, sig syscall.Signal) {
+// a caller that ignores it made the program ignore it too). With --pty
+// (term) the caller's terminal gets its settings back first; SIGCONT
+// makes it raw again and continues the program (forwardSignals), which is
+// on a terminal of its own, out of the reach of the shell's fg.
+func stopAsProgram(prog int, sig syscall.Signal, term *ptyRelay) {
 	switch sig {
 	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
 		if !inForeground() && !(onTerminal() && shellJob()) {
@@ -89,6 +92,7 @@ func stopAsProgram(prog int, sig syscall.Signal) {
 	if prog > 0 && !isStopped(prog) {
 		return
 	}
+	term.suspend()
 	_ = unix.Kill(unix.Getpid(), sig)
 }
 

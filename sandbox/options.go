@@ -58,6 +58,10 @@ type Options struct {
 	Config string
 	// Process is what the program runs as and with.
 	Process Process
+	// PTY gives the program a pseudo-terminal of its own in place of the
+	// caller's terminal, relayed by Run (sandbox mode; nothing changes
+	// when none of stdin, stdout and stderr is a terminal).
+	PTY bool
 	// exitAfterRun: see RunAndExit.
 	exitAfterRun bool
 }
@@ -83,6 +87,9 @@ type plan struct {
 	limits         []rlimits.Limit
 	cgroup         cgroups.Limits
 	exitAfterRun   bool
+	// pty: Options.PTY; term is its pseudo-terminal once open (nil: none).
+	pty  bool
+	term *ptyRelay
 	// ignoredSignals (Linux: an nsexec.SignalSet) are the signals this
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.
@@ -107,6 +114,9 @@ type plan struct {
 func (o Options) CommandContext(ctx context.Context, program string, args ...string) (*exec.Cmd, error) {
 	if o.Process.Memory != "" || o.Process.Pids != "" || o.Process.CPUs != "" {
 		return nil, launcherErr(errors.New("cgroup limits (Memory, Pids, CPUs) need Options.Run, which outlives the program to remove the cgroup; CommandContext cannot apply them"))
+	}
+	if o.PTY {
+		return nil, launcherErr(errors.New("PTY needs Options.Run, which relays the pseudo-terminal; with CommandContext the caller sets the command's stdio"))
 	}
 	p, err := o.prepare(program, args)
 	if err != nil {

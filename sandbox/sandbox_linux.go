@@ -249,6 +249,12 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		logLaunch(p, false)
 		return 0, inPlace(plainSpec(p))
 	}
+	if p.pty {
+		if p.term, err = openPTY(); err != nil {
+			return 0, launcherErr(err)
+		}
+		defer p.term.close() // the terminal's settings back on every way out
+	}
 	cause := ""
 	if p.policy.Mode == ModeSandbox {
 		if cause = usernsUnavailable(); cause == "" {
@@ -273,7 +279,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, launcherErr(err)
 	}
-	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() {
+	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() && p.term == nil {
 		// Nothing after the run: Claude Code's settings go unchecked
 		// (README), as rx's exec in place is kept.
 		return 0, inPlace(spec)

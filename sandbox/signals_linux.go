@@ -32,12 +32,18 @@ func Exit(code int) {
 // which passes it to the program. Signals the terminal sends to the whole
 // foreground process group already reached the program directly, so they
 // are not sent a second time (a doubled Ctrl-C makes many TUIs quit).
-func forwardSignals(sigs <-chan os.Signal, proc *child) {
+// With --pty (term) the program is on a terminal of its own, which none
+// of them reached.
+func forwardSignals(sigs <-chan os.Signal, proc *child, term *ptyRelay) {
 	for sig := range sigs {
 		if s, ok := sig.(unix.Signal); ok && s < 64 {
 			received.Or(1 << uint(s))
 		}
-		if fromTerminal(sig) && inForeground() {
+		if term != nil {
+			if !term.onSignal(sig) {
+				continue
+			}
+		} else if fromTerminal(sig) && inForeground() {
 			continue
 		}
 		proc.signal(sig)

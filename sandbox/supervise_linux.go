@@ -32,7 +32,7 @@ func ready(spec *nsexec.Spec, syncs []*stateSync) prepareFunc {
 func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, error) {
 	sigs := forwardedSignals(p)
 	started := make(chan *launch, 1)
-	if pid, pipe, ok := nsexec.Prestarted(ns, p.preserveFDs, p.cgroup.IsZero() && !p.changedDir); ok {
+	if pid, pipe, ok := nsexec.Prestarted(ns, p.preserveFDs, p.cgroup.IsZero() && !p.changedDir && p.term == nil); ok {
 		// Started by the CLI's constructor before the Go runtime.
 		started <- &launch{pipe: pipe, proc: &child{pid: pid}}
 	} else {
@@ -62,8 +62,11 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	for _, n := range p.nsNotes {
 		logrus.Warn(n)
 	}
+	spec.Terminal = p.term != nil
+	p.term.start()
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	status, err := l.run(p, ns.Enabled, spec, sigs)
+	p.term.finish() // the program's last output first, then the terminal's settings
 	defer resetBeforeNextLine()()
 	relay.close()
 	// The program may have left the terminal to another process group
@@ -137,7 +140,7 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if spec.Seccomp, err = hostGuard(spec.Seccomp, p.policy); err != nil {
 		return 0, launcherErr(err)
 	}
-	if syncs != nil || !p.cgroup.IsZero() {
+	if syncs != nil || !p.cgroup.IsZero() || p.term != nil {
 		return runSupervised(p, nsexec.Namespaces{}, ready(spec, syncs))
 	}
 	return 0, inPlace(spec)
@@ -168,7 +171,7 @@ func startInit(p *plan, ns nsexec.Namespaces) *launch {
 			return l
 		}
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.term.stdio(0, os.Stdin), p.term.stdio(1, os.Stdout), p.term.stdio(2, os.Stderr)
 	l.proc, l.startErr = startChild(cmd)
 	cmd.ExtraFiles[0].Close() // the spec's read end is the child's now
 	return l
@@ -205,7 +208,7 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 		_, _ = l.proc.wait()
 		return 0, launcherErr(err)
 	}
-	go forwardSignals(sigs.C(), l.proc)
+	go forwardSignals(sigs.C(), l.proc, p.term)
 	defer l.pipe.Close() // kept after the spec for the program's stops
 	done := make(chan struct{})
 	defer close(done)

@@ -32,6 +32,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
 		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
 	}
+	if o.PTY && pol.Mode != ModeSandbox {
+		return nil, fmt.Errorf("--pty needs --mode sandbox (%s mode runs the program in place of omega-run, which is then not there to relay a terminal)", pol.Mode)
+	}
 	if h := o.Process.Hostname; len(h) > 64 || strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return nil, fmt.Errorf("--hostname %q: at most 64 bytes, without spaces or control characters", h)
 	}
@@ -70,7 +73,7 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	}
 	return &plan{
 		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs,
-		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun,
+		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, pty: o.PTY,
 	}, nil
 }
 

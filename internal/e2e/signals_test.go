@@ -123,6 +123,13 @@ func onPtyKeys(t *testing.T, w *world, rows, cols uint16, keys string, args ...s
 // the command ended.
 func onNewPty(t *testing.T, rows, cols uint16, keys string, mk func(context.Context) *exec.Cmd) (string, *os.ProcessState) {
 	t.Helper()
+	return onNewPtyThen(t, rows, cols, keys, mk, nil)
+}
+
+// onNewPtyThen is onNewPty that calls after with the terminal's master
+// once the command has ended, to look at the terminal left behind.
+func onNewPtyThen(t *testing.T, rows, cols uint16, keys string, mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
+	t.Helper()
 	master, slave := openPty(t)
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
 		t.Fatal(err)
@@ -150,6 +157,9 @@ func onNewPty(t *testing.T, rows, cols uint16, keys string, mk func(context.Cont
 		master.WriteString(keys)
 	}
 	c.Wait()
+	if after != nil {
+		after(master)
+	}
 	<-done
 	return buf.String(), c.ProcessState
 }

@@ -51,7 +51,8 @@ func jobs(action string, args []string) (bool, error) {
 // on fd 0 that is this session leader's: it runs the job in a process
 // group of its own in the foreground and waits for it with WUNTRACED;
 // it takes the terminal back after each wait, as shells do, and on each
-// stop it prints "JOB STOPPED N" and continues the job (fg), at
+// stop it prints "JOB STOPPED N" (and "TERMINAL LEFT RAW" when the job
+// left the terminal without echo or lines) and continues the job (fg), at
 // most three times; when the job does not stop or end within 10 s, it
 // prints "JOB HUNG" and kills it.
 func jobShell(args []string, fg, terminal bool) error {
@@ -89,6 +90,9 @@ func jobShell(args []string, fg, terminal bool) error {
 			return nil
 		}
 		fmt.Println("JOB STOPPED", int(ws.StopSignal()))
+		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); terminal && err == nil && tio.Lflag&(unix.ECHO|unix.ICANON) != unix.ECHO|unix.ICANON {
+			fmt.Println("TERMINAL LEFT RAW") // a shell's prompt would be unusable
+		}
 		if stops++; stops == 3 {
 			unix.Kill(-pid, unix.SIGKILL)
 			continue

@@ -47,6 +47,9 @@ func run(action string, args []string) error {
 	if known, err := jobs(action, args); known {
 		return err
 	}
+	if known, err := terminal(action, args); known {
+		return err
+	}
 	switch action {
 	case "vsock-listen": // PORT FILE: listen on vsock PORT until FILE appears
 		return vsockListen(args)

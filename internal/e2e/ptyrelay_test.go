@@ -1,0 +1,82 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestPtyRelay: with --pty the program still works as on the caller's
+// terminal: its output and exit status pass through, typed input reaches
+// it, its window starts at the caller's size, it is on a terminal (one of
+// its own), and output written just before it exits is not lost; the
+// caller's terminal settings are back afterwards.
+func TestPtyRelay(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name+"/io", func(t *testing.T) {
+			w := newWorld(t, u)
+			out, code, _, tio := ptyRun(t, w, "hello\n", omegaArgs([]string{"--pty"}, "/bin/sh", "-c",
+				`echo ready; read x; echo "got $x"; echo "size $(stty size)"; test -t 0 && test -t 1 && test -t 2 && echo tty; exit 7`)...)
+			for _, want := range []string{"got hello", "size 24 80", "tty"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("no %q in the terminal:\n%s", want, out)
+				}
+			}
+			if code != 7 {
+				t.Errorf("exit %d, want 7", code)
+			}
+			checkCooked(t, tio)
+		})
+		t.Run(u.name+"/drain", func(t *testing.T) {
+			w := newWorld(t, u)
+			out, code, _, _ := ptyRun(t, w, "", omegaArgs([]string{"--pty"}, "/bin/sh", "-c",
+				`head -c 300000 /dev/zero | tr '\0' x; echo; echo END`)...)
+			i, j := strings.Index(out, "xxxx"), strings.LastIndex(out, "END")
+			if i < 0 || j < i || code != 0 {
+				t.Fatalf("exit %d, output or END missing: %d bytes, ends %q", code, len(out), out[max(0, len(out)-200):])
+			}
+			if n := strings.Count(out[i:j], "x"); n != 300000 {
+				t.Errorf("%d of 300000 bytes", n)
+			}
+		})
+	}
+}
+
+// TestPtyStops: Ctrl-Z typed on the program's terminal stops the program
+// and omega-run once, with the caller's terminal settings back for the
+// shell's prompt; fg continues both (raw again), and the program ends.
+// The same for a program that stops itself (vi's Ctrl-Z).
+func TestPtyStops(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name+"/ctrl-z", func(t *testing.T) {
+			w := newWorld(t, u)
+			args := append([]string{probe, "job-shell"}, omegaArgs([]string{"--pty"}, "/bin/sh", "-c", "echo ready; sleep 1; echo resumed")...)
+			out, _, _, tio := ptyRun(t, w, "\x1a", args...)
+			if n := strings.Count(out, "JOB STOPPED 20"); n != 1 || !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") || strings.Contains(out, "LEFT RAW") {
+				t.Errorf("want one stop by SIGTSTP (20) with the terminal's settings back, then resumed and exit 0; got %d stops; terminal:\n%s", n, out)
+			}
+			checkCooked(t, tio)
+		})
+		t.Run(u.name+"/stop-self", func(t *testing.T) {
+			w := newWorld(t, u)
+			args := append([]string{probe, "job-shell"}, omegaArgs([]string{"--pty"}, probe, "stop-self")...)
+			out, _, _, tio := ptyRun(t, w, "", args...)
+			if !strings.Contains(out, "JOB STOPPED 20") || !strings.Contains(out, "resumed") || !strings.Contains(out, "JOB EXITED 0") || strings.Contains(out, "LEFT RAW") {
+				t.Errorf("want the job stopped by SIGTSTP (20) with the terminal's settings back, then resumed and exited 0; terminal:\n%s", out)
+			}
+			checkCooked(t, tio)
+		})
+	}
+}
+
+// checkCooked fails unless the terminal echoes, reads lines, turns keys
+// into signals and processes output: not left raw.
+func checkCooked(t *testing.T, tio *unix.Termios) {
+	t.Helper()
+	if tio == nil || tio.Lflag&(unix.ECHO|unix.ICANON|unix.ISIG) != unix.ECHO|unix.ICANON|unix.ISIG || tio.Oflag&unix.OPOST == 0 {
+		t.Errorf("the caller's terminal was left changed: %+v", tio)
+	}
+}

@@ -1,0 +1,226 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
+)
+
+// ptyRelay is --pty's pseudo-terminal, as sudo's use_pty: the program
+// gets its slave in place of the caller's terminal, as the controlling
+// terminal of a session of its own (nsexec.Spec.Terminal), and omega-run
+// relays between the two. The program's TIOCSWINSZ, TIOCSPGRP and
+// terminal settings then act on its own terminal, and what the user types
+// once omega-run is done or in the background stays out of its reach.
+type ptyRelay struct {
+	master, slave *os.File
+	// onFD: which of fds 0–2 are the caller's terminal, replaced by slave.
+	onFD [3]bool
+	term int // the first of them
+	// saved is the caller's terminal's settings, put back on every way out.
+	saved *unix.Termios
+	// out is the first of stdout, stderr and stdin on the terminal: the
+	// program's output goes there.
+	out *os.File
+
+	mu     sync.Mutex
+	raw    bool
+	done   bool
+	wake   chan struct{} // the input relay waits on it in the background
+	copied chan struct{} // closed when the output relay is done
+}
+
+// openPTY opens the pseudo-terminal when any of fds 0–2 is a terminal;
+// nil without one, where --pty changes nothing.
+func openPTY() (*ptyRelay, error) {
+	r := &ptyRelay{term: -1, wake: make(chan struct{}, 1), copied: make(chan struct{})}
+	for fd := 2; fd >= 0; fd-- {
+		if tio, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
+			r.onFD[fd], r.term, r.saved = true, fd, tio
+		}
+	}
+	if r.term < 0 {
+		logrus.Debug("--pty: none of stdin, stdout and stderr is a terminal: the program gets them as they are")
+		return nil, nil
+	}
+	r.out = []*os.File{os.Stdin, os.Stdout, os.Stderr}[r.term]
+	for _, fd := range []int{1, 2} {
+		if r.onFD[fd] {
+			r.out = []*os.File{os.Stdin, os.Stdout, os.Stderr}[fd]
+			break
+		}
+	}
+	var err error
+	if r.master, r.slave, err = pty.Open(); err != nil {
+		return nil, fmt.Errorf("--pty: %w", err)
+	}
+	// The program's terminal starts as the caller's: its settings (the
+	// erase key, …) and its size.
+	if err := unix.IoctlSetTermios(int(r.slave.Fd()), unix.TCSETS, r.saved); err != nil {
+		r.close()
+		return nil, fmt.Errorf("--pty: setting the terminal: %w", err)
+	}
+	r.resize()
+	return r, nil
+}
+
+// stdio is what the init stage gets as fd i: the slave in place of the
+// caller's terminal.
+func (r *ptyRelay) stdio(i int, f *os.File) *os.File {
+	if r != nil && r.onFD[i] {
+		return r.slave
+	}
+	return f
+}
+
+// start sets the caller's terminal raw (when omega-run reads it: stdin is
+// on it, and omega-run is in its foreground) and relays both ways. The
+// slave is the init stage's now: omega-run's copy goes, so that reading
+// the master ends (EIO) once every process on it has.
+func (r *ptyRelay) start() {
+	if r == nil {
+		return
+	}
+	r.slave.Close()
+	r.slave = nil
+	r.resume()
+	go func() {
+		defer close(r.copied)
+		_, _ = io.Copy(r.out, r.master)
+	}()
+	if r.onFD[0] {
+		go r.input()
+	}
+}
+
+// input copies what the user types to the program, but only while
+// omega-run is in the terminal's foreground: a read in the background
+// would stop it (SIGTTIN), and what is typed then is the shell's.
+func (r *ptyRelay) input() {
+	buf := make([]byte, 4096)
+	for {
+		for !inForeground() {
+			<-r.wake
+		}
+		n, err := os.Stdin.Read(buf)
+		if n > 0 {
+			if _, werr := r.master.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil && !errors.Is(err, syscall.EINTR) {
+			return
+		}
+	}
+}
+
+// finish drains what the program wrote before it ended (until every
+// process on the slave is gone, or a moment passes: one left behind
+// without a pid namespace may hold it) and restores the terminal.
+func (r *ptyRelay) finish() {
+	if r == nil {
+		return
+	}
+	_ = r.master.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	<-r.copied
+	r.mu.Lock()
+	r.done = true
+	r.mu.Unlock()
+	r.restore()
+	r.close()
+}
+
+// close closes what is still open; on a failed launch it is all that runs.
+func (r *ptyRelay) close() {
+	if r == nil {
+		return
+	}
+	r.restore()
+	r.master.Close()
+	if r.slave != nil {
+		r.slave.Close()
+	}
+}
+
+// onSignal handles a signal omega-run received for the terminal's sake
+// and tells whether it still goes to the program: SIGWINCH is the
+// caller's window resized, copied to the program's terminal, which tells
+// the program; after SIGCONT (fg after a stop) the terminal is raw again.
+func (r *ptyRelay) onSignal(sig os.Signal) bool {
+	switch sig {
+	case unix.SIGWINCH:
+		r.resize()
+		return false
+	case unix.SIGCONT:
+		r.resume()
+	}
+	return true
+}
+
+// suspend gives the caller's terminal its settings back before omega-run
+// stops with the program, so that the shell's prompt works.
+func (r *ptyRelay) suspend() {
+	if r != nil {
+		r.restore()
+	}
+}
+
+// resume makes the caller's terminal raw again when omega-run is in its
+// foreground and reads it, copies its size, and wakes the input relay.
+func (r *ptyRelay) resume() {
+	r.resize()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	if !r.onFD[0] || !inForeground() {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.raw || r.done {
+		return
+	}
+	raw := *r.saved
+	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
+	raw.Oflag &^= unix.OPOST
+	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	raw.Cflag &^= unix.CSIZE | unix.PARENB
+	raw.Cflag |= unix.CS8
+	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	if unix.IoctlSetTermios(r.term, unix.TCSETSW, &raw) == nil {
+		r.raw = true
+	}
+}
+
+// restore puts the caller's terminal settings back if they were changed.
+func (r *ptyRelay) restore() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.raw {
+		_ = unix.IoctlSetTermios(r.term, unix.TCSETSW, r.saved)
+		r.raw = false
+	}
+}
+
+// resize copies the caller's window size to the program's terminal; the
+// kernel sends SIGWINCH to its foreground process group.
+func (r *ptyRelay) resize() {
+	ws, err := unix.IoctlGetWinsize(r.term, unix.TIOCGWINSZ)
+	if err != nil {
+		return
+	}
+	rc, err := r.master.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) { _ = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) })
+}
