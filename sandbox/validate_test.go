@@ -32,6 +32,8 @@ func TestRefusedBeforeCreating(t *testing.T) {
 		{"seccomp file malformed", Options{Seccomp: badProfile}, "bad.json:1:"},
 		{"bad rlimit", Options{Process: Process{Rlimits: []string{"nofile"}}}, `--rlimit: invalid resource limit "nofile"`},
 		{"hostname outside sandbox", Options{Mode: ModeRX, Process: Process{Hostname: "h"}}, "--hostname needs --mode sandbox"},
+		{"pty in rx", Options{Mode: ModeRX, PTY: true}, "--pty needs --mode sandbox"},
+		{"pty in rwx", Options{Mode: ModeRWX, PTY: true}, "--pty needs --mode sandbox"},
 		{"negative preserve-fds", Options{PreserveFDs: -1}, "--preserve-fds -1: want 0 or more"},
 	}
 	for _, c := range cases {

@@ -108,3 +108,32 @@ func TestPtyTerminalSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestPtyWhereNotUsed: --pty is refused (125, one line) where the program
+// replaces omega-run (rx, rwx), changes nothing without a terminal on
+// fds 0–2, and works without user namespaces, where the init stage itself
+// takes the pseudo-terminal (no PID 1).
+func TestPtyWhereNotUsed(t *testing.T) {
+	for _, mode := range []string{"rx", "rwx"} {
+		r := newWorld(t, nobody).run("--mode", mode, "--pty", "--", "true")
+		if r.code != 125 || !strings.Contains(r.stderr, "--pty needs --mode sandbox") || strings.Count(r.stderr, "\n") != 1 {
+			t.Errorf("%s: exit %d, stderr %q; want 125 and one line", mode, r.code, r.stderr)
+		}
+	}
+	r := newWorld(t, nobody).run("--log-level", "debug", "--pty", "--", "/bin/sh", "-c", "test -t 0 || test -t 1 || echo no-tty")
+	if r.code != 0 || !strings.Contains(r.stdout, "no-tty") || !strings.Contains(r.stderr, "--pty: none of") {
+		t.Errorf("no terminal: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	for _, u := range users {
+		t.Run("no-userns/"+u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			args := append(noUserns(t, u.uid), omegaArgs([]string{"--pty"}, "/bin/sh", "-c",
+				`echo ready; read x; echo "got $x"; stty -echo; exit 3`)...)
+			out, code, _, tio := ptyRun(t, w, "hello\n", append([]string{probe, "job-shell"}, args...)...)
+			if !strings.Contains(out, "user namespaces are unavailable") || !strings.Contains(out, "got hello") || !strings.Contains(out, "JOB EXITED 3") {
+				t.Errorf("exit %d; want the fallback's warning, the typed line and exit 3; terminal:\n%s", code, out)
+			}
+			checkCooked(t, tio)
+		})
+	}
+}
