@@ -39,8 +39,8 @@ MODES:
             host's /tmp and /dev/shm are writable, and chmod/utimes are not
             stopped (as root: on any root-owned file; omega-run warns)
    rwx      plain exec, no restrictions; refuses flags that would restrict (--net none,
-            --seccomp other than none, --fail-closed, --hide, --read-only, --hostname, cgroup
-            limits), and does not apply the config file's other settings
+            --seccomp other than none, --fail-closed, --hide, --read-only, --hostname, --pty,
+            cgroup limits), and does not apply the config file's other settings
 
 EXIT STATUS:
    the program's own status; 125 omega-run failed; 126 program not executable;
