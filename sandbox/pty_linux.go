@@ -1,12 +1,10 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/creack/pty"
@@ -36,12 +34,17 @@ type ptyRelay struct {
 	done   bool
 	wake   chan struct{} // the input relay waits on it in the background
 	copied chan struct{} // closed when the output relay is done
+	// stop ends the input relay when closed (the write end of a pipe it
+	// polls with stdin, -1 when none), and quit with it: a library's
+	// process goes on reading its stdin after Run.
+	stop int
+	quit chan struct{}
 }
 
 // openPTY opens the pseudo-terminal when any of fds 0–2 is a terminal;
 // nil without one, where --pty changes nothing.
 func openPTY() (*ptyRelay, error) {
-	r := &ptyRelay{term: -1, wake: make(chan struct{}, 1), copied: make(chan struct{})}
+	r := &ptyRelay{term: -1, stop: -1, wake: make(chan struct{}, 1), copied: make(chan struct{}), quit: make(chan struct{})}
 	for fd := 2; fd >= 0; fd-- {
 		if tio, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
 			r.onFD[fd], r.term, r.saved = true, fd, tio
@@ -96,27 +99,45 @@ func (r *ptyRelay) start() {
 		defer close(r.copied)
 		_, _ = io.Copy(r.out, r.master)
 	}()
-	if r.onFD[0] {
-		go r.input()
+	var p [2]int
+	if r.onFD[0] && unix.Pipe2(p[:], unix.O_CLOEXEC) == nil {
+		r.stop = p[1]
+		go r.input(p[0])
 	}
 }
 
-// input copies what the user types to the program, but only while
-// omega-run is in the terminal's foreground: a read in the background
-// would stop it (SIGTTIN), and what is typed then is the shell's.
-func (r *ptyRelay) input() {
+// input copies what the user types to the program until stopped (a
+// readable end of a pipe), but only while omega-run is in the terminal's
+// foreground: a read in the background would stop it (SIGTTIN), and what
+// is typed then is the shell's.
+func (r *ptyRelay) input(stopped int) {
+	defer unix.Close(stopped)
 	buf := make([]byte, 4096)
 	for {
 		for !inForeground() {
-			<-r.wake
+			select {
+			case <-r.wake:
+			case <-r.quit:
+				return
+			}
 		}
-		n, err := os.Stdin.Read(buf)
+		fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}, {Fd: int32(stopped), Events: unix.POLLIN}}
+		if _, err := unix.Poll(fds, -1); err != nil && err != unix.EINTR {
+			return
+		}
+		if fds[1].Revents != 0 {
+			return
+		}
+		if fds[0].Revents == 0 || !inForeground() {
+			continue
+		}
+		n, err := unix.Read(0, buf)
 		if n > 0 {
 			if _, werr := r.master.Write(buf[:n]); werr != nil {
 				return
 			}
 		}
-		if err != nil && !errors.Is(err, syscall.EINTR) {
+		if n == 0 || err != nil && err != unix.EINTR && err != unix.EAGAIN {
 			return
 		}
 	}
@@ -144,6 +165,11 @@ func (r *ptyRelay) close() {
 		return
 	}
 	r.restore()
+	if r.stop >= 0 {
+		unix.Close(r.stop)
+		r.stop = -1
+		close(r.quit)
+	}
 	r.master.Close()
 	if r.slave != nil {
 		r.slave.Close()

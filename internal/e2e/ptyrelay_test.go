@@ -3,6 +3,9 @@
 package e2e
 
 import (
+	"context"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -29,6 +32,17 @@ func TestPtyRelay(t *testing.T) {
 				t.Errorf("exit %d, want 7", code)
 			}
 			checkCooked(t, tio)
+		})
+		t.Run(u.name+"/resize", func(t *testing.T) {
+			w := newWorld(t, u)
+			// The caller's window resized: its terminal tells its
+			// foreground group (omega-run) with SIGWINCH.
+			out, ps := onNewPtyAt(t, 24, 80, func(m *os.File) {
+				unix.IoctlSetWinsize(int(m.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: 30, Col: 100})
+			}, func(ctx context.Context) *exec.Cmd { return w.cmd(ctx, "--pty", "--", probe, "await-winch") }, nil)
+			if !strings.Contains(out, "SIZE 30 100") || shellStatus(ps) != 0 {
+				t.Errorf("want the program told of the new size 30×100; exit %d, terminal:\n%s", shellStatus(ps), out)
+			}
 		})
 		t.Run(u.name+"/drain", func(t *testing.T) {
 			w := newWorld(t, u)

@@ -130,6 +130,17 @@ func onNewPty(t *testing.T, rows, cols uint16, keys string, mk func(context.Cont
 // once the command has ended, to look at the terminal left behind.
 func onNewPtyThen(t *testing.T, rows, cols uint16, keys string, mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
 	t.Helper()
+	var atReady func(*os.File)
+	if keys != "" {
+		atReady = func(m *os.File) { m.WriteString(keys) }
+	}
+	return onNewPtyAt(t, rows, cols, atReady, mk, after)
+}
+
+// onNewPtyAt is onNewPtyThen that calls atReady (nil: none) with the
+// master once the output says ready, instead of typing keys.
+func onNewPtyAt(t *testing.T, rows, cols uint16, atReady func(master *os.File), mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
+	t.Helper()
 	master, slave := openPty(t)
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
 		t.Fatal(err)
@@ -150,11 +161,11 @@ func onNewPtyThen(t *testing.T, rows, cols uint16, keys string, mk func(context.
 	var buf lockedBuffer
 	done := make(chan struct{})
 	go func() { io.Copy(&buf, master); close(done) }()
-	if keys != "" {
+	if atReady != nil {
 		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)
 		}
-		master.WriteString(keys)
+		atReady(master)
 	}
 	c.Wait()
 	if after != nil {

@@ -32,6 +32,20 @@ func terminal(action string, args []string) (bool, error) {
 		return true, unix.IoctlSetTermios(0, unix.TCSETS, tio)
 	case "steal-line": // take the terminal's foreground, say "ready", print "GOT line" of what is typed within 3 s
 		return true, stealLine()
+	case "await-winch": // say "ready", then print "SIZE ROWS COLS" of fd 0's terminal after a SIGWINCH (5 s at most)
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, unix.SIGWINCH)
+		fmt.Println("ready")
+		select {
+		case <-ch:
+		case <-time.After(5 * time.Second):
+			return true, fmt.Errorf("no SIGWINCH")
+		}
+		ws, err := unix.IoctlGetWinsize(0, unix.TIOCGWINSZ)
+		if err == nil {
+			fmt.Println("SIZE", ws.Row, ws.Col)
+		}
+		return true, err
 	case "count-winch": // PROGRAM ARGS...: run it in this process group, then print "WINCH N", the SIGWINCHs this group got
 		return true, countWinch(args)
 	}
