@@ -46,6 +46,11 @@ func terminal(action string, args []string) (bool, error) {
 			fmt.Println("SIZE", ws.Row, ws.Col)
 		}
 		return true, err
+	case "ready-sleep": // say "ready", sleep a second in this process, say "resumed"
+		fmt.Println("ready")
+		time.Sleep(time.Second)
+		fmt.Println("resumed")
+		return true, nil
 	case "count-winch": // PROGRAM ARGS...: run it in this process group, then print "WINCH N", the SIGWINCHs this group got
 		return true, countWinch(args)
 	}
