@@ -126,7 +126,8 @@ static int config_fits(const char *path) {
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		line += strspn(line, " \t");
 		int mode = strncmp(line, "mode", 4) == 0, net = strncmp(line, "net", 3) == 0;
-		if (!mode && !net)
+		int pty = strncmp(line, "pty", 3) == 0;
+		if (!mode && !net && !pty)
 			continue;
 		char *v = line + (mode ? 4 : 3);
 		v += strspn(v, " \t");
@@ -134,6 +135,11 @@ static int config_fits(const char *path) {
 			continue; // another key (e.g. network_…)
 		v++;
 		v += strspn(v, " \t\"'");
+		if (pty) {
+			if (strncmp(v, "true", 4) == 0)
+				return 0; // the init stage's stdio is the pseudo-terminal
+			continue;
+		}
 		const char *want = mode ? "sandbox" : "host";
 		size_t k = strlen(want);
 		if (strncmp(v, want, k) != 0 || strchr("\"' \t#\r", v[k] ? v[k] : ' ') == NULL)

@@ -24,7 +24,8 @@ func TestEarlyWanted(t *testing.T) {
 		return p
 	}
 	rx, none := cfg("rx.toml", "[sandbox]\nmode = \"rx\"\n"), cfg("none.toml", "[sandbox]\n  net='none' # off\n")
-	ok := cfg("ok.toml", "[sandbox]\nmode = \"sandbox\"\nnet = \"host\"\nallow_write = [\"/srv\"]\n")
+	ok := cfg("ok.toml", "[sandbox]\nmode = \"sandbox\"\nnet = \"host\"\nallow_write = [\"/srv\"]\npty = false\n")
+	pty := cfg("pty.toml", "[sandbox]\npty = true\n")
 	os.WriteFile(filepath.Join(home, ".omega", "config.toml"), []byte("[sandbox]\nmode = \"rwx\"\n"), 0o644)
 	env := []string{"HOME=/nonexistent", "PATH=/bin"}
 	fifo := filepath.Join(dir, "fifo.toml")
@@ -60,6 +61,7 @@ func TestEarlyWanted(t *testing.T) {
 		{"config rx", []string{"omega-run", "--config", rx, "--", "x"}, env, false},
 		{"config net none", []string{"omega-run", "--", "x"}, append(env, "OMEGA_RUN_CONFIG="+none), false},
 		{"config fits", []string{"omega-run", "--config", ok, "--", "x"}, env, true},
+		{"config pty", []string{"omega-run", "--config", pty, "--", "x"}, env, false},
 		{"config unreadable", []string{"omega-run", "--config", dir, "--", "x"}, env, false},
 		// Not read (it would take what the CLI reads), and not waited on.
 		{"config a fifo", []string{"omega-run", "--config", fifo, "--", "x"}, env, false},
