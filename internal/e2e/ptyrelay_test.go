@@ -44,6 +44,14 @@ func TestPtyRelay(t *testing.T) {
 				t.Errorf("want the program told of the new size 30×100; exit %d, terminal:\n%s", shellStatus(ps), out)
 			}
 		})
+		t.Run(u.name+"/killed", func(t *testing.T) {
+			w := newWorld(t, u)
+			out, code, _, tio := ptyRun(t, w, "", omegaArgs([]string{"--pty"}, "/bin/sh", "-c", "kill -9 $$")...)
+			if code != 137 {
+				t.Errorf("exit %d, want 137; terminal:\n%s", code, out)
+			}
+			checkCooked(t, tio) // the caller's settings back however the program ends
+		})
 		t.Run(u.name+"/drain", func(t *testing.T) {
 			w := newWorld(t, u)
 			out, code, _, _ := ptyRun(t, w, "", omegaArgs([]string{"--pty"}, "/bin/sh", "-c",
