@@ -102,29 +102,6 @@ static void set_service_pids(const struct spec *s, char **env) {
 		}
 }
 
-// leave_terminal gives up the controlling terminal where no PID 1 starts
-// the program in a session of its own and no seccomp filter refuses
-// TIOCSTI (noctty_linux.go's leaveTerminal, which says why).
-static void leave_terminal(void) {
-	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return; // no controlling terminal to leave
-	struct sigaction ign = {.sa_handler = SIG_IGN}, hup, cont;
-	int leader = getsid(0) == getpid();
-	if (leader) {
-		sigaction(SIGHUP, &ign, &hup);
-		sigaction(SIGCONT, &ign, &cont);
-	}
-	int r = ioctl(fd, TIOCNOTTY), e = errno;
-	if (leader) {
-		sigaction(SIGHUP, &hup, NULL);
-		sigaction(SIGCONT, &cont, NULL);
-	}
-	close(fd);
-	if (r < 0)
-		omega_dief(e, "ioctl(TIOCNOTTY)");
-}
-
 // fork_program forks the program as PID 1's child; pair[1] is the
 // child's end of the connect broker's hand-over, or -1.
 static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig, const int pair[2]) {
@@ -376,7 +353,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_TERMINAL)
 		omega_take_terminal(); // PID 1's session, or without PID 1 the program's
 	else if ((s.flags & F_NEW_SESSION) && !(s.flags & F_PID1))
-		leave_terminal(); // no PID 1 to start it in a session of its own
+		omega_leave_terminal(); // no PID 1 to start it in a session of its own
 	omega_confine(&s);
 	if (s.flags & F_PID1)
 		supervise(&s, env, &orig);

@@ -7,9 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -85,43 +83,4 @@ void omega_refuse_appended(const struct spec *s) {
 	int fl = fcntl(fd, F_GETFD);
 	if ((s->flags & F_REFUSE_APPENDED) && fl >= 0 && !(fl & FD_CLOEXEC))
 		omega_die(125, "fd %d: %s", fd, OMEGA_APPENDED_HINT);
-}
-
-// omega_take_terminal starts a session of this process's own with the
-// first of its fds 0–2 that is a terminal, the launcher's
-// pseudo-terminal (--pty), as its controlling terminal: the program's
-// job control and terminal settings are then that terminal's, not the
-// caller's (noctty_linux.go's takeTerminal). PID 1 leads the session, so
-// that the program's process group has a parent in it and is no orphan:
-// the kernel drops a Ctrl-Z (SIGTSTP) to an orphaned one.
-void omega_take_terminal(void) {
-	if (setsid() < 0)
-		omega_dief(errno, "--pty: setsid");
-	int e = ENOTTY;
-	for (int fd = 0; fd <= 2; fd++) {
-		if (ioctl(fd, TIOCSCTTY, 0) == 0)
-			return;
-		if (errno != ENOTTY)
-			e = errno;
-	}
-	omega_dief(e, "--pty: ioctl(TIOCSCTTY)");
-}
-
-// omega_foreground puts the program (PID 1's child) in a process group
-// of its own in the foreground of the terminal omega_take_terminal took,
-// as a shell starts a job; SIGTTOU, which a background group's
-// tcsetpgrp gets, is held meanwhile.
-void omega_foreground(void) {
-	sigset_t ttou, old;
-	sigemptyset(&ttou);
-	sigaddset(&ttou, SIGTTOU);
-	sigprocmask(SIG_BLOCK, &ttou, &old);
-	if (setpgid(0, 0) < 0)
-		omega_dief(errno, "--pty: setpgid");
-	int fd = 0;
-	while (fd <= 2 && tcsetpgrp(fd, getpid()) < 0)
-		fd++;
-	if (fd > 2)
-		omega_dief(errno, "--pty: tcsetpgrp");
-	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -127,6 +127,7 @@ void *omega_alloc(uint64_t n, size_t size);
 int omega_read_spec(int fd, struct spec *s);
 void omega_set_cloexec_from(unsigned first);
 void omega_close_from(unsigned first, int keep, int keep2);
+void omega_leave_terminal(void);
 void omega_take_terminal(void);
 void omega_foreground(void);
 

@@ -16,7 +16,7 @@ import (
 // cannot take one again. The process group stays, so the terminal's
 // Ctrl-C still reaches the program. A session leader's TIOCNOTTY hangs up
 // its foreground group: SIGHUP and SIGCONT are ignored around it
-// (cinit.c's leave_terminal).
+// (cinit_terminal.c's omega_leave_terminal).
 func leaveTerminal() error {
 	fd, err := unix.Open("/dev/tty", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -35,7 +35,7 @@ func leaveTerminal() error {
 
 // takeTerminal starts a session of this process's own with the first of
 // its fds 0–2 that is a terminal, the launcher's pseudo-terminal (--pty),
-// as its controlling terminal (cinit_fds.c's omega_take_terminal, which
+// as its controlling terminal (cinit_terminal.c's omega_take_terminal, which
 // says why PID 1 does it).
 func takeTerminal() error {
 	if _, err := unix.Setsid(); err != nil {
@@ -60,7 +60,7 @@ func terminalFD() (int, error) {
 
 // programSession is how PID 1 starts the program: with --pty in a
 // process group of its own in the foreground of the terminal PID 1 took
-// (takeTerminal; cinit_fds.c's omega_foreground); without a seccomp
+// (takeTerminal; cinit_terminal.c's omega_foreground); without a seccomp
 // filter in a session of its own (no controlling terminal); else in the
 // caller's.
 func programSession(s *Spec) *syscall.SysProcAttr {
