@@ -90,7 +90,7 @@ func fuzzSpec(flags uint32, keep uint16, a, b string, bpf []byte, n uint64) (*Sp
 	s := &Spec{
 		Path: a, Argv: lines(a, 0), Env: lines(b, 0), Unsetenv: lines(a, 1), Hostname: b,
 		PID1: bit(0), Loopback: bit(1), NewSession: bit(2), FailClosed: bit(3), Plain: bit(4), ClearEnv: bit(5),
-		GoAhead: bit(6), CgroupNS: bit(7), Probe: bit(8), LogJSON: bit(9), ListenPID: bit(10), WatchdogPID: bit(20), OwnKeyring: bit(24), UserCounts: bit(25), RefuseAppended: bit(26), Terminal: bit(27),
+		GoAhead: bit(6), CgroupNS: bit(7), Probe: bit(8), LogJSON: bit(9), ListenPID: bit(10), WatchdogPID: bit(20), OwnKeyring: bit(24), UserCounts: bit(25), RefuseAppended: bit(26), Terminal: bit(28),
 		KeepFDs:  int(keep),
 		Landlock: landlock.Rules{ReadExec: lines(a, 2), Writable: lines(b, 1), Devices: lines(b, 2), Streams: lines(a, 3), DenyTCP: bit(11), UnixSockets: bit(12), WritesOnly: bit(13), LogDenials: bit(22)},
 		Seccomp:  prog(bit(14)), Warnings: lines(b, 3), IgnoredSignals: SignalSet(n),
