@@ -62,6 +62,15 @@ static void ignore_signals(const struct spec *s) {
 			signal(sig, SIG_IGN);
 }
 
+// set_program_mask gives the program, right before its execve, its
+// caller's signal mask (nsexec.BlockedAtStart): not the forwarded signals
+// the launcher blocked for this process, nor what the launcher's Go
+// runtime unblocked. The raw call: the C libraries would leave out 32-34.
+static void set_program_mask(const struct spec *s) {
+	uint64_t mask = s->blocked;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &mask, NULL, sizeof mask);
+}
+
 // The signals PID 1 forwards (pid1_linux.go's Forwarded), and SIGCHLD.
 const int omega_forwarded[OMEGA_NFORWARDED] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
                                                SIGUSR2, SIGWINCH, SIGCONT, SIGABRT, SIGALRM};
@@ -104,14 +113,14 @@ static void set_service_pids(const struct spec *s, char **env) {
 
 // fork_program forks the program as PID 1's child; pair[1] is the
 // child's end of the connect broker's hand-over, or -1.
-static pid_t fork_program(const struct spec *s, char **env, const sigset_t *orig, const int pair[2]) {
+static pid_t fork_program(const struct spec *s, char **env, const int pair[2]) {
 	pid_t child = fork();
 	if (child < 0)
 		exec_failed(s->path, errno);
 	if (child > 0)
 		return child;
 	ignore_signals(s);
-	sigprocmask(SIG_SETMASK, orig, NULL);
+	set_program_mask(s);
 	// Without a seccomp filter nothing stops TIOCSTI, so the program
 	// then gets a session of its own and no controlling terminal.
 	if (s->flags & F_TERMINAL)
@@ -199,7 +208,7 @@ static void reap(pid_t child) {
 // program's status once it is gone; the kernel then kills whatever is
 // left in the namespace. PID 1 is confined like the program (omega_confine
 // ran before the fork) and stays non-dumpable.
-static void __attribute__((noreturn)) supervise(const struct spec *s, char **env, const sigset_t *orig) {
+static void __attribute__((noreturn)) supervise(const struct spec *s, char **env) {
 	sigset_t set;
 	sigemptyset(&set);
 	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
@@ -213,7 +222,7 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 			omega_dief(errno, "connect broker: socketpair");
 	}
-	pid_t child = fork_program(s, env, orig, pair);
+	pid_t child = fork_program(s, env, pair);
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
@@ -243,18 +252,13 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 	}
 }
 
-// block_forwarded records in *orig the mask the program gets (the
-// forwarded signals and SIGCHLD unblocked) and, for PID 1, blocks them
+// block_forwarded blocks, for PID 1, the forwarded signals and SIGCHLD
 // from now on: they wait, pending, until sigwaitinfo after the fork. A
-// pid namespace's init would drop them otherwise (no handler).
-static void block_forwarded(const struct spec *s, sigset_t *orig) {
-	sigprocmask(SIG_BLOCK, NULL, orig);
-	// The launcher started this process with the forwarded signals
-	// blocked (a pid namespace's init would have dropped them until the
-	// lines below; sigmask_linux.go): the program gets them unblocked.
-	for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++)
-		sigdelset(orig, forwarded[i]);
-	sigdelset(orig, SIGCHLD);
+// pid namespace's init would drop them otherwise (no handler). The
+// launcher started this process with the forwarded signals blocked
+// already (sigmask_linux.go); the program gets its caller's mask back
+// (set_program_mask).
+static void block_forwarded(const struct spec *s) {
 	if (!(s->flags & F_PID1))
 		return;
 	sigset_t fwd;
@@ -303,7 +307,6 @@ static void loopback_up(void) {
 // anywhere, the preserved fds already at 3…).
 void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp) {
 	struct spec s;
-	sigset_t orig;
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
@@ -326,7 +329,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	}
 	omega_log_json = (s.flags & F_LOG_JSON) != 0;
 	omega_user_counts(&s, early, ucounts);
-	block_forwarded(&s, &orig);
+	block_forwarded(&s);
 	if (s.flags & F_GO_AHEAD)
 		await_go_ahead(&s, early);
 	// The preserved fds follow the spec fd: move them down to 3….
@@ -356,12 +359,12 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 		omega_leave_terminal(); // no PID 1 to start it in a session of its own
 	omega_confine(&s);
 	if (s.flags & F_PID1)
-		supervise(&s, env, &orig);
+		supervise(&s, env);
 	omega_apply_limits(&s);
 	omega_set_cloexec_from(3 + s.keep_fds);
 	set_service_pids(&s, env); // an exec in place: this is the program's pid
 	ignore_signals(&s);
-	sigprocmask(SIG_SETMASK, &orig, NULL);
+	set_program_mask(&s);
 	execve(s.path, (char **)s.argv.v, env);
 	exec_failed(s.path, errno);
 }

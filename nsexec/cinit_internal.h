@@ -106,6 +106,8 @@ struct spec {
 	struct strs sockets;
 	// The signals the program starts with ignored (bit n-1: signal n).
 	uint64_t ignored;
+	// The program's signal mask as it starts (bit n-1: signal n).
+	uint64_t blocked;
 };
 
 // The flag bits of wire_linux.go.

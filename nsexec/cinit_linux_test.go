@@ -208,6 +208,7 @@ func describe(b []byte) string {
 		list("socket", b.Sockets)
 	}
 	fmt.Fprintf(&w, "ignored %s\n", hex(uint64(s.IgnoredSignals)))
+	fmt.Fprintf(&w, "blocked %s\n", hex(uint64(s.BlockedSignals)))
 	return w.String()
 }
 

@@ -179,6 +179,7 @@ static int spec_decode(const unsigned char *buf, size_t len, struct spec *s) {
 	}
 	rd_strs(&c, &skip); // Warnings
 	s->ignored = rd_u64(&c);
+	s->blocked = rd_u64(&c);
 	return c.bad || c.p != c.end ? -1 : 0;
 }
 
@@ -237,6 +238,7 @@ char *omega_spec_describe(const unsigned char *buf, size_t len) {
 		describe_strs(f, "socket", &s.sockets);
 	}
 	fprintf(f, "ignored %#llx\n", (unsigned long long)s.ignored);
+	fprintf(f, "blocked %#llx\n", (unsigned long long)s.blocked);
 	fclose(f);
 	return out;
 }

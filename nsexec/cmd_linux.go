@@ -209,10 +209,14 @@ func ExecInPlace(s *Spec) error {
 	}
 	ignoreSignals(s.IgnoredSignals)
 	if s.Plain {
-		// rwx is a plain exec: every inherited fd stays as it was.
+		// rwx is a plain exec: every inherited fd stays as it was, and
+		// the caller's signal mask (which the Go runtime changed) is back.
+		if err := setProgramMask(s.BlockedSignals); err != nil {
+			return err
+		}
 		return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))
 	}
-	return execProgram(s.Path, s.Argv, env, s.KeepFDs)
+	return execProgram(s, env)
 }
 
 func newMemfd(name string) (*os.File, error) {

@@ -114,7 +114,7 @@ func runInit(w *warner) error {
 			setPIDVar(env, "WATCHDOG_PID", os.Getpid())
 		}
 		ignoreSignals(s.IgnoredSignals)
-		return execProgram(s.Path, s.Argv, env, s.KeepFDs)
+		return execProgram(s, env)
 	}
 	warnPIDVarsKept(s, env, w)
 	return supervise(s, env)
@@ -311,16 +311,16 @@ func waitGoAhead(s *Spec) error {
 	return nil
 }
 
-// execProgram replaces this process with the program. Only fds 0-2 and
-// the keep fds after them survive.
-func execProgram(path string, argv, env []string, keep int) error {
-	if err := closeFrom(3 + keep); err != nil {
+// execProgram replaces this process with s's program, with env. Only fds
+// 0-2 and the keep fds after them survive.
+func execProgram(s *Spec, env []string) error {
+	if err := closeFrom(3 + s.KeepFDs); err != nil {
 		return err
 	}
-	if err := unblockForwarded(); err != nil { // see sigmask_linux.go
+	if err := setProgramMask(s.BlockedSignals); err != nil { // see sigmask_linux.go
 		return err
 	}
-	return execFailure(path, unix.Exec(path, argv, env))
+	return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))
 }
 
 // closeFrom marks every fd from first on close-on-exec: the init stage's

@@ -39,8 +39,9 @@ func supervise(s *Spec, env []string) error {
 	}
 	// The launcher started this process with the forwarded signals
 	// blocked (sigmask_linux.go); Notify unblocks them on the runtime's
-	// signal thread, and the program must not inherit them blocked.
-	if err := unblockForwarded(); err != nil {
+	// signal thread, and the program inherits this thread's mask: the
+	// caller's.
+	if err := setProgramMask(s.BlockedSignals); err != nil {
 		return err
 	}
 	// StartProcess forks from this locked thread, so the child inherits

@@ -42,10 +42,16 @@ func StartBlocked(start func() error) error {
 	return err
 }
 
-// unblockForwarded unblocks the forwarded signals on this (locked) thread,
-// whose mask the program inherits.
-func unblockForwarded() error {
-	if err := unix.PthreadSigmask(unix.SIG_UNBLOCK, forwardedSet(), nil); err != nil {
+// setProgramMask sets this (locked) thread's signal mask, which a fork
+// and an execve pass on, to the program's (Spec.BlockedSignals): the
+// caller's, not the forwarded signals the launcher blocked for the init
+// stage, nor what the Go runtime unblocked. One system call, in place of
+// an unblock of the forwarded ones. For PID 1 the Go runtime's signal
+// thread (signal.Notify) still takes the forwarded signals.
+func setProgramMask(s SignalSet) error {
+	var set unix.Sigset_t
+	set.Val[0] = uint64(s) // 64-bit Linux: signals 1-64 in the first word
+	if err := unix.PthreadSigmask(unix.SIG_SETMASK, &set, nil); err != nil {
 		return os.NewSyscallError("pthread_sigmask", err)
 	}
 	return nil

@@ -95,6 +95,10 @@ type Spec struct {
 	// before its execve: what the caller left ignored (IgnoredAtStart),
 	// which an exec in place would have passed on.
 	IgnoredSignals SignalSet
+	// BlockedSignals is the program's signal mask as it starts: what the
+	// caller had blocked (BlockedAtStart), which an exec in place would
+	// have passed on, whatever the init stage blocked for itself.
+	BlockedSignals SignalSet
 	// ListenPID sets LISTEN_PID, where the program's environment has it,
 	// to the program's own pid as it starts (PID 1's child): systemd's
 	// socket activation names omega-run's pid, and sd_listen_fds(3)

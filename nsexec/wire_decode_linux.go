@@ -146,6 +146,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	}
 	s.Warnings = r.strs()
 	s.IgnoredSignals = SignalSet(r.u64())
+	s.BlockedSignals = SignalSet(r.u64())
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%d bytes after the last field", len(r.b))
 	}

@@ -1,6 +1,7 @@
 package nsexec
 
 import (
+	"math/bits"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,6 +95,7 @@ func fuzzSpec(flags uint32, keep uint16, a, b string, bpf []byte, n uint64) (*Sp
 		KeepFDs:  int(keep),
 		Landlock: landlock.Rules{ReadExec: lines(a, 2), Writable: lines(b, 1), Devices: lines(b, 2), Streams: lines(a, 3), DenyTCP: bit(11), UnixSockets: bit(12), WritesOnly: bit(13), LogDenials: bit(22)},
 		Seccomp:  prog(bit(14)), Warnings: lines(b, 3), IgnoredSignals: SignalSet(n),
+		BlockedSignals: SignalSet(bits.RotateLeft64(n, 17)),
 	}
 	if bit(15) {
 		s.Mounts = &MountPlan{Writable: lines(a, 1), TmpFrom: b, FreshRun: bit(16), Required: bit(23), TmpdirIfRefused: bit(27), Keep: lines(b, 1), HideDirs: lines(a, 2), HideFiles: lines(b, 2), ReadOnly: lines(a, 3), Pin: lines(b, 3)}

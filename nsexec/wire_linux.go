@@ -35,6 +35,7 @@ import (
 //	                none), strs Broker.Sockets
 //	strs  Warnings
 //	u64   IgnoredSignals (bit n-1: signal n)
+//	u64   BlockedSignals (bit n-1: signal n)
 //
 // str is u32 length, the bytes, and a NUL that the length does not count
 // (so C uses strings in place); bytes is u32 length and the bytes; strs
@@ -159,6 +160,7 @@ func encodeSpec(s *Spec, plan landlock.RulesetPlan) ([]byte, error) {
 	}
 	w.strs(s.Warnings)
 	w.u64(uint64(s.IgnoredSignals))
+	w.u64(uint64(s.BlockedSignals))
 	if w.err != nil {
 		return nil, fmt.Errorf("encode spec: %w", w.err)
 	}

@@ -42,6 +42,7 @@ func wireCases() []struct {
 		},
 		GoAhead: true, CgroupNS: true, Probe: true, OwnKeyring: true, UserCounts: true, RefuseAppended: true, LogJSON: true, ListenPID: true, Warnings: []string{"w1"},
 		IgnoredSignals: 1<<0 | 1<<12 | 1<<63,
+		BlockedSignals: 1<<1 | 1<<11 | 1<<36 | 1<<62,
 	}
 	plan := landlock.Plan(full.Landlock, 9)
 	return []struct {

@@ -94,6 +94,11 @@ type plan struct {
 	// process started with ignored, which Run passes on to the program as
 	// an exec in place does; Command leaves it empty, as exec.Cmd would.
 	ignoredSignals uint64
+	// blockedSignals (Linux: an nsexec.SignalSet) is the signal mask
+	// this process started with, the program's as it starts (Run and
+	// Command alike: an exec.Cmd's child gets its thread's mask, which the
+	// Go runtime derives from it).
+	blockedSignals uint64
 	// roots are the writable roots checkPlanted resolved.
 	roots map[string]string
 	// gitScan is sandbox mode's look at the repositories below the

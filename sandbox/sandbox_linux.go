@@ -53,6 +53,7 @@ func Release() { nsexec.DropPrestarted() }
 
 // command builds the unstarted command for the library API.
 func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
+	p.blockedSignals = uint64(nsexec.BlockedAtStart())
 	if p.policy.Mode == ModeRWX && !p.needsInitStage() {
 		return plainCommand(ctx, p), nil
 	}
@@ -236,6 +237,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		return 0, launcherErr(errNoInit)
 	}
 	p.ignoredSignals = uint64(nsexec.IgnoredAtStart())
+	p.blockedSignals = uint64(nsexec.BlockedAtStart())
 	if p.workdir != "" {
 		if err := os.Chdir(p.workdir); err != nil {
 			return 0, launcherErr(err)
@@ -336,8 +338,8 @@ func plainSpec(p *plan) *nsexec.Spec {
 		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
 		Env:      append(p.setEnv(), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
-		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), ListenPID: p.process.ListenPID,
-		WatchdogPID: p.process.WatchdogPID,
+		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), BlockedSignals: nsexec.SignalSet(p.blockedSignals),
+		ListenPID: p.process.ListenPID, WatchdogPID: p.process.WatchdogPID,
 	}
 }
 

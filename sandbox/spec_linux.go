@@ -60,6 +60,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 		KeepFDs:        p.preserveFDs,
 		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
+		BlockedSignals: nsexec.SignalSet(p.blockedSignals),
 		ListenPID:      p.process.ListenPID,
 		WatchdogPID:    p.process.WatchdogPID,
 	}, warnings, nil

@@ -120,7 +120,7 @@ func TestEarlyStartEnvironment(t *testing.T) {
 // and they must match: every signal the caller ignored stays ignored, as
 // an execve leaves it (bar SIGCHLD, the faults and SIGPROF:
 // nsexec.Inheritable), in rx and rwx too; blocked signals stay blocked
-// except those Go unblocks; fd 0 is /dev/null.
+// (TestProgramSigmask); fd 0 is /dev/null.
 func TestEarlyStartInheritance(t *testing.T) {
 	w := newWorld(t, nobody)
 	const ignored, blocked = "1,2,3,10,12,13,15,20,21,22,25,31,40", "5,12,14,23,27,34,40"
