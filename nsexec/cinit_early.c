@@ -236,17 +236,19 @@ static void early_start(int argc, char **argv, char **envp) {
 	}
 	// The init stage starts with the forwarded signals blocked, as
 	// nsexec.StartBlocked starts it: a pid namespace's init drops them.
-	sigset_t fwd, old;
-	sigemptyset(&fwd);
+	// Raw calls: the C libraries' sigprocmask would leave out a caller's
+	// block of 32-34 on the way back, and nsexec records this process's
+	// mask for the program maybe only after (ignored_cgo_linux.go).
+	uint64_t fwd = 0, old;
 	for (int i = 0; i < OMEGA_NFORWARDED; i++)
-		sigaddset(&fwd, omega_forwarded[i]);
-	sigprocmask(SIG_BLOCK, &fwd, &old);
+		fwd |= (uint64_t)1 << (omega_forwarded[i] - 1);
+	syscall(SYS_rt_sigprocmask, SIG_BLOCK, &fwd, &old, sizeof old);
 	uid_t uid = getuid();
 	gid_t gid = getgid();
 	pid_t h = fork();
 	if (h == 0)
 		run_helper(spec, ids, back, uid, gid, argv, argc, envp);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof old);
 	close(spec[0]), close(ids[0]), close(ids[1]), close(back[1]);
 	if (h < 0) {
 		close(spec[1]), close(back[0]);

@@ -11,8 +11,9 @@ import (
 
 // callerBlocked is what the callers below block: SIGINT and SIGTERM
 // (which the Go runtime unblocks as it starts), SIGUSR2 and SIGWINCH
-// (forwarded by PID 1) and a real-time signal.
-const callerBlocked = "2,12,15,28,37"
+// (forwarded by PID 1), 34 (which the C libraries keep for themselves)
+// and a real-time signal.
+const callerBlocked = "2,12,15,28,34,37"
 
 // sigField is the hex value of a /proc/PID/status line such as SigBlk.
 func sigField(out, name string) (uint64, bool) {
