@@ -50,7 +50,25 @@ func forwardedSignals(p *plan) signalCatcher {
 		if len(skip) > 0 {
 			signal.Ignore(skip...)
 		}
+		if callerBlocked(sigs, nsexec.SignalSet(p.blockedSignals)) {
+			return notifyCatcher(sigs)
+		}
 		return catchSignals(sigs)
 	}
 	return notifyCatcher(sigs)
+}
+
+// callerBlocked reports whether the caller blocked one of sigs. The Go
+// runtime starts every thread with the caller's mask, so no thread would
+// run the C handler for it: the signal would wait in omega-run until it
+// exits instead of reaching the program (which starts with it blocked and
+// finds it pending, as after an exec in place). signal.Notify's own
+// thread unblocks what it catches, for the price of its hand-offs.
+func callerBlocked(sigs []os.Signal, blocked nsexec.SignalSet) bool {
+	for _, s := range sigs {
+		if blocked.Has(s.(syscall.Signal)) {
+			return true
+		}
+	}
+	return false
 }
