@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/creack/pty"
@@ -29,11 +29,14 @@ type ptyRelay struct {
 	// program's output goes there.
 	out *os.File
 
-	mu     sync.Mutex
-	raw    bool
-	done   bool
-	wake   chan struct{} // the input relay waits on it in the background
-	copied chan struct{} // closed when the output relay is done
+	mu   sync.Mutex
+	raw  bool
+	done bool
+	// draining: the program has ended (finish), its output is read until
+	// none comes for drainIdle.
+	draining atomic.Bool
+	wake     chan struct{} // the input relay waits on it in the background
+	copied   chan struct{} // closed when the output relay is done
 	// stop ends the input relay when closed (the write end of a pipe it
 	// polls with stdin, -1 when none), and quit with it: a library's
 	// process goes on reading its stdin after Run.
@@ -65,6 +68,10 @@ func openPTY() (*ptyRelay, error) {
 	if r.master, r.slave, err = pty.Open(); err != nil {
 		return nil, fmt.Errorf("--pty: %w", err)
 	}
+	if r.master, err = pollable(r.master); err != nil {
+		r.slave.Close()
+		return nil, fmt.Errorf("--pty: %w", err)
+	}
 	// The program's terminal starts as the caller's: its settings (the
 	// erase key, …) and its size.
 	if err := unix.IoctlSetTermios(int(r.slave.Fd()), unix.TCSETS, r.saved); err != nil {
@@ -73,6 +80,22 @@ func openPTY() (*ptyRelay, error) {
 	}
 	r.resize()
 	return r, nil
+}
+
+// pollable is f as a file Go's poller serves, where a read deadline ends
+// the drain and Close ends a blocked read or write: creack/pty leaves the
+// master blocking (its ioctls use Fd), where neither works.
+func pollable(f *os.File) (*os.File, error) {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	f.Close()
+	if err != nil {
+		return nil, os.NewSyscallError("fcntl(F_DUPFD_CLOEXEC)", err)
+	}
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return nil, os.NewSyscallError("fcntl(O_NONBLOCK)", err)
+	}
+	return os.NewFile(uintptr(fd), "/dev/ptmx"), nil
 }
 
 // stdio is what the init stage gets as fd i: the slave in place of the
@@ -95,14 +118,38 @@ func (r *ptyRelay) start() {
 	r.slave.Close()
 	r.slave = nil
 	r.resume()
-	go func() {
-		defer close(r.copied)
-		_, _ = io.Copy(r.out, r.master)
-	}()
+	go r.output()
 	var p [2]int
 	if r.onFD[0] && unix.Pipe2(p[:], unix.O_CLOEXEC) == nil {
 		r.stop = p[1]
 		go r.input(p[0])
+	}
+}
+
+// drainIdle is how long the program's output is awaited once it has
+// ended: a process it left behind without a pid namespace may hold the
+// slave open, and no more comes.
+const drainIdle = 500 * time.Millisecond
+
+// output copies the program's output to the caller's terminal until
+// every process on the slave has closed it (EIO), or, once draining, none
+// came for drainIdle.
+func (r *ptyRelay) output() {
+	defer close(r.copied)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.master.Read(buf)
+		if n > 0 {
+			if _, werr := r.out.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+		if r.draining.Load() {
+			_ = r.master.SetReadDeadline(time.Now().Add(drainIdle))
+		}
 	}
 }
 
@@ -143,14 +190,14 @@ func (r *ptyRelay) input(stopped int) {
 	}
 }
 
-// finish drains what the program wrote before it ended (until every
-// process on the slave is gone, or a moment passes: one left behind
-// without a pid namespace may hold it) and restores the terminal.
+// finish drains what the program wrote before it ended (output) and
+// restores the terminal.
 func (r *ptyRelay) finish() {
 	if r == nil {
 		return
 	}
-	_ = r.master.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	r.draining.Store(true)
+	_ = r.master.SetReadDeadline(time.Now().Add(drainIdle))
 	<-r.copied
 	r.mu.Lock()
 	r.done = true

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -105,5 +106,25 @@ func checkCooked(t *testing.T, tio *unix.Termios) {
 	t.Helper()
 	if tio == nil || tio.Lflag&(unix.ECHO|unix.ICANON|unix.ISIG) != unix.ECHO|unix.ICANON|unix.ISIG || tio.Oflag&unix.OPOST == 0 {
 		t.Errorf("the caller's terminal was left changed: %+v", tio)
+	}
+}
+
+// TestPtyLeftBehind: without user namespaces (no pid namespace) a process
+// the program leaves behind, ignoring the hangup, keeps the pseudo-
+// terminal open; omega-run still ends with the program, its output drained
+// and the caller's terminal restored, not when that process does.
+func TestPtyLeftBehind(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			args := append(noUserns(t, u.uid), omegaArgs([]string{"--pty"}, "/bin/sh", "-c",
+				`(trap '' HUP; exec sleep 8) & echo bye; exit 4`)...)
+			start := time.Now()
+			out, code, _, tio := ptyRun(t, w, "", args...)
+			if took := time.Since(start); took > 5*time.Second || code != 4 || !strings.Contains(out, "bye") {
+				t.Errorf("took %v, exit %d; want exit 4 at once, the process left behind notwithstanding; terminal:\n%s", took.Round(time.Millisecond), code, out)
+			}
+			checkCooked(t, tio)
+		})
 	}
 }
