@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"sync"
@@ -180,6 +181,7 @@ func (r *ptyRelay) input(stopped int) {
 		}
 		n, err := unix.Read(0, buf)
 		if n > 0 {
+			r.noteInterrupt(buf[:n])
 			if _, werr := r.master.Write(buf[:n]); werr != nil {
 				return
 			}
@@ -187,6 +189,17 @@ func (r *ptyRelay) input(stopped int) {
 		if n == 0 || err != nil && err != unix.EINTR && err != unix.EAGAIN {
 			return
 		}
+	}
+}
+
+// noteInterrupt takes the caller's interrupt key (Ctrl-C), which reaches
+// the program through its terminal alone now that the caller's is raw,
+// as omega-run's own SIGINT: Exit then dies of it with the program, so
+// that a shell's loop stops.
+func (r *ptyRelay) noteInterrupt(typed []byte) {
+	intr := r.saved.Cc[unix.VINTR]
+	if r.saved.Lflag&unix.ISIG != 0 && intr != 0 && bytes.IndexByte(typed, intr) >= 0 {
+		received.Or(1 << uint(unix.SIGINT))
 	}
 }
 

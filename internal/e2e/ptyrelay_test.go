@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,6 +53,18 @@ func TestPtyRelay(t *testing.T) {
 				t.Errorf("exit %d, want 137; terminal:\n%s", code, out)
 			}
 			checkCooked(t, tio) // the caller's settings back however the program ends
+		})
+		t.Run(u.name+"/ctrl-c", func(t *testing.T) {
+			// The caller's Ctrl-C now reaches the program through its
+			// terminal alone; omega-run still dies of SIGINT with it, so
+			// that a shell's loop stops (TestDiesOfForwardedSignal).
+			w := newWorld(t, u)
+			out, ps := onNewPtyThen(t, 24, 80, "\x03", func(ctx context.Context) *exec.Cmd {
+				return w.cmd(ctx, "--pty", "--", "/bin/sh", "-c", "echo ready; exec sleep 10")
+			}, nil)
+			if ws := ps.Sys().(syscall.WaitStatus); !ws.Signaled() || ws.Signal() != unix.SIGINT {
+				t.Errorf("wait status %v, want killed by SIGINT; terminal:\n%s", ps, out)
+			}
 		})
 		t.Run(u.name+"/drain", func(t *testing.T) {
 			w := newWorld(t, u)
