@@ -162,7 +162,7 @@ func (r *ptyRelay) input(stopped int) {
 	defer unix.Close(stopped)
 	buf := make([]byte, 4096)
 	for {
-		for !inForeground() {
+		for !r.foreground() {
 			select {
 			case <-r.wake:
 			case <-r.quit:
@@ -176,7 +176,7 @@ func (r *ptyRelay) input(stopped int) {
 		if fds[1].Revents != 0 {
 			return
 		}
-		if fds[0].Revents == 0 || !inForeground() {
+		if fds[0].Revents == 0 || !r.foreground() {
 			continue
 		}
 		n, err := unix.Read(0, buf)
@@ -267,7 +267,7 @@ func (r *ptyRelay) resume() {
 	case r.wake <- struct{}{}:
 	default:
 	}
-	if !r.onFD[0] || !inForeground() {
+	if !r.onFD[0] || !r.foreground() {
 		return
 	}
 	r.mu.Lock()
@@ -285,6 +285,18 @@ func (r *ptyRelay) resume() {
 	if unix.IoctlSetTermios(r.term, unix.TCSETSW, &raw) == nil {
 		r.raw = true
 	}
+}
+
+// foreground tells whether omega-run may read the caller's terminal and
+// set it raw: in its foreground, or when it is not omega-run's controlling
+// terminal (setsid, a harness's pty in a session of its own), where no
+// job control applies.
+func (r *ptyRelay) foreground() bool {
+	if inForeground() {
+		return true
+	}
+	_, err := unix.IoctlGetInt(r.term, unix.TIOCGPGRP)
+	return err == unix.ENOTTY
 }
 
 // restore puts the caller's terminal settings back if they were changed.

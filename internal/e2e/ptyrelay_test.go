@@ -35,6 +35,18 @@ func TestPtyRelay(t *testing.T) {
 			}
 			checkCooked(t, tio)
 		})
+		t.Run(u.name+"/no-ctty", func(t *testing.T) {
+			// On a terminal that is not its controlling one (setsid, a
+			// harness's pty in a session of its own) no job control
+			// applies: omega-run relays, raw, as in a foreground.
+			w := newWorld(t, u)
+			args := append([]string{"setsid", "-w"}, omegaArgs([]string{"--pty"}, "/bin/sh", "-c", `echo ready; x=$(timeout --foreground 5 head -n 1); echo "got $x"; exit 5`)...)
+			out, code, _, tio := ptyRun(t, w, "hello\n", args...)
+			if code != 5 || !strings.Contains(out, "got hello") || strings.Contains(out, "\r\r\n") {
+				t.Errorf("exit %d; want the typed line relayed, exit 5, and the caller's terminal raw meanwhile (no doubled CR); terminal:\n%q", code, out)
+			}
+			checkCooked(t, tio)
+		})
 		t.Run(u.name+"/resize", func(t *testing.T) {
 			w := newWorld(t, u)
 			// The caller's window resized: its terminal tells its
