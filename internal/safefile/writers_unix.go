@@ -65,11 +65,17 @@ func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 }
 
 // resolve is filepath.EvalSymlinks, which also returns the symlinks met
-// on the way, each in its resolved directory.
+// on the way, each in its resolved directory. Not filepath.Abs: its
+// Clean takes link/.. lexically, where the kernel goes up from the
+// link's target.
 func resolve(path string) (real string, links []string, err error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", nil, err
+	abs := path
+	if !filepath.IsAbs(path) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", nil, err
+		}
+		abs = wd + "/" + path
 	}
 	rest, cur := strings.Split(abs, "/"), "/"
 	for hops := 0; len(rest) > 0; {

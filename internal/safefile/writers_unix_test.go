@@ -244,3 +244,23 @@ func TestAncestorsDataDir(t *testing.T) {
 		})
 	}
 }
+
+// TestAncestorsDotDotAfterLink: a path with .. after a symlink goes up
+// from where the link leads, as the kernel resolves it, not from the
+// link (filepath.Abs's lexical Clean): the file below a 0777 directory is
+// judged, not passed because the lexical path names nothing.
+func TestAncestorsDotDotAfterLink(t *testing.T) {
+	base := t.TempDir()
+	top := filepath.Join(base, "top")
+	os.MkdirAll(filepath.Join(top, "mid", "sub"), 0o755)
+	os.Chmod(top, 0o777)
+	f := filepath.Join(top, "mid", "f")
+	os.WriteFile(f, []byte("x"), 0o644)
+	links := filepath.Join(base, "links")
+	os.Mkdir(links, 0o755)
+	os.Symlink(filepath.Join(top, "mid", "sub"), filepath.Join(links, "l"))
+	_, err := Read(links+"/l/../f", 64, Named)
+	if err == nil || !strings.Contains(err.Error(), top+" (owner") {
+		t.Errorf("%v, want %s refused", err, top)
+	}
+}
