@@ -22,19 +22,30 @@ import (
 // embedder is never stopped for its program. With PID 1, PID 1 reports
 // the program's stops over the spec socket; without it, the program is
 // omega-run's own child.
+// With --pty a job-control stop omega-run does not follow (an embedder,
+// or no shell's job: setsid, a harness's pty) is undone: it came from the
+// program's own terminal, which nothing outside would ever continue.
 func (l *launch) followStops(p *plan, pid1 bool, done <-chan struct{}) {
-	if !p.exitAfterRun {
+	if !p.exitAfterRun && p.term == nil {
 		return
+	}
+	follow := func(prog int, sig syscall.Signal) {
+		if p.exitAfterRun && stopAsProgram(prog, sig, p.term) || p.term == nil {
+			return
+		}
+		if sig == unix.SIGTSTP || sig == unix.SIGTTIN || sig == unix.SIGTTOU {
+			l.proc.signal(unix.SIGCONT)
+		}
 	}
 	if pid1 {
-		go l.pipe.Stops(func(sig syscall.Signal) { stopAsProgram(programOf(l.proc.pid), sig, p.term) })
+		go l.pipe.Stops(func(sig syscall.Signal) { follow(programOf(l.proc.pid), sig) })
 		return
 	}
-	go childStops(l.proc.pid, done, p.term)
+	go childStops(l.proc.pid, done, follow)
 }
 
 // childStops follows the stops of omega-run's child pid until done.
-func childStops(pid int, done <-chan struct{}, term *ptyRelay) {
+func childStops(pid int, done <-chan struct{}, follow func(int, syscall.Signal)) {
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, unix.SIGCHLD)
 	defer signal.Stop(ch)
@@ -49,7 +60,7 @@ func childStops(pid int, done <-chan struct{}, term *ptyRelay) {
 		if unix.Waitid(unix.P_PID, pid, &info, unix.WSTOPPED|unix.WNOHANG, nil) != nil || info.Signo == 0 {
 			continue
 		}
-		stopAsProgram(pid, syscall.Signal(siginfoStatus(&info)), term)
+		follow(pid, syscall.Signal(siginfoStatus(&info)))
 	}
 }
 
@@ -75,25 +86,27 @@ func siginfoStatus(info *unix.Siginfo) int32 {
 // a caller that ignores it made the program ignore it too). With --pty
 // (term) the caller's terminal gets its settings back first; SIGCONT
 // makes it raw again and continues the program (forwardSignals), which is
-// on a terminal of its own, out of the reach of the shell's fg.
-func stopAsProgram(prog int, sig syscall.Signal, term *ptyRelay) {
+// on a terminal of its own, out of the reach of the shell's fg. It tells
+// whether omega-run followed the stop (or the program has gone on).
+func stopAsProgram(prog int, sig syscall.Signal, term *ptyRelay) (followed bool) {
 	switch sig {
 	case unix.SIGTSTP, unix.SIGTTIN, unix.SIGTTOU:
 		if !inForeground() && !(onTerminal() && shellJob()) {
-			return
+			return false
 		}
 	case unix.SIGSTOP:
 		if !inForeground() {
-			return
+			return false
 		}
 	default:
-		return
+		return false
 	}
 	if prog > 0 && !isStopped(prog) {
-		return
+		return true // gone on already
 	}
 	term.suspend()
 	_ = unix.Kill(unix.Getpid(), sig)
+	return true
 }
 
 // shellJob tells whether this process is a job of its session's leader

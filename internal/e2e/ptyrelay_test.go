@@ -47,6 +47,18 @@ func TestPtyRelay(t *testing.T) {
 			}
 			checkCooked(t, tio)
 		})
+		t.Run(u.name+"/no-ctty-ctrl-z", func(t *testing.T) {
+			// There no shell can continue a stop: a Ctrl-Z typed for the
+			// program (its terminal's job control) must not leave it
+			// stopped for ever. The wrapper kills omega-run after 8 s.
+			w := newWorld(t, u)
+			wrap := []string{"setsid", "-w", "/bin/sh", "-c", `exec 3<&0; "$@" <&3 & p=$!; (sleep 8; kill -9 $p) >/dev/null 2>&1 3<&- & k=$!; wait $p; s=$?; kill $k; exit $s`, "sh"}
+			out, code, _, tio := ptyRun(t, w, "\x1a", append(wrap, omegaArgs([]string{"--pty"}, probe, "ready-sleep")...)...)
+			if code != 0 || !strings.Contains(out, "resumed") {
+				t.Errorf("exit %d; want the program continued after the Ctrl-Z and exit 0; terminal:\n%q", code, out)
+			}
+			checkCooked(t, tio)
+		})
 		t.Run(u.name+"/resize", func(t *testing.T) {
 			w := newWorld(t, u)
 			// The caller's window resized: its terminal tells its
