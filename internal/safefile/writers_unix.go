@@ -21,8 +21,8 @@ import (
 // owner and the caller (a team's group-writable /srv/team lets any member
 // rename omega/ under /srv/team/omega/config.toml and put their own in
 // its place). The file decides how the next launch runs, a root's one
-// (mode = "rwx") too. Devices (/dev/null) and a path that no longer
-// resolves (a pipe's /dev/stdin) have no directory to judge. A DataDir
+// (mode = "rwx") too. Devices (/dev/null), a pipe's /dev/stdin and
+// unlinked files have no directory to judge. A DataDir
 // file's directory may be anyone's.
 func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 	if t := fi.Mode().Type(); t != 0 && t != os.ModeNamedPipe {
@@ -33,6 +33,14 @@ func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 	}
 	real, links, err := resolve(path)
 	if err != nil {
+		// A linked regular file has a path to judge: one that stopped
+		// resolving was moved away while it was read (a writer of a
+		// directory above could race that to skip the check). Unlinked
+		// ones (a memfd, a deleted file as stdin) have none anyone could
+		// swap.
+		if fi.Mode().IsRegular() && linkCount(fi) > 0 {
+			return fmt.Errorf("%s: cannot judge who may replace it, as its path changed while it was read: %w", path, err)
+		}
 		return nil
 	}
 	if now, err := os.Stat(real); err != nil || !os.SameFile(fi, now) {
@@ -147,6 +155,14 @@ func dirReplaces(dir, file string, link bool, owner uint32, anyOwner bool) error
 // host, shown as nobody, under unshare -Ur or in a rootless container).
 func trustedOwner(uid, owner uint32) bool {
 	return uid == 0 || uid == owner || int(uid) == os.Geteuid() || unmapped(uid)
+}
+
+// linkCount is fi's number of hard links (1 where unknown).
+func linkCount(fi os.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
 }
 
 // ownerIDs is fi's owner and group.

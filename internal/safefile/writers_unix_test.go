@@ -264,3 +264,23 @@ func TestAncestorsDotDotAfterLink(t *testing.T) {
 		t.Errorf("%v, want %s refused", err, top)
 	}
 }
+
+// TestPathGoneWhileRead: a linked regular file whose path stops resolving
+// between the open and the judging (its directory renamed away, as a
+// writer of a directory above could race it) is refused, not passed
+// unjudged (TestUnlinkedPasses: an unlinked one is read).
+func TestPathGoneWhileRead(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "omega")
+	os.Mkdir(dir, 0o755)
+	f := filepath.Join(dir, "config.toml")
+	os.WriteFile(f, []byte("x"), 0o644)
+	fi, err := os.Stat(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Rename(dir, filepath.Join(base, "away"))
+	if err := othersCanWrite(f, fi, Named); err == nil || !strings.Contains(err.Error(), "path changed while it was read") {
+		t.Errorf("moved away: %v, want refused", err)
+	}
+}
