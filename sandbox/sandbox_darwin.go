@@ -29,6 +29,11 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 		// Seatbelt reports its denials to the unified log anyway.
 		logrus.Warn(`--log-denials is Landlock's (Linux): macOS logs Seatbelt's denials already, see log stream --predicate 'sender == "Sandbox"'`)
 	}
+	if w, err := ptyInPlace(p); err != nil {
+		return nil, err
+	} else if w != "" {
+		logrus.Warn(w)
+	}
 	cmd, err := darwin.Command(ctx, seatbeltPolicy(p.policy, launchWorkdir(p)), p.path, p.argv, darwin.Options{Resolve: darwin.HostResolver(), Exists: darwin.HostExists()})
 	if errors.Is(err, darwin.ErrNoSandboxExec) {
 		plain, warning, ferr := darwin.Fallback(p.policy, err)
