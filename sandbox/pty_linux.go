@@ -197,8 +197,10 @@ func (r *ptyRelay) input(stopped int) {
 // as omega-run's own SIGINT: Exit then dies of it with the program, so
 // that a shell's loop stops.
 func (r *ptyRelay) noteInterrupt(typed []byte) {
-	intr := r.saved.Cc[unix.VINTR]
-	if r.saved.Lflag&unix.ISIG != 0 && intr != 0 && bytes.IndexByte(typed, intr) >= 0 {
+	r.mu.Lock()
+	intr, isig := r.saved.Cc[unix.VINTR], r.saved.Lflag&unix.ISIG != 0
+	r.mu.Unlock()
+	if isig && intr != 0 && bytes.IndexByte(typed, intr) >= 0 {
 		received.Or(1 << uint(unix.SIGINT))
 	}
 }
@@ -274,6 +276,11 @@ func (r *ptyRelay) resume() {
 	defer r.mu.Unlock()
 	if r.raw || r.done {
 		return
+	}
+	// What the user set while the job was stopped (stty at the shell's
+	// prompt) is what goes back at the end, as sudo does.
+	if now, err := unix.IoctlGetTermios(r.term, unix.TCGETS); err == nil {
+		r.saved = now
 	}
 	raw := *r.saved
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON

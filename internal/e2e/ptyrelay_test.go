@@ -125,6 +125,21 @@ func TestPtyStops(t *testing.T) {
 			}
 			checkCooked(t, tio)
 		})
+		t.Run(u.name+"/stty-while-stopped", func(t *testing.T) {
+			// What the user sets at the prompt while the job is stopped
+			// stays after it ends (as sudo re-reads it on resume), not the
+			// settings from before the start.
+			w := newWorld(t, u)
+			args := append([]string{probe, "job-shell-stty"}, omegaArgs([]string{"--pty"}, probe, "ready-sleep")...)
+			out, _, _, tio := ptyRun(t, w, "\x1a", args...)
+			if !strings.Contains(out, "JOB STOPPED 20") || !strings.Contains(out, "JOB EXITED 0") {
+				t.Fatalf("want one stop and exit 0; terminal:\n%s", out)
+			}
+			checkCooked(t, tio)
+			if tio != nil && tio.Lflag&unix.ECHOCTL != 0 {
+				t.Errorf("the caller's stty -echoctl while the job was stopped was undone at the end: %+v", tio)
+			}
+		})
 		t.Run(u.name+"/stop-self", func(t *testing.T) {
 			w := newWorld(t, u)
 			args := append([]string{probe, "job-shell"}, omegaArgs([]string{"--pty"}, probe, "stop-self")...)

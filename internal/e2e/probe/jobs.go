@@ -34,11 +34,13 @@ func jobs(action string, args []string) (bool, error) {
 		fmt.Println("resumed")
 		return true, helper.Wait()
 	case "job-shell": // PROGRAM ARGS...: run it as a foreground job of this session
-		return true, jobShell(args, true, true)
+		return true, jobShell(args, true, true, false)
+	case "job-shell-stty": // PROGRAM ARGS...: as job-shell, and stty -echoctl at each stop, as a user at the prompt
+		return true, jobShell(args, true, true, true)
 	case "job-bg": // PROGRAM ARGS...: the same as a background job (cmd &)
-		return true, jobShell(args, false, true)
+		return true, jobShell(args, false, true, false)
 	case "job-noterm": // PROGRAM ARGS...: the same in a process group of its own, with no terminal
-		return true, jobShell(args, false, false)
+		return true, jobShell(args, false, false, false)
 	case "job-setpgid": // PROGRAM ARGS...: in a process group of its own on this terminal, waited for without WUNTRACED (timeout(1), Python's process_group=0)
 		return true, jobSetpgid(args)
 	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
@@ -55,7 +57,7 @@ func jobs(action string, args []string) (bool, error) {
 // left the terminal without echo or lines) and continues the job (fg), at
 // most three times; when the job does not stop or end within 10 s, it
 // prints "JOB HUNG" and kills it.
-func jobShell(args []string, fg, terminal bool) error {
+func jobShell(args []string, fg, terminal, sttyAtStop bool) error {
 	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: fg, Ctty: 0},
@@ -92,6 +94,10 @@ func jobShell(args []string, fg, terminal bool) error {
 		fmt.Println("JOB STOPPED", int(ws.StopSignal()))
 		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); terminal && err == nil && tio.Lflag&(unix.ECHO|unix.ICANON) != unix.ECHO|unix.ICANON {
 			fmt.Println("TERMINAL LEFT RAW") // a shell's prompt would be unusable
+		}
+		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); sttyAtStop && err == nil {
+			tio.Lflag &^= unix.ECHOCTL
+			unix.IoctlSetTermios(0, unix.TCSETS, tio)
 		}
 		if stops++; stops == 3 {
 			unix.Kill(-pid, unix.SIGKILL)
