@@ -30,9 +30,13 @@ type ptyRelay struct {
 	// program's output goes there.
 	out *os.File
 
-	mu   sync.Mutex
-	raw  bool
-	done bool
+	mu  sync.Mutex
+	raw bool
+	// rawNow is raw for omega-run's log lines (crlfWhileRaw), which
+	// uncrlf puts back as they were.
+	rawNow atomic.Bool
+	uncrlf func()
+	done   bool
 	// draining: the program has ended (finish), its output is read until
 	// none comes for drainIdle.
 	draining atomic.Bool
@@ -118,6 +122,7 @@ func (r *ptyRelay) start() {
 	}
 	r.slave.Close()
 	r.slave = nil
+	r.uncrlf = r.crlfWhileRaw()
 	r.resume()
 	go r.output()
 	var p [2]int
@@ -227,6 +232,10 @@ func (r *ptyRelay) close() {
 		return
 	}
 	r.restore()
+	if r.uncrlf != nil {
+		r.uncrlf()
+		r.uncrlf = nil
+	}
 	if r.stop >= 0 {
 		unix.Close(r.stop)
 		r.stop = -1
@@ -291,6 +300,7 @@ func (r *ptyRelay) resume() {
 	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
 	if unix.IoctlSetTermios(r.term, unix.TCSETSW, &raw) == nil {
 		r.raw = true
+		r.rawNow.Store(true)
 	}
 }
 
@@ -313,6 +323,7 @@ func (r *ptyRelay) restore() {
 	if r.raw {
 		_ = unix.IoctlSetTermios(r.term, unix.TCSETSW, r.saved)
 		r.raw = false
+		r.rawNow.Store(false)
 	}
 }
 
