@@ -32,8 +32,8 @@ type ptyRelay struct {
 
 	mu  sync.Mutex
 	raw bool
-	// rawNow is raw for omega-run's log lines (crlfWhileRaw), which
-	// uncrlf puts back as they were.
+	// rawNow is raw without output processing, for omega-run's log
+	// lines (crlfWhileRaw), which uncrlf puts back as they were.
 	rawNow atomic.Bool
 	uncrlf func()
 	done   bool
@@ -293,14 +293,19 @@ func (r *ptyRelay) resume() {
 	}
 	raw := *r.saved
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	raw.Oflag &^= unix.OPOST
+	// In a pipeline (stdout not this terminal: omega-run --pty -- cmd |
+	// less) other programs write here too; output processing stays on
+	// for them, as sudo keeps it then.
+	if r.onFD[1] {
+		raw.Oflag &^= unix.OPOST
+	}
 	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
 	raw.Cflag &^= unix.CSIZE | unix.PARENB
 	raw.Cflag |= unix.CS8
 	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
 	if unix.IoctlSetTermios(r.term, unix.TCSETSW, &raw) == nil {
 		r.raw = true
-		r.rawNow.Store(true)
+		r.rawNow.Store(raw.Oflag&unix.OPOST == 0)
 	}
 }
 

@@ -31,3 +31,24 @@ func TestPtyWarningLines(t *testing.T) {
 		})
 	}
 }
+
+// TestPtyPipeline: with stdout a pipe (omega-run --pty -- cmd | cat), the
+// programs on the pipeline's other side write to the caller's terminal
+// while omega-run has it raw: output processing stays on for them (as
+// sudo keeps it), or each line would start where the last one ended.
+func TestPtyPipeline(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			out, code, _, tio := ptyRun(t, w, "", "/bin/sh", "-c", `"$@" | cat`, "sh",
+				bin, "--pty", "--", "/bin/sh", "-c", "sleep 0.3; echo one; echo two; sleep 0.3")
+			if code != 0 || !strings.Contains(out, "two") {
+				t.Fatalf("exit %d; terminal:\n%q", code, out)
+			}
+			if !strings.Contains(out, "one\r\ntwo\r\n") {
+				t.Errorf("cat's lines on the raw terminal: want CR LF; terminal:\n%q", out)
+			}
+			checkCooked(t, tio)
+		})
+	}
+}
