@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/omega-run/omega-run/internal/safefile"
 	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/profiles"
@@ -72,7 +73,7 @@ func (e *linkedHomeError) Error() string {
 func resolveHome(path, shown string, roots []string) (string, bool, error) {
 	fi, err := os.Lstat(path)
 	isLink := err == nil && fi.Mode()&fs.ModeSymlink != 0
-	resolved, _, err := resolveLinks(filepath.Clean(path), true, func(link string) error {
+	resolved, _, err := safefile.ResolveLinks(filepath.Clean(path), true, func(link string) error {
 		if r := rootOf(link, roots); r != "" {
 			return &linkedHomeError{shown, r}
 		}

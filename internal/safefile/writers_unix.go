@@ -9,7 +9,6 @@ import (
 	"os/user"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -72,53 +71,18 @@ func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 	return nil
 }
 
-// resolve is filepath.EvalSymlinks, which also returns the symlinks met
-// on the way, each in its resolved directory. Not filepath.Abs: its
+// resolve is ResolveLinks of path made absolute. Not filepath.Abs: its
 // Clean takes link/.. lexically, where the kernel goes up from the
 // link's target.
 func resolve(path string) (real string, links []string, err error) {
-	abs := path
 	if !filepath.IsAbs(path) {
 		wd, err := os.Getwd()
 		if err != nil {
 			return "", nil, err
 		}
-		abs = wd + "/" + path
+		path = wd + "/" + path
 	}
-	rest, cur := strings.Split(abs, "/"), "/"
-	for hops := 0; len(rest) > 0; {
-		part := rest[0]
-		rest = rest[1:]
-		switch part {
-		case "", ".":
-			continue
-		case "..":
-			cur = filepath.Dir(cur)
-			continue
-		}
-		next := filepath.Join(cur, part)
-		fi, err := os.Lstat(next)
-		if err != nil {
-			return "", nil, err
-		}
-		if fi.Mode().Type() != os.ModeSymlink {
-			cur = next
-			continue
-		}
-		if hops++; hops > 40 {
-			return "", nil, &os.PathError{Op: "resolve", Path: path, Err: syscall.ELOOP}
-		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", nil, err
-		}
-		links = append(links, next)
-		if filepath.IsAbs(target) {
-			cur = "/"
-		}
-		rest = append(strings.Split(target, "/"), rest...)
-	}
-	return cur, links, nil
+	return ResolveLinks(path, false, nil)
 }
 
 // dirReplaces judges dir, a directory on file's resolved path (file may

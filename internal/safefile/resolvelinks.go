@@ -1,4 +1,4 @@
-package sandbox
+package safefile
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 	"syscall"
 )
 
-// resolveLinks is filepath.EvalSymlinks that also returns where each
-// symlink it followed lies. With missingOK a last component that does not
+// ResolveLinks is filepath.EvalSymlinks of an absolute path that also
+// returns where each symlink it followed lies; .. after a link goes up
+// from where the link leads, as the kernel resolves it. With missingOK a last component that does not
 // exist (a dangling link's target too) is no error. check, if not nil,
 // sees each symlink before it is followed and may stop the walk.
-func resolveLinks(path string, missingOK bool, check func(link string) error) (string, []string, error) {
+func ResolveLinks(path string, missingOK bool, check func(link string) error) (string, []string, error) {
 	todo := strings.Split(strings.Trim(path, "/"), "/")
 	resolved := "/"
 	var links []string
