@@ -5,6 +5,7 @@ package safefile
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -32,13 +33,10 @@ func othersCanWrite(path string, fi os.FileInfo, kind Kind) error {
 	}
 	real, links, err := resolve(path)
 	if err != nil {
-		// A linked regular file has a path to judge: one that stopped
-		// resolving was moved away while it was read (a writer of a
-		// directory above could race that to skip the check). Unlinked
-		// ones (a memfd, a deleted file as stdin) have none anyone could
-		// swap.
+		// A linked regular file has a path to judge. Unlinked ones (a
+		// memfd, a deleted file as stdin) have none anyone could swap.
 		if fi.Mode().IsRegular() && linkCount(fi) > 0 {
-			return fmt.Errorf("%s: cannot judge who may replace it, as its path changed while it was read: %w", path, err)
+			return unresolvedError(path, err)
 		}
 		return nil
 	}
@@ -119,6 +117,19 @@ func dirReplaces(dir, file string, link bool, owner uint32, anyOwner bool) error
 // host, shown as nobody, under unshare -Ur or in a rootless container).
 func trustedOwner(uid, owner uint32) bool {
 	return uid == 0 || uid == owner || int(uid) == os.Geteuid() || unmapped(uid)
+}
+
+// unresolvedError refuses a linked regular file whose path does not
+// resolve now: moved away while it was read (a writer of a directory
+// above could race that to skip the check), or, for one handed over open
+// (--config /dev/stdin < FILE under sudo -u), beyond a directory the
+// caller may not search.
+func unresolvedError(path string, err error) error {
+	why := "its path changed while it was read"
+	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+		why = "its path cannot be followed from here"
+	}
+	return fmt.Errorf("%s: cannot judge who may replace it, as %s: %w", path, why, err)
 }
 
 // linkCount is fi's number of hard links (1 where unknown).

@@ -3,6 +3,8 @@
 package safefile
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -282,5 +284,24 @@ func TestPathGoneWhileRead(t *testing.T) {
 	os.Rename(dir, filepath.Join(base, "away"))
 	if err := othersCanWrite(f, fi, Named); err == nil || !strings.Contains(err.Error(), "path changed while it was read") {
 		t.Errorf("moved away: %v, want refused", err)
+	}
+}
+
+// TestUnresolvedError: a path that stopped resolving is said to have
+// changed; one beyond a directory the caller may not search (a file
+// handed over open as stdin, sudo -u) is not: nothing moved.
+func TestUnresolvedError(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&fs.PathError{Op: "lstat", Path: "/a/b", Err: syscall.ENOENT}, "its path changed while it was read"},
+		{&fs.PathError{Op: "lstat", Path: "/a/b", Err: syscall.ENOTDIR}, "its path changed while it was read"},
+		{&fs.PathError{Op: "lstat", Path: "/root/d", Err: syscall.EACCES}, "its path cannot be followed from here"},
+	} {
+		err := unresolvedError("/dev/stdin", tc.err)
+		if !strings.Contains(err.Error(), tc.want) || !errors.Is(err, tc.err.(*fs.PathError).Err) {
+			t.Errorf("%v: %v, want %q", tc.err, err, tc.want)
+		}
 	}
 }
