@@ -294,9 +294,9 @@ func (r *ptyRelay) resume() {
 	raw := *r.saved
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
 	// In a pipeline (stdout not this terminal: omega-run --pty -- cmd |
-	// less) other programs write here too; output processing stays on
-	// for them, as sudo keeps it then.
-	if r.onFD[1] {
+	// less, or > another terminal) other programs write here too; output
+	// processing stays on for them, as sudo keeps it then.
+	if r.onFD[1] && sameTerminal(r.term, 1) {
 		raw.Oflag &^= unix.OPOST
 	}
 	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN

@@ -52,3 +52,24 @@ func TestPtyPipeline(t *testing.T) {
 		})
 	}
 }
+
+// TestPtyStdoutOtherTerminal: with stdout on another terminal (here a
+// fresh /dev/ptmx) the caller's terminal gets none of the program's
+// output, so, as in a pipeline, it keeps its output processing while raw
+// for whatever else writes there.
+func TestPtyStdoutOtherTerminal(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			out, code, _, tio := ptyRun(t, w, "", "/bin/sh", "-c", `{ sleep 0.3; echo one; echo two; } & "$@" >/dev/ptmx; wait`, "sh",
+				bin, "--pty", "--", "/bin/sh", "-c", "sleep 0.6")
+			if code != 0 || !strings.Contains(out, "two") {
+				t.Fatalf("exit %d; terminal:\n%q", code, out)
+			}
+			if !strings.Contains(out, "one\r\ntwo\r\n") {
+				t.Errorf("lines on the raw terminal: want CR LF; terminal:\n%q", out)
+			}
+			checkCooked(t, tio)
+		})
+	}
+}
