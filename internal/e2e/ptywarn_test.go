@@ -32,44 +32,29 @@ func TestPtyWarningLines(t *testing.T) {
 	}
 }
 
-// TestPtyPipeline: with stdout a pipe (omega-run --pty -- cmd | cat), the
-// programs on the pipeline's other side write to the caller's terminal
-// while omega-run has it raw: output processing stays on for them (as
-// sudo keeps it), or each line would start where the last one ended.
-func TestPtyPipeline(t *testing.T) {
-	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			out, code, _, tio := ptyRun(t, w, "", "/bin/sh", "-c", `"$@" | cat`, "sh",
-				bin, "--pty", "--", "/bin/sh", "-c", "sleep 0.3; echo one; echo two; sleep 0.3")
-			if code != 0 || !strings.Contains(out, "two") {
-				t.Fatalf("exit %d; terminal:\n%q", code, out)
-			}
-			if !strings.Contains(out, "one\r\ntwo\r\n") {
-				t.Errorf("cat's lines on the raw terminal: want CR LF; terminal:\n%q", out)
-			}
-			checkCooked(t, tio)
-		})
+// TestPtyOutputProcessingKept: with stdout not the caller's terminal —
+// a pipeline (omega-run --pty -- prog | cat) or another terminal (here a
+// fresh /dev/ptmx) — other programs write to the caller's terminal while
+// omega-run has it raw: output processing stays on for them (as sudo
+// keeps it), or each line would start where the last one ended.
+func TestPtyOutputProcessingKept(t *testing.T) {
+	cases := []struct{ name, shell, prog string }{
+		{"pipeline", `"$@" | cat`, "sleep 0.3; echo one; echo two; sleep 0.3"},
+		{"stdout-other-terminal", `{ sleep 0.3; echo one; echo two; } & "$@" >/dev/ptmx; wait`, "sleep 0.6"},
 	}
-}
-
-// TestPtyStdoutOtherTerminal: with stdout on another terminal (here a
-// fresh /dev/ptmx) the caller's terminal gets none of the program's
-// output, so, as in a pipeline, it keeps its output processing while raw
-// for whatever else writes there.
-func TestPtyStdoutOtherTerminal(t *testing.T) {
 	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			out, code, _, tio := ptyRun(t, w, "", "/bin/sh", "-c", `{ sleep 0.3; echo one; echo two; } & "$@" >/dev/ptmx; wait`, "sh",
-				bin, "--pty", "--", "/bin/sh", "-c", "sleep 0.6")
-			if code != 0 || !strings.Contains(out, "two") {
-				t.Fatalf("exit %d; terminal:\n%q", code, out)
-			}
-			if !strings.Contains(out, "one\r\ntwo\r\n") {
-				t.Errorf("lines on the raw terminal: want CR LF; terminal:\n%q", out)
-			}
-			checkCooked(t, tio)
-		})
+		for _, c := range cases {
+			t.Run(u.name+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				out, code, _, tio := ptyRun(t, w, "", "/bin/sh", "-c", c.shell, "sh", bin, "--pty", "--", "/bin/sh", "-c", c.prog)
+				if code != 0 || !strings.Contains(out, "two") {
+					t.Fatalf("exit %d; terminal:\n%q", code, out)
+				}
+				if !strings.Contains(out, "one\r\ntwo\r\n") {
+					t.Errorf("lines on the raw terminal: want CR LF; terminal:\n%q", out)
+				}
+				checkCooked(t, tio)
+			})
+		}
 	}
 }
