@@ -26,13 +26,12 @@ func TestPtyInPlace(t *testing.T) {
 			if !strings.HasPrefix(w, c.warning) || (c.warning == "") != (w == "") {
 				t.Errorf("warning %q, want %q…", w, c.warning)
 			}
-			if got := ""; err != nil {
+			got := ""
+			if err != nil {
 				got = err.Error()
-				if !strings.HasPrefix(got, c.errText) || c.errText == "" {
-					t.Errorf("error %q, want %q…", got, c.errText)
-				}
-			} else if c.errText != "" {
-				t.Errorf("no error, want %q…", c.errText)
+			}
+			if !strings.HasPrefix(got, c.errText) || (c.errText == "") != (got == "") {
+				t.Errorf("error %q, want %q…", got, c.errText)
 			}
 		})
 	}
