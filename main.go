@@ -14,11 +14,17 @@ import (
 	"os"
 	"strings"
 
+	"github.com/omega-run/omega-run/internal/secureexec"
 	"github.com/omega-run/omega-run/sandbox"
 	"github.com/urfave/cli/v2"
 )
 
 func main() {
+	// First: a setuid copy must not read a flag, a config or a spec.
+	if err := secureexec.Check(); err != nil {
+		printError("omega-run: "+err.Error(), os.Args)
+		os.Exit(sandbox.ExitLauncher)
+	}
 	runInitIfRequested()
 	status := run(os.Args)
 	sandbox.Release()

@@ -40,22 +40,30 @@ int omega_ctor_args(char ***argv, char ***envp);
 // the C library does not pass them (cinit_args.c); -1 when it cannot.
 int omega_initial_args(int *argc, char ***argv, char ***envp);
 
+// omega_secure_exec tells whether this process has privileges its caller
+// has not (setuid, setgid, file capabilities: AT_SECURE, or real and
+// effective ids that differ); cinit_args.c.
+int omega_secure_exec(void);
+
 // OMEGA_CONSTRUCTOR(name, fn) defines a constructor that calls
 // fn(argc, argv, envp). glibc passes them to constructors — and is then
 // not misled by an environ that a preloaded library moved; musl passes
-// nothing, and omega_initial_args finds them.
+// nothing, and omega_initial_args finds them. An elevated process runs
+// none of them (no init stage, no config read): the Go side refuses it
+// (internal/secureexec).
 #ifdef __GLIBC__
 #define OMEGA_CONSTRUCTOR(name, fn)                                                   \
 	__attribute__((constructor)) static void name(int argc, char **argv, char **envp) { \
-		fn(argc, argv, envp);                                                         \
+		if (!omega_secure_exec())                                                     \
+			fn(argc, argv, envp);                                                     \
 	}
 #else
-#define OMEGA_CONSTRUCTOR(name, fn)                                \
-	__attribute__((constructor)) static void name(void) {          \
-		int argc;                                                  \
-		char **argv, **envp;                                       \
-		if (omega_initial_args(&argc, &argv, &envp) == 0)          \
-			fn(argc, argv, envp);                                  \
+#define OMEGA_CONSTRUCTOR(name, fn)                                          \
+	__attribute__((constructor)) static void name(void) {                    \
+		int argc;                                                            \
+		char **argv, **envp;                                                 \
+		if (!omega_secure_exec() && omega_initial_args(&argc, &argv, &envp) == 0) \
+			fn(argc, argv, envp);                                            \
 	}
 #endif
 // omega_early_wanted is omega_early_start's decision, for a test.

@@ -52,3 +52,7 @@ int omega_initial_args(int *argc, char ***argv, char ***envp) {
 	}
 	return -1;
 }
+
+int omega_secure_exec(void) {
+	return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
+}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omega-run/omega-run/internal/secureexec"
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
@@ -18,6 +20,12 @@ import (
 // Init runs the init stage and never returns. The caller checks
 // os.Args[1] == InitArg first.
 func Init() {
+	// Elevated (a setuid embedder, or its init stage run by hand): the
+	// constructors did nothing, and this stage would mount as told.
+	if err := secureexec.Check(); err != nil {
+		fmt.Fprintln(os.Stderr, "omega-run: init: "+termsafe.String(err.Error()))
+		os.Exit(125)
+	}
 	if CInit {
 		// A cgo build's constructor runs the C init stage before Go
 		// starts; getting here means it found no argv (cinit_args.c).

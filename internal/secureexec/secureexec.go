@@ -1,0 +1,47 @@
+// Package secureexec tells whether this process runs with privileges its
+// caller does not have: a setuid or setgid bit on the executable, or file
+// capabilities. omega-run is not made for that (bubblewrap's setuid mode
+// is a design of its own): every user could run every program with them,
+// `--mode rwx -- sh` as root. So the CLI and the init stages refuse to
+// start, before they read anything a caller chose.
+package secureexec
+
+import (
+	"fmt"
+	"os"
+)
+
+// ids are the process's real and effective user and group ids.
+type ids struct{ uid, euid, gid, egid int }
+
+// Check returns an error saying why, or nil where the process has only
+// its caller's privileges.
+func Check() error {
+	return check(ids{os.Getuid(), os.Geteuid(), os.Getgid(), os.Getegid()}, kernelSecure(), executable())
+}
+
+func check(id ids, secure bool, exe string) error {
+	var why string
+	switch {
+	case id.uid != id.euid:
+		why = fmt.Sprintf("effective uid %d for uid %d", id.euid, id.uid)
+	case id.gid != id.egid:
+		why = fmt.Sprintf("effective gid %d for gid %d", id.egid, id.gid)
+	case secure:
+		why = "the kernel's secure-exec mode: file capabilities or a security-module transition"
+	default:
+		return nil
+	}
+	return fmt.Errorf("refused: %s runs with privileges its caller does not have (%s), "+
+		"which would let every user run every program with them; omega-run needs none: "+
+		"chmod u-s,g-s %[3]s; setcap -r %[3]s", exe, why, exe)
+}
+
+// executable names the binary for the message (the path as the kernel
+// resolved it, not argv[0], which the caller chose).
+func executable() string {
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return "omega-run"
+}

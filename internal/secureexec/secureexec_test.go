@@ -1,0 +1,43 @@
+package secureexec
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		id     ids
+		secure bool
+		want   string // "" for no error
+	}{
+		{"caller's own", ids{1000, 1000, 1000, 1000}, false, ""},
+		{"root", ids{0, 0, 0, 0}, false, ""},
+		{"setuid", ids{1000, 0, 1000, 1000}, true, "effective uid 0 for uid 1000"},
+		{"setgid", ids{1000, 1000, 1000, 0}, true, "effective gid 0 for gid 1000"},
+		{"ids switched by a parent", ids{1000, 0, 1000, 1000}, false, "effective uid 0"},
+		{"file capabilities", ids{1000, 1000, 1000, 1000}, true, "secure-exec mode"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := check(c.id, c.secure, "/usr/local/bin/omega-run")
+			if c.want == "" {
+				if err != nil {
+					t.Fatalf("got %v, want nil", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.want) ||
+				!strings.Contains(err.Error(), "chmod u-s,g-s /usr/local/bin/omega-run") {
+				t.Fatalf("got %v, want it to say %q and the chmod", err, c.want)
+			}
+		})
+	}
+}
+
+// TestThisProcess: the test binary runs with its caller's privileges.
+func TestThisProcess(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Fatal(err)
+	}
+}
