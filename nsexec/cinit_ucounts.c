@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cinit_internal.h"
@@ -96,6 +97,41 @@ const char *omega_cap_user_counts(void) {
 	return NULL;
 }
 
+// The resource limits the kernel also counts per user at each level of
+// user namespaces: processes (threads too), pending signals, POSIX
+// message-queue bytes. In the sandbox's user namespace the program's count
+// is held to its own limit, and only then the host's to the caller's: half
+// the caller's soft limit, as the hard one too (the program cannot raise
+// it back), leaves the user's processes outside the other half. Not one
+// the caller gave (--rlimit), nor an unlimited one. ucounts_linux.go's
+// sharedLimits.
+static const int shared_limits[] = {RLIMIT_NPROC, RLIMIT_SIGPENDING, RLIMIT_MSGQUEUE};
+
+static int limit_given(const struct spec *s, int resource) {
+	for (uint32_t i = 0; i < s->nlimits; i++)
+		if (s->limits[i].resource == resource)
+			return 1;
+	return 0;
+}
+
+// halve_shared_limits sets this process's shared limits, before it forks
+// PID 1's child or the program: NULL, or what failed.
+static const char *halve_shared_limits(const struct spec *s) {
+	for (size_t i = 0; i < sizeof shared_limits / sizeof shared_limits[0]; i++) {
+		struct rlimit cur;
+		if (limit_given(s, shared_limits[i]))
+			continue;
+		if (getrlimit(shared_limits[i], &cur) < 0)
+			return count_failed("getrlimit");
+		if (cur.rlim_cur == RLIM_INFINITY)
+			continue;
+		struct rlimit half = {cur.rlim_cur - cur.rlim_cur / 2, cur.rlim_cur - cur.rlim_cur / 2};
+		if (setrlimit(shared_limits[i], &half) < 0)
+			return count_failed("setrlimit");
+	}
+	return NULL;
+}
+
 // omega_user_counts caps the counts where the spec asks (an early start
 // did it while waiting: early_err), and says so when that failed: a
 // warning, or the launch's end with --fail-closed.
@@ -104,9 +140,11 @@ void omega_user_counts(const struct spec *s, int early, const char *early_err) {
 		return;
 	const char *err = early ? early_err : omega_cap_user_counts();
 	if (err == NULL)
+		err = halve_shared_limits(s);
+	if (err == NULL)
 		return;
 	char msg[512];
-	snprintf(msg, sizeof msg, "the program may use up your user's inotify, fanotify and namespace limits, "
+	snprintf(msg, sizeof msg, "the program may use up your user's process, inotify, fanotify and namespace limits, "
 		"which your programs outside share (%s)", err);
 	if (s->flags & F_FAIL_CLOSED)
 		omega_die(125, "--fail-closed: %s", msg);

@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/omega-run/omega-run/rlimits"
+	"golang.org/x/sys/unix"
 )
 
 // halvedCounts are what the kernel counts per user across all namespaces,
@@ -63,6 +67,37 @@ func setCount(path, v string) error {
 	return nil
 }
 
+// sharedLimits are the resource limits the kernel also counts per user at
+// each level of user namespaces (processes and threads, pending signals,
+// message-queue bytes): in the sandbox's the program's count is held to
+// its own limit before the host's is held to the caller's, so half the
+// caller's soft limit, as the hard one too (the program cannot raise it
+// back), leaves the user's processes outside the other half.
+// cinit_ucounts.c has the same table.
+var sharedLimits = [...]int{unix.RLIMIT_NPROC, unix.RLIMIT_SIGPENDING, unix.RLIMIT_MSGQUEUE}
+
+// halveSharedLimits sets this process's shared limits before it starts
+// the program: not one the caller gave (--rlimit), nor an unlimited one.
+func halveSharedLimits(given []rlimits.Limit) error {
+	for _, r := range sharedLimits {
+		if slices.ContainsFunc(given, func(l rlimits.Limit) bool { return l.Resource == r }) {
+			continue
+		}
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(r, &cur); err != nil {
+			return fmt.Errorf("getrlimit: %w", err)
+		}
+		if cur.Cur == unix.RLIM_INFINITY {
+			continue
+		}
+		half := cur.Cur - cur.Cur/2
+		if err := unix.Setrlimit(r, &unix.Rlimit{Cur: half, Max: half}); err != nil {
+			return fmt.Errorf("setrlimit: %w", err)
+		}
+	}
+	return nil
+}
+
 // userCounts is cinit_ucounts.c's omega_user_counts: the counts capped
 // where the spec asks, a warning where that failed, or with --fail-closed
 // the launch's end.
@@ -72,9 +107,12 @@ func userCounts(s *Spec, w warner) error {
 	}
 	err := capUserCounts()
 	if err == nil {
+		err = halveSharedLimits(s.Limits)
+	}
+	if err == nil {
 		return nil
 	}
-	msg := "the program may use up your user's inotify, fanotify and namespace limits, " +
+	msg := "the program may use up your user's process, inotify, fanotify and namespace limits, " +
 		"which your programs outside share (" + err.Error() + ")"
 	if s.FailClosed {
 		return errors.New("--fail-closed: " + msg)

@@ -78,6 +78,7 @@ var procTitles = map[string]string{
 	"as": "Max address space", "core": "Max core file size", "cpu": "Max cpu time",
 	"fsize": "Max file size", "memlock": "Max locked memory", "nofile": "Max open files",
 	"nproc": "Max processes", "stack": "Max stack size",
+	"msgqueue": "Max msgqueue size", "sigpending": "Max pending signals",
 }
 
 func TestApply(t *testing.T) {
@@ -99,6 +100,8 @@ func TestApply(t *testing.T) {
 			map[string]string{"fsize": "1048576 1048576", "core": "0 0", "cpu": "10 20", "memlock": "65536 65536"}},
 		{"address space", []string{"as=4G:8G"}, map[string]string{"as": "4294967296 8589934592"}},
 		{"nproc", []string{"nproc=500:1000"}, map[string]string{"nproc": "500 1000"}},
+		{"sigpending and msgqueue", []string{"sigpending=100:200", "msgqueue=4K"},
+			map[string]string{"sigpending": "100 200", "msgqueue": "4096 4096"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -196,6 +199,7 @@ func TestResourceNumbers(t *testing.T) {
 	want := map[string]int{
 		"as": unix.RLIMIT_AS, "core": unix.RLIMIT_CORE, "cpu": unix.RLIMIT_CPU, "fsize": unix.RLIMIT_FSIZE,
 		"memlock": unix.RLIMIT_MEMLOCK, "nofile": unix.RLIMIT_NOFILE, "nproc": unix.RLIMIT_NPROC, "stack": unix.RLIMIT_STACK,
+		"msgqueue": unix.RLIMIT_MSGQUEUE, "sigpending": unix.RLIMIT_SIGPENDING,
 	}
 	for _, n := range Names() {
 		if got := resourceNumber(n); got != want[n] {

@@ -20,8 +20,12 @@ func resourceNumber(name string) int {
 		return unix.RLIMIT_MEMLOCK
 	case "nofile":
 		return unix.RLIMIT_NOFILE
+	case "msgqueue":
+		return unix.RLIMIT_MSGQUEUE
 	case "nproc":
 		return unix.RLIMIT_NPROC
+	case "sigpending":
+		return unix.RLIMIT_SIGPENDING
 	case "stack":
 		return unix.RLIMIT_STACK
 	}

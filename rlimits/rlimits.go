@@ -63,14 +63,16 @@ const (
 // resources lists every accepted name. The Linux numbers are filled in by
 // resourceNumber (resource_linux.go / resource_other.go).
 var resources = map[string]unit{
-	"as":      byteSize,
-	"core":    byteSize,
-	"cpu":     seconds,
-	"fsize":   byteSize,
-	"memlock": byteSize,
-	"nofile":  count,
-	"nproc":   count,
-	"stack":   byteSize,
+	"as":         byteSize,
+	"core":       byteSize,
+	"cpu":        seconds,
+	"fsize":      byteSize,
+	"memlock":    byteSize,
+	"msgqueue":   byteSize,
+	"nofile":     count,
+	"nproc":      count,
+	"sigpending": count,
+	"stack":      byteSize,
 }
 
 var (

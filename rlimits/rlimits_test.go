@@ -113,7 +113,7 @@ func TestParseSeveral(t *testing.T) {
 }
 
 func TestNames(t *testing.T) {
-	want := []string{"as", "core", "cpu", "fsize", "memlock", "nofile", "nproc", "stack"}
+	want := []string{"as", "core", "cpu", "fsize", "memlock", "msgqueue", "nofile", "nproc", "sigpending", "stack"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}

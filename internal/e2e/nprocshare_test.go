@@ -1,0 +1,129 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// forkHold forks children until the kernel refuses (1,000 at most),
+// writes their number to DIR/count and holds them until DIR/release
+// exists; they end with it (a pipe), in rwx too.
+const forkHold = `import os, sys, time
+d = sys.argv[1]
+r, w = os.pipe()
+n = 0
+while n < 1000:
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        os.close(w)
+        os.read(r, 1)
+        os._exit(0)
+    n += 1
+open(d + "/count.new", "w").write(str(n))
+os.rename(d + "/count.new", d + "/count")
+end = time.time() + 30
+while time.time() < end and not os.path.exists(d + "/release"):
+    time.sleep(0.01)
+`
+
+// forkFive needs five processes of its own at once.
+const forkFive = `import os
+for _ in range(5):
+    if os.fork() == 0:
+        os._exit(0)
+`
+
+// TestProcessShareKept: the kernel counts a user's processes (and
+// threads) across namespaces against RLIMIT_NPROC, so a program that forks
+// all it can (a fork bomb, a runaway parallel build) would leave the
+// user's shell, editor and desktop outside unable to start any. In
+// sandbox mode its user namespace holds it to half the caller's limit
+// first (and --net none's re-executed init stage too); rwx is the control
+// that it takes them all. The caller is a uid of the test's own (no other
+// process counts against it) with a limit of 60; root is exempt from the
+// limit in the kernel, and so not tested.
+func TestProcessShareKept(t *testing.T) {
+	uid := 40000 + os.Getpid()%20000
+	u := user{"u" + strconv.Itoa(uid), uid, uid}
+	for _, c := range []struct{ mode, net string }{{"sandbox", "host"}, {"sandbox", "none"}, {"rwx", "host"}} {
+		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
+			w := newWorld(t, u)
+			held, outside := holdProcesses(t, w, "--mode", c.mode, "--net", c.net)
+			if c.mode == "rwx" {
+				if outside.code == 0 {
+					t.Fatalf("control: %d processes held, and five more outside: %+v", held, outside)
+				}
+				return
+			}
+			if outside.code != 0 || held == 0 || held > 30 {
+				t.Fatalf("%d processes held in the sandbox (the caller's limit 60); five outside: %+v", held, outside)
+			}
+		})
+	}
+}
+
+// holdProcesses runs forkHold under omega-run with the flags given and an
+// nproc limit of 60, and returns how many it got and what forkFive did
+// meanwhile as the same user with the same limit.
+func holdProcesses(t *testing.T, w *world, flags ...string) (int, result) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	args := append([]string{"--nproc=60:60", "--", bin}, flags...)
+	args = append(args, "--allow-write", w.extra, "--", "python3", "-c", forkHold, w.extra)
+	cmd := w.cmdOf(ctx, "prlimit", args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { os.WriteFile(filepath.Join(w.extra, "release"), nil, 0o644); cmd.Wait() }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(filepath.Join(w.extra, "count"))
+		if err == nil {
+			held, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+			return held, w.runProg("prlimit", "--nproc=60:60", "--", "python3", "-c", forkFive)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the program wrote no count: %s", out.String())
+		}
+	}
+}
+
+// TestSharedLimitsInside: what the program sees — half the caller's
+// limits, hard too; a limit the caller gives with --rlimit is theirs.
+func TestSharedLimitsInside(t *testing.T) {
+	const show = `echo $(ulimit -Su) $(ulimit -Hu) $(ulimit -Si) $(ulimit -Hi) $(ulimit -Sq) $(ulimit -Hq)`
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			limits := []string{"--nproc=61:100", "--sigpending=1000:2000", "--msgqueue=8192", "--"}
+			for _, c := range []struct {
+				flags []string
+				want  string
+			}{
+				{[]string{"--mode", "sandbox"}, "31 31 500 500 4096 4096"},
+				{[]string{"--mode", "sandbox", "--rlimit", "nproc=70:80"}, "70 80 500 500 4096 4096"},
+				{[]string{"--mode", "sandbox", "--rlimit", "sigpending=300", "--rlimit", "msgqueue=6000"}, "31 31 300 300 6000 6000"},
+				{[]string{"--mode", "rx"}, "61 100 1000 2000 8192 8192"},
+			} {
+				args := append(append(append(limits[:len(limits):len(limits)], bin), c.flags...), "--", "bash", "-c", show)
+				r := w.runProg("prlimit", args...)
+				if r.code != 0 || strings.TrimSpace(r.stdout) != c.want {
+					t.Errorf("%v: %+v; want %q", c.flags, r, c.want)
+				}
+			}
+		})
+	}
+}
