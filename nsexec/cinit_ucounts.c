@@ -114,6 +114,13 @@ static int limit_given(const struct spec *s, int resource) {
 	return 0;
 }
 
+static char limits_err[256]; // apart from count_err: both may be said
+
+static const char *limits_failed(const char *call) {
+	snprintf(limits_err, sizeof limits_err, "%s: %s", call, omega_errstr(errno));
+	return limits_err;
+}
+
 // halve_shared_limits sets this process's shared limits, before it forks
 // PID 1's child or the program: NULL, or what failed.
 static const char *halve_shared_limits(const struct spec *s) {
@@ -122,14 +129,25 @@ static const char *halve_shared_limits(const struct spec *s) {
 		if (limit_given(s, shared_limits[i]))
 			continue;
 		if (getrlimit(shared_limits[i], &cur) < 0)
-			return count_failed("getrlimit");
+			return limits_failed("getrlimit");
 		if (cur.rlim_cur == RLIM_INFINITY)
 			continue;
 		struct rlimit half = {cur.rlim_cur - cur.rlim_cur / 2, cur.rlim_cur - cur.rlim_cur / 2};
 		if (setrlimit(shared_limits[i], &half) < 0)
-			return count_failed("setrlimit");
+			return limits_failed("setrlimit");
 	}
 	return NULL;
+}
+
+// left_open says which limits the program may use up, and why: a
+// warning, or the launch's end with --fail-closed.
+static void left_open(const struct spec *s, const char *what, const char *err) {
+	char msg[512];
+	snprintf(msg, sizeof msg, "the program may use up your user's %s limits, which your programs outside share (%s)",
+		what, err);
+	if (s->flags & F_FAIL_CLOSED)
+		omega_die(125, "--fail-closed: %s", msg);
+	omega_warn(msg);
 }
 
 // omega_user_counts caps the counts where the spec asks (an early start
@@ -138,15 +156,12 @@ static const char *halve_shared_limits(const struct spec *s) {
 void omega_user_counts(const struct spec *s, int early, const char *early_err) {
 	if (!(s->flags & F_USER_COUNTS))
 		return;
-	const char *err = early ? early_err : omega_cap_user_counts();
-	if (err == NULL)
-		err = halve_shared_limits(s);
-	if (err == NULL)
-		return;
-	char msg[512];
-	snprintf(msg, sizeof msg, "the program may use up your user's process, inotify, fanotify and namespace limits, "
-		"which your programs outside share (%s)", err);
-	if (s->flags & F_FAIL_CLOSED)
-		omega_die(125, "--fail-closed: %s", msg);
-	omega_warn(msg);
+	// Each on its own: the limits need no /proc/sys, which a container
+	// or a unit's ProtectKernelTunables= keeps read-only.
+	const char *counts = early ? early_err : omega_cap_user_counts();
+	const char *limits = halve_shared_limits(s);
+	if (counts != NULL)
+		left_open(s, "inotify, fanotify and namespace", counts);
+	if (limits != NULL)
+		left_open(s, "process, pending-signal and message-queue", limits);
 }

@@ -105,18 +105,24 @@ func userCounts(s *Spec, w warner) error {
 	if !s.UserCounts {
 		return nil
 	}
-	err := capUserCounts()
-	if err == nil {
-		err = halveSharedLimits(s.Limits)
+	// Each on its own: the limits need no /proc/sys, which a container or
+	// a unit's ProtectKernelTunables= keeps read-only.
+	failed := [...]struct {
+		what string
+		err  error
+	}{
+		{"inotify, fanotify and namespace", capUserCounts()},
+		{"process, pending-signal and message-queue", halveSharedLimits(s.Limits)},
 	}
-	if err == nil {
-		return nil
+	for _, f := range failed {
+		if f.err == nil {
+			continue
+		}
+		msg := "the program may use up your user's " + f.what + " limits, which your programs outside share (" + f.err.Error() + ")"
+		if s.FailClosed {
+			return errors.New("--fail-closed: " + msg)
+		}
+		w.warn(msg)
 	}
-	msg := "the program may use up your user's process, inotify, fanotify and namespace limits, " +
-		"which your programs outside share (" + err.Error() + ")"
-	if s.FailClosed {
-		return errors.New("--fail-closed: " + msg)
-	}
-	w.warn(msg)
 	return nil
 }

@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,10 +102,39 @@ func holdProcesses(t *testing.T, w *world, flags ...string) (int, result) {
 	}
 }
 
+// sharedLimitsShown prints the program's nproc, sigpending and msgqueue
+// limits, soft and hard.
+const sharedLimitsShown = `echo $(ulimit -Su) $(ulimit -Hu) $(ulimit -Si) $(ulimit -Hi) $(ulimit -Sq) $(ulimit -Hq)`
+
+// TestSharedLimitsWithoutProcSys: where /proc/sys is read-only (a
+// container's, a unit's ProtectKernelTunables=), the inotify, fanotify and
+// namespace counts cannot be set, but the resource limits need no sysctl:
+// the program is still held to half of them, and the warning names only
+// what is left open.
+func TestSharedLimitsWithoutProcSys(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			script := fmt.Sprintf(`mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
+exec setpriv --reuid=%d --regid=%d --clear-groups prlimit --nproc=61:100 --sigpending=1000:2000 --msgqueue=8192 -- "$@"`, u.uid, u.gid)
+			asRoot := *w
+			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
+			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+				bin, "--", "bash", "-c", sharedLimitsShown)
+			if r.code != 0 || strings.TrimSpace(r.stdout) != "31 31 500 500 4096 4096" {
+				t.Errorf("%+v; want the limits halved", r)
+			}
+			if !strings.Contains(r.stderr, "your user's inotify, fanotify and namespace limits") ||
+				strings.Contains(r.stderr, "your user's process") {
+				t.Errorf("stderr %q; want the counts named, not the processes", r.stderr)
+			}
+		})
+	}
+}
+
 // TestSharedLimitsInside: what the program sees — half the caller's
 // limits, hard too; a limit the caller gives with --rlimit is theirs.
 func TestSharedLimitsInside(t *testing.T) {
-	const show = `echo $(ulimit -Su) $(ulimit -Hu) $(ulimit -Si) $(ulimit -Hi) $(ulimit -Sq) $(ulimit -Hq)`
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
@@ -118,7 +148,7 @@ func TestSharedLimitsInside(t *testing.T) {
 				{[]string{"--mode", "sandbox", "--rlimit", "sigpending=300", "--rlimit", "msgqueue=6000"}, "31 31 300 300 6000 6000"},
 				{[]string{"--mode", "rx"}, "61 100 1000 2000 8192 8192"},
 			} {
-				args := append(append(append(limits[:len(limits):len(limits)], bin), c.flags...), "--", "bash", "-c", show)
+				args := append(append(append(limits[:len(limits):len(limits)], bin), c.flags...), "--", "bash", "-c", sharedLimitsShown)
 				r := w.runProg("prlimit", args...)
 				if r.code != 0 || strings.TrimSpace(r.stdout) != c.want {
 					t.Errorf("%v: %+v; want %q", c.flags, r, c.want)

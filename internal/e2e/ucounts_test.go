@@ -100,7 +100,7 @@ func TestNamespaceShareKept(t *testing.T) {
 // unit's ProtectKernelTunables=), the limits cannot be set, and the
 // launch says what that leaves open; --fail-closed ends it first.
 func TestUserCountsWarned(t *testing.T) {
-	const sign = "the program may use up your user's process, inotify, fanotify and namespace limits"
+	const sign = "the program may use up your user's inotify, fanotify and namespace limits"
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
