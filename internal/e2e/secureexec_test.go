@@ -20,7 +20,7 @@ import (
 // caller's. Root running the same copies is not elevated and runs.
 func TestElevatedCopyRefused(t *testing.T) {
 	requireRoot(t)
-	dir, err := os.MkdirTemp(root, "elevated-") // nobody may enter it
+	dir, err := os.MkdirTemp(root, "elevated-") // all test users may run what is in it
 	if err != nil {
 		t.Fatal(err)
 	}

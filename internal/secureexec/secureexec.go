@@ -21,20 +21,22 @@ func Check() error {
 }
 
 func check(id ids, secure bool, exe string) error {
-	var why string
+	var why, undo string
 	switch {
 	case id.uid != id.euid:
 		why = fmt.Sprintf("effective uid %d for uid %d", id.euid, id.uid)
+		undo = "chmod u-s,g-s " + exe
 	case id.gid != id.egid:
 		why = fmt.Sprintf("effective gid %d for gid %d", id.egid, id.gid)
+		undo = "chmod u-s,g-s " + exe
 	case secure:
-		why = "the kernel's secure-exec mode: file capabilities or a security-module transition"
+		why = "the kernel's secure-exec mode"
+		undo = "setcap -r " + exe + ", or leave it out of a security module's transition"
 	default:
 		return nil
 	}
 	return fmt.Errorf("refused: %s runs with privileges its caller does not have (%s), "+
-		"which would let every user run every program with them; omega-run needs none: "+
-		"chmod u-s,g-s %[3]s; setcap -r %[3]s", exe, why, exe)
+		"which would let every user run every program with them; omega-run needs none: %s", exe, why, undo)
 }
 
 // executable names the binary for the message (the path as the kernel
