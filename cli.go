@@ -296,6 +296,7 @@ func options(cc *cli.Context, file map[string]any, sources map[string]string) (s
 }
 
 func runAction(c *cli.Context) error {
+	keepRunningOnDeadStdio()
 	if c.NArg() == 0 {
 		return cli.Exit("omega-run: no program given (usage: omega-run [flags] -- PROGRAM [ARGS...]; see --help)", sandbox.ExitLauncher)
 	}

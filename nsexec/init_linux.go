@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
@@ -34,6 +35,9 @@ func Init() {
 		fmt.Fprintln(os.Stderr, "omega-run: init: the C init stage did not start (its constructor found no argv)")
 		os.Exit(125)
 	}
+	// A warning to a stderr nobody reads fails (EPIPE): the runtime's
+	// SIGPIPE could not end PID 1, and exits 2 instead, with no program.
+	signal.Notify(make(chan os.Signal, 1), unix.SIGPIPE)
 	// Every restriction below is applied to this thread only and reaches
 	// the program through execve or fork from this very thread.
 	runtime.LockOSThread()
