@@ -173,8 +173,11 @@ static int mount_point(const char *path, int dir) {
 	}
 	char buf[4096];
 	snprintf(buf, sizeof buf, "%s", path);
-	fd = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
+	// Failing here (EMFILE under a small ulimit -n) must say so: the
+	// caller's message is this one.
+	if ((fd = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return omega_step_fail(errno, "open /");
+	for (char *name = buf + 1, *end; *name; name = end) {
 		end = strchr(name, '/');
 		int last = !end;
 		if (end)

@@ -1,0 +1,44 @@
+//go:build linux
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestLowFDLimit: under a small `ulimit -n` omega-run either runs the
+// program or stops with exit 125 and one line saying which step ran out
+// of fds, never a line without a cause ("…: : errno 0"). Limits from 5:
+// below that the dynamic loader of a cgo build cannot map libseccomp.
+func TestLowFDLimit(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				for n := 5; n <= 16; n++ {
+					r := w.under([]string{"prlimit", fmt.Sprintf("--nofile=%d:", n)}, "--mode", mode, "--", "/bin/sh", "-c", "echo ok")
+					if r.code == 0 && r.stdout == "ok\n" {
+						continue
+					}
+					if r.code != 125 || !oneLauncherLine(r.stderr) || strings.Contains(r.stderr, "errno 0") || strings.Contains(r.stderr, ": : ") {
+						t.Errorf("ulimit -n %d: exit %d, stdout %q, stderr %q; want the program's output, or 125 and one line with its cause", n, r.code, r.stdout, r.stderr)
+					}
+				}
+			})
+		}
+	}
+}
+
+// oneLauncherLine tells whether stderr is one "omega-run: " line, after
+// the warnings that come before errors (root's rx run, a Go init stage).
+func oneLauncherLine(stderr string) bool {
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if !strings.HasPrefix(l, "omega-run: warning: ") {
+			lines = append(lines, l)
+		}
+	}
+	return len(lines) == 1 && strings.HasPrefix(lines[0], "omega-run: ")
+}
