@@ -91,37 +91,8 @@ static int kernel_fs(int fd) {
 	return 0;
 }
 
-// config_fits tells whether the config file at path (absent: yes) leaves
-// the mode at sandbox and the network at host. Anything it cannot read,
-// or that is not a regular file, simply says no: the launcher then starts
-// the init stage itself.
-static int config_fits(const char *path) {
-	// Only a regular file, looked at through O_PATH and opened only then,
-	// as the launcher's openRegular: reading a pipe or a terminal here
-	// would take what the CLI is about to read (--config /dev/stdin), and
-	// opening a device a program planted has effects (a watchdog, a
-	// tape), reading /proc/kmsg takes the kernel's messages.
-	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || kernel_fs(fd)) {
-		close(fd);
-		return 0;
-	}
-	char at[32];
-	snprintf(at, sizeof at, "/proc/self/fd/%d", fd);
-	int rd = openat(AT_FDCWD, at, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	close(fd);
-	if (rd < 0)
-		return 0; // no /proc: let the launcher decide
-	fd = rd;
-	char buf[1 << 16];
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n < 0 || n == sizeof buf - 1)
-		return 0;
-	buf[n] = 0;
+// text_fits is config_fits on the file's text (NUL-terminated; cut up).
+static int text_fits(char *buf) {
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		line += strspn(line, " \t");
@@ -146,6 +117,45 @@ static int config_fits(const char *path) {
 			return 0;
 	}
 	return 1;
+}
+
+// config_fits tells whether the config file at path (absent: yes) leaves
+// the mode at sandbox and the network at host. Anything it cannot read,
+// or that is not a regular file, simply says no: the launcher then starts
+// the init stage itself.
+static int config_fits(const char *path) {
+	// Only a regular file, looked at through O_PATH and opened only then,
+	// as the launcher's openRegular: reading a pipe or a terminal here
+	// would take what the CLI is about to read (--config /dev/stdin), and
+	// opening a device a program planted has effects (a watchdog, a
+	// tape), reading /proc/kmsg takes the kernel's messages.
+	int fd = openat(AT_FDCWD, path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || kernel_fs(fd)) {
+		close(fd);
+		return 0;
+	}
+	char at[32];
+	snprintf(at, sizeof at, "/proc/self/fd/%d", fd);
+	int rd = openat(AT_FDCWD, at, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	close(fd);
+	if (rd < 0)
+		return 0; // no /proc: let the launcher decide
+	// On the heap: under a small stack limit (ulimit -s 64) the caller's
+	// stack has no room for it, and this runs before Go could say why.
+	enum { CONFIG_MAX = 1 << 16 };
+	char *buf = malloc(CONFIG_MAX);
+	ssize_t n = buf ? read(rd, buf, CONFIG_MAX - 1) : -1;
+	close(rd);
+	int fits = n >= 0 && n < CONFIG_MAX - 1;
+	if (fits) {
+		buf[n] = 0;
+		fits = text_fits(buf);
+	}
+	free(buf);
+	return fits;
 }
 
 static const char *arg_or_env(char **argv, char **envp, int end, const char *flag, const char *env) {

@@ -31,6 +31,24 @@ func TestLowFDLimit(t *testing.T) {
 	}
 }
 
+// TestSmallStackLimit: under `ulimit -s 64` (KiB), where sh and a plain
+// Go program run, omega-run runs the program too: the C constructor that
+// reads the config file before the Go runtime starts had a 64 KiB buffer
+// on that stack, and the launcher died of SIGSEGV with no line.
+func TestSmallStackLimit(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.under([]string{"prlimit", "--stack=65536"}, "--mode", mode, "--", "/bin/sh", "-c", "echo ok")
+				if r.code != 0 || r.stdout != "ok\n" {
+					t.Errorf("exit %d, stdout %q, stderr %q; want ok", r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
+
 // oneLauncherLine tells whether stderr is one "omega-run: " line, after
 // the warnings that come before errors (root's rx run, a Go init stage).
 func oneLauncherLine(stderr string) bool {
