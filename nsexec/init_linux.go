@@ -373,13 +373,15 @@ func shiftFDs(n int) error {
 }
 
 // chdirSame moves to path if it names the directory old is, and stays in
-// old otherwise.
+// old otherwise. The error is the bare errno, as the C init stage says
+// it: the warning names the path, which is "" once it left the host's
+// tree ("chdir : no such file or directory").
 func chdirSame(path string, old *os.File) error {
 	if old == nil {
-		return os.Chdir(path)
+		return unix.Chdir(path)
 	}
 	defer old.Close()
-	err := os.Chdir(path)
+	err := unix.Chdir(path)
 	if err == nil {
 		before, err1 := old.Stat()
 		after, err2 := os.Stat(".")

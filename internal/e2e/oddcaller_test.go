@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,4 +60,24 @@ func oneLauncherLine(stderr string) bool {
 		}
 	}
 	return len(lines) == 1 && strings.HasPrefix(lines[0], "omega-run: ")
+}
+
+// TestDeletedWorkdirWarning: started in a directory removed meanwhile
+// (cd dir; rmdir ../dir), the program runs and the warning says why it
+// stays there as the C init stage says it, with no "chdir :" of an empty
+// path (the Go init stage's).
+func TestDeletedWorkdirWarning(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			d := filepath.Join(w.extra, "gone")
+			mustMkdir(t, d)
+			chownTree(t, d, u)
+			r := w.runProg("/bin/sh", "-c", `cd "$0" && rmdir "$0" && exec "$@"`, d, bin, "--", "/bin/sh", "-c", "echo ran")
+			want := "omega-run: warning: working directory (no longer in the host's tree either) is not visible in the sandbox (no such file or directory); staying in it read-only"
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, want+"\n") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want ran and the line %q", r.code, r.stdout, r.stderr, want)
+			}
+		})
+	}
 }
