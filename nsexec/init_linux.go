@@ -151,7 +151,10 @@ func enterMounts(s *Spec, w *warner) error {
 	if err := refuseHiddenWorkdir(s.Mounts.HideDirs); err != nil {
 		return err
 	}
-	wd, _ := os.Getwd()
+	// getcwd(2), as the C stage: os.Getwd stats "." first, which fails
+	// in a directory the caller may not search, and the warning would
+	// say the directory had left the host's tree.
+	wd, _ := unix.Getwd()
 	oldwd, _ := os.Open(".")
 	hostProc, err := setupMounts(s.Mounts, s.FailClosed)
 	if hostProc {

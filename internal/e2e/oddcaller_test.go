@@ -3,7 +3,11 @@
 package e2e
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,5 +83,31 @@ func TestDeletedWorkdirWarning(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want ran and the line %q", r.code, r.stdout, r.stderr, want)
 			}
 		})
+	}
+}
+
+// TestUnsearchableWorkdirWarning: started as nobody in a directory it
+// may not search (root's cd, then setpriv), the program runs there and
+// the warning names the directory and EACCES, as the C init stage says
+// it; the Go init stage said the directory had left the host's tree
+// (os.Getwd stats "." first).
+func TestUnsearchableWorkdirWarning(t *testing.T) {
+	w := newWorld(t, nobody)
+	d := filepath.Join(w.extra, "closed")
+	mustMkdir(t, d)
+	if err := os.Chmod(d, 0); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "/bin/sh", "-c", `cd "$0" && exec setpriv --reuid=65534 --regid=65534 --clear-groups "$@"`,
+		d, bin, "--", "/bin/sh", "-c", "pwd")
+	c.Env = []string{"HOME=" + w.home, "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C"}
+	var out, errb bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errb
+	c.Run()
+	want := "omega-run: warning: working directory " + d + " is not visible in the sandbox (permission denied); staying in it read-only\n"
+	if code := shellStatus(c.ProcessState); code != 0 || out.String() != d+"\n" || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want %q and the line %q", code, out.String(), errb.String(), d, want)
 	}
 }
