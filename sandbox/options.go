@@ -250,7 +250,7 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 	_, err := os.Lstat(p.Workspace())
 	newWorkspace := errors.Is(err, fs.ErrNotExist)
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
-		err := os.MkdirAll(d, 0o700)
+		err := mkdirOwnerOnly(d)
 		if err == nil && d == p.DataDir {
 			if err := dataDirOwner(); err != nil {
 				return err
@@ -277,7 +277,7 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 		}
 	}
 	if p.Mode == ModeSandbox {
-		if err := os.MkdirAll(p.PrivateTmp(), 0o700); err != nil {
+		if err := mkdirOwnerOnly(p.PrivateTmp()); err != nil {
 			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", p.PrivateTmp(), err)
 		}
 		if err := protectableConfig(p); err != nil {
@@ -285,6 +285,17 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 		}
 	}
 	return nil
+}
+
+// mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves d, when it makes
+// it, with that mode whatever the caller's umask (ownerOnly).
+func mkdirOwnerOnly(d string) error {
+	_, err := os.Lstat(d)
+	made := errors.Is(err, fs.ErrNotExist)
+	if err := os.MkdirAll(d, 0o700); err != nil || !made {
+		return err
+	}
+	return ownerOnly(d)
 }
 
 // protectableConfig makes sure each config file that sandbox mode keeps
@@ -297,10 +308,15 @@ func protectableConfig(p profiles.Policy) error {
 			// O_EXCL fails on any existing name, a symlink's included.
 			f, err := os.OpenFile(c, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 			if err == nil {
+				// 0600 whatever the umask: under 0377 the next launch
+				// could not read it.
+				err = f.Chmod(0o600)
 				f.Close()
-			} else if errors.Is(err, syscall.EROFS) {
+			}
+			switch {
+			case errors.Is(err, syscall.EROFS):
 				continue // a read-only mount (ProtectHome=read-only): the program cannot create it either
-			} else if !errors.Is(err, fs.ErrExist) {
+			case err != nil && !errors.Is(err, fs.ErrExist):
 				return fmt.Errorf("cannot create %s: %w", c, err)
 			}
 		}

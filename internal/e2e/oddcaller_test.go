@@ -111,3 +111,31 @@ func TestUnsearchableWorkdirWarning(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want %q and the line %q", code, out.String(), errb.String(), d, want)
 	}
 }
+
+// TestUmaskFirstRun: a first run under a umask that takes the owner's
+// write or search bit (umask 0277, 0777) makes a data dir omega-run can
+// use, on that run and the next: it was r-x (or ---) and the launch
+// failed making workspace/ in it, then every launch after.
+func TestUmaskFirstRun(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx"} {
+			for _, mask := range []string{"0277", "0777"} {
+				t.Run(u.name+"/"+mode+"/"+mask, func(t *testing.T) {
+					w := newWorld(t, u)
+					if err := os.RemoveAll(w.dataDir); err != nil {
+						t.Fatal(err)
+					}
+					for run := 1; run <= 2; run++ {
+						r := w.runProg("/bin/sh", "-c", `umask "$0" && exec "$@"`, mask, bin, "--mode", mode, "--", "/bin/sh", "-c", "echo ok")
+						if r.code != 0 || r.stdout != "ok\n" {
+							t.Fatalf("run %d: exit %d, stdout %q, stderr %q; want ok", run, r.code, r.stdout, r.stderr)
+						}
+					}
+					if fi, err := os.Stat(w.dataDir); err != nil || fi.Mode().Perm() != 0o700 {
+						t.Errorf("data dir: %v, %v; want mode 0700", fi.Mode(), err)
+					}
+				})
+			}
+		}
+	}
+}
