@@ -202,6 +202,7 @@ func configLogrus(c *cli.Context) error {
 		return cli.Exit(fmt.Sprintf("omega-run: --log-level %q: want debug, info, warning or error%s", c.String("log-level"), envSource(c, "log-level", "OMEGA_RUN_LOG_LEVEL")), sandbox.ExitLauncher)
 	}
 	logrus.SetLevel(level)
+	logrus.SetOutput(sandbox.Stderr)
 	switch c.String("log-format") {
 	case "text":
 		logrus.SetFormatter(lineFormatter{})
@@ -296,7 +297,6 @@ func options(cc *cli.Context, file map[string]any, sources map[string]string) (s
 }
 
 func runAction(c *cli.Context) error {
-	keepRunningOnDeadStdio()
 	if c.NArg() == 0 {
 		return cli.Exit("omega-run: no program given (usage: omega-run [flags] -- PROGRAM [ARGS...]; see --help)", sandbox.ExitLauncher)
 	}

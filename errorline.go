@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/omega-run/omega-run/internal/termsafe"
+	"github.com/omega-run/omega-run/sandbox"
 	"github.com/sirupsen/logrus"
 )
 
@@ -18,17 +19,17 @@ import (
 // be JSON.
 func printError(line string, args []string) {
 	if !jsonLines(args) {
-		fmt.Fprintln(os.Stderr, termsafe.String(line))
+		fmt.Fprintln(sandbox.Stderr, termsafe.String(line))
 		return
 	}
 	e := logrus.NewEntry(logrus.StandardLogger())
 	e.Time, e.Level, e.Message = time.Now(), logrus.ErrorLevel, strings.TrimPrefix(line, "omega-run: ")
 	b, err := (&logrus.JSONFormatter{}).Format(e)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, line)
+		fmt.Fprintln(sandbox.Stderr, line)
 		return
 	}
-	os.Stderr.Write(b)
+	sandbox.Stderr.Write(b)
 }
 
 // jsonLines tells whether the log format is JSON. configLogrus decides

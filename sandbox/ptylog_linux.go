@@ -32,7 +32,7 @@ func (f crlfFormatter) Format(e *logrus.Entry) ([]byte, error) {
 // puts the formatter back.
 func (r *ptyRelay) crlfWhileRaw() func() {
 	logger := logrus.StandardLogger()
-	if !r.onFD[0] || !r.onFD[2] || logger.Out != os.Stderr || !sameTerminal(r.term, 2) {
+	if !r.onFD[0] || !r.onFD[2] || (logger.Out != os.Stderr && logger.Out != Stderr) || !sameTerminal(r.term, 2) {
 		return func() {}
 	}
 	prev := logger.Formatter
