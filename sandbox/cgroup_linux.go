@@ -28,6 +28,12 @@ func newCgroup(p *plan, ns nsexec.Namespaces) (*cgroupRun, error) {
 	}
 	g, err := cgroups.New("", p.cgroup)
 	if err != nil {
+		if outer := outerSandbox(); outer != "" {
+			// Its writable set leaves out the cgroup file system: no
+			// root or delegation here helps.
+			return nil, fmt.Errorf("--memory, --pids and --cpus: this omega-run runs inside another omega-run "+
+				"(OMEGA_SANDBOX=%s), which keeps the cgroup file system unwritable: give them to the outer omega-run (%w)", outer, err)
+		}
 		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
 	}
 	return &cgroupRun{g: g, ns: ns.Enabled}, nil

@@ -201,6 +201,18 @@ func usernsUnavailable() string {
 const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
 
 // noNewPrivs reports whether this process has no_new_privs set.
+// outerSandbox is the confined mode of the omega-run this one runs
+// inside ("" where none): OMEGA_SANDBOX, which every confined program
+// gets. The variable alone could be inherited; no_new_privs, which every
+// confined program has, backs it.
+func outerSandbox() string {
+	outer := os.Getenv("OMEGA_SANDBOX")
+	if (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
+		return outer
+	}
+	return ""
+}
+
 func noNewPrivs() bool {
 	v, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
 	return err == nil && v == 1
@@ -329,12 +341,10 @@ func usernsWarning(cause string, pol profiles.Policy) string {
 	}
 	head := "user namespaces are unavailable (" + cause + "): " + confined + ", " +
 		"without namespaces, masks or a private /proc"
-	if outer := os.Getenv("OMEGA_SANDBOX"); (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
+	if outer := outerSandbox(); outer != "" {
 		// Nested: no sysctl helps. The outer sandbox keeps programs from
 		// making namespaces (its seccomp profile, Landlock, and its
-		// read-only /proc keep /proc/<pid>/uid_map unwritable), on purpose. The variable alone
-		// could be inherited; no_new_privs, which every confined program
-		// has, backs it.
+		// read-only /proc keep /proc/<pid>/uid_map unwritable), on purpose.
 		return head + "; this omega-run appears to run confined by another (OMEGA_SANDBOX=" + outer + ", no_new_privs set), " +
 			"which keeps programs from setting up user namespaces: the outer omega-run's confinement still holds here"
 	}
