@@ -335,7 +335,15 @@ func droppedEnv(pol profiles.Policy) []string {
 }
 
 // notHidden says exactly what the sandbox cannot hide or keep read-only
-// without a mount namespace.
+// without a mount namespace. What the mounts around omega-run already
+// hold is not named: inside an outer omega-run sandbox (an agent starting
+// its tools with omega-run) its masks and read-only binds stay in place
+// for the program, which runs in the same mount namespace.
 func notHidden(plan *nsexec.MountPlan) string {
-	return "without namespaces /run and /tmp stay the host's" + plan.Unprotected()
+	open := nsexec.MountPlan{
+		ReadOnly:  slices.DeleteFunc(slices.Clone(plan.ReadOnly), onReadOnlyMount),
+		HideDirs:  slices.DeleteFunc(slices.Clone(plan.HideDirs), maskedHere),
+		HideFiles: slices.DeleteFunc(slices.Clone(plan.HideFiles), maskedHere),
+	}
+	return "without namespaces /run and /tmp stay the host's" + open.Unprotected()
 }

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,39 @@ func TestNestedLimitsSaid(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestNestedFallbackNamesOpen: omega-run inside a confined omega-run
+// runs without namespaces, and its warning lists what that leaves open.
+// Inside an outer sandbox the outer one's masks and read-only binds still
+// hold, so the config file is not "writable" nor ~/.ssh "readable" there,
+// and the program indeed cannot; inside rx both are, and are named.
+func TestNestedFallbackNamesOpen(t *testing.T) {
+	for _, u := range users {
+		for _, outer := range confinedModes {
+			t.Run(u.name+"/"+outer, func(t *testing.T) {
+				w := newWorld(t, u)
+				ssh, netrc := filepath.Join(w.home, ".ssh"), filepath.Join(w.home, ".netrc")
+				mustMkdir(t, ssh)
+				writeFile(t, filepath.Join(ssh, "id_ed25519"), "KEY")
+				writeFile(t, netrc, "machine x password NETRC")
+				chownTree(t, w.home, u)
+				cfg := filepath.Join(w.dataDir, "config.toml")
+				r := w.run("--mode", outer, "--", bin, "--", "/bin/sh", "-c",
+					`cat "$0"/id_ed25519 "$1"; : >> "$2" && echo cfg-written`, ssh, netrc, cfg)
+				named := strings.Contains(r.stderr, "writable, though kept read-only in the sandbox: "+cfg) &&
+					strings.Contains(r.stderr, "readable: "+ssh) && strings.Contains(r.stderr, netrc)
+				leaked := strings.Contains(r.stdout, "KEY") || strings.Contains(r.stdout, "NETRC")
+				written := strings.Contains(r.stdout, "cfg-written")
+				if outer == "sandbox" && (named || strings.Contains(r.stderr, "readable:") || leaked || written) {
+					t.Errorf("inside sandbox mode the outer masks hold: named %v, read %v, written %v; stdout %q stderr %q", named, leaked, written, r.stdout, r.stderr)
+				}
+				if outer == "rx" && (!named || !leaked || !written) {
+					t.Errorf("inside rx nothing is hidden or held: named %v, read %v, written %v; stdout %q stderr %q", named, leaked, written, r.stdout, r.stderr)
+				}
+			})
 		}
 	}
 }
