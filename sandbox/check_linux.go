@@ -33,6 +33,10 @@ func Check() Report {
 	}
 	if err := probe(); err != nil {
 		r.NamespacesError = err.Error()
+		if outer := outerSandbox(); outer != "" { // as the launch's warning says
+			r.NamespacesError += "; this omega-run runs inside another omega-run (OMEGA_SANDBOX=" + outer +
+				"), which keeps programs from setting up user namespaces: its confinement still holds here"
+		}
 	} else {
 		r.Namespaces = true
 	}
@@ -48,6 +52,11 @@ func lateSockets(namespaces bool) string {
 		return "Landlock RESOLVE_UNIX"
 	}
 	if !namespaces {
+		if outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") {
+			// The program stays in the outer sandbox's mounts, pid
+			// namespace and seccomp filter (its broker's too).
+			return "none of this omega-run's own without namespaces; the outer sandbox's still cover programs started here"
+		}
 		return "none without namespaces (no masks, no connect broker): the host's unix sockets stay reachable"
 	}
 	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}

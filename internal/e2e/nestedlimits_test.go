@@ -65,3 +65,36 @@ func TestNestedFallbackNamesOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedCheckSaid: check inside a confined omega-run says that the
+// outer one is why there are no namespaces (not only the probe's raw
+// "fork/exec /proc/self/exe: read-only file system"), and inside sandbox
+// mode that the outer sandbox's masks and connect broker still cover
+// host sockets.
+func TestNestedCheckSaid(t *testing.T) {
+	for _, u := range users {
+		for _, outer := range confinedModes {
+			t.Run(u.name+"/"+outer, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.run("--mode", outer, "--", bin, "check")
+				ns, sockets := lineOf(r.stdout, "namespaces:"), lineOf(r.stdout, "host sockets:")
+				if r.code != 1 || !strings.Contains(ns, "inside another omega-run (OMEGA_SANDBOX="+outer+")") {
+					t.Errorf("exit %d, namespaces line %q; want 1 and the outer omega-run named (stdout %q)", r.code, ns, r.stdout)
+				}
+				if held := strings.Contains(sockets, "the outer sandbox's"); held != (outer == "sandbox") {
+					t.Errorf("host sockets line %q: want the outer sandbox's cover named only inside sandbox mode", sockets)
+				}
+			})
+		}
+	}
+}
+
+// lineOf is the first line of out that starts with prefix, or "".
+func lineOf(out, prefix string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, prefix) {
+			return l
+		}
+	}
+	return ""
+}
