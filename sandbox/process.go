@@ -65,6 +65,9 @@ func (p Process) resolveIDs() (*ids, error) {
 	if os.Geteuid() != 0 {
 		return nil, errors.New("--user, --group and --groups need omega-run to run as root (it cannot switch to another user otherwise)")
 	}
+	if err := idSwitchRefused(); err != nil {
+		return nil, err
+	}
 	out := &ids{}
 	if p.User != "" {
 		u, err := lookupUser(p.User)

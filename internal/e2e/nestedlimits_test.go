@@ -98,3 +98,24 @@ func lineOf(out, prefix string) string {
 	}
 	return ""
 }
+
+// TestNestedUserSaid: root's program inside a confined omega-run has no
+// capabilities, so a nested --user cannot switch ids: 125 and a line
+// saying why and where --user goes, not "setgroups: operation not
+// permitted". (nobody is told that --user needs root, as outside.)
+func TestNestedUserSaid(t *testing.T) {
+	for _, outer := range confinedModes {
+		for _, inner := range confinedModes {
+			t.Run(outer+"/"+inner, func(t *testing.T) {
+				w := newWorld(t, rootUser)
+				r := w.run("--mode", outer, "--", bin, "--mode", inner, "--user", "nobody", "--", "/bin/sh", "-c", "echo ran")
+				last := strings.TrimSpace(r.stderr)
+				last = last[strings.LastIndexByte(last, '\n')+1:]
+				if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(last, "without CAP_SETUID and CAP_SETGID") ||
+					!strings.Contains(last, "give --user to the outer omega-run") {
+					t.Errorf("exit %d, stdout %q, stderr %q; want 125 and why", r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
