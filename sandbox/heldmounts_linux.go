@@ -5,8 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // onReadOnlyMount tells whether p lies on a read-only mount: without
@@ -54,3 +58,53 @@ func mountID(p string) (id uint64, ok bool) {
 	}
 	return stx.Mnt_id, stx.Mask&unix.STATX_MNT_ID != 0
 }
+
+// outerOwnMounts are the file systems an omega-run sandbox makes for
+// itself, writable but none of the host's: what their root-owned files
+// are, the program changes only for itself and the outer sandbox.
+var outerOwnMounts = map[string]string{"/run": "tmpfs", "/dev": "tmpfs", "/dev/pts": "devpts", "/dev/shm": "tmpfs"}
+
+// outerMountsHold tells whether an outer omega-run sandbox's read-only
+// mounts stop metadata changes (chmod, utimes, xattrs) outside pol's
+// writable set, which Landlock does not: this launch runs inside one,
+// whose root is read-only, and every writable mount is in pol's writable
+// set or one of the outer sandbox's own. Where the outer one grants more
+// (an --allow-write of its own), the gap is there and stays said.
+func outerMountsHold(pol profiles.Policy) bool {
+	if outerSandbox() != string(ModeSandbox) || !onReadOnlyMount("/") {
+		return false
+	}
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Fields(line)
+		sep := slices.Index(f, "-")
+		if sep < 6 || sep+1 >= len(f) {
+			return false
+		}
+		point, opts, fstype := unescapeOctal(f[4]), f[5], f[sep+1]
+		if !strings.HasPrefix(opts, "rw") || pol.WritableRootOf(point) != "" || outerOwnMounts[point] == fstype {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// unescapeOctal undoes mountinfo's octal escapes (\040 for a space).
+func unescapeOctal(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
+			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
+			i += 3
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func isOctal(c byte) bool { return c >= '0' && c <= '7' }

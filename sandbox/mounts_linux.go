@@ -345,5 +345,9 @@ func notHidden(plan *nsexec.MountPlan) string {
 		HideDirs:  slices.DeleteFunc(slices.Clone(plan.HideDirs), maskedHere),
 		HideFiles: slices.DeleteFunc(slices.Clone(plan.HideFiles), maskedHere),
 	}
-	return "without namespaces /run and /tmp stay the host's" + open.Unprotected()
+	where := "the host's"
+	if outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") {
+		where = "the outer sandbox's"
+	}
+	return "without namespaces /run and /tmp stay " + where + open.Unprotected()
 }

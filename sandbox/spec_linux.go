@@ -268,9 +268,10 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 // only Landlock confines it (rx, or sandbox without namespaces): Landlock
 // has no rights for chmod, utimes or xattrs, and root owns most of the
 // system (chown needs CAP_CHOWN, which the program lacks). Sandbox mode's
-// read-only root stops them.
+// read-only root stops them, and so do an outer omega-run sandbox's
+// read-only mounts where it grants no more than this launch.
 func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
-	if uid != 0 || mounts || pol.Mode == ModeRWX {
+	if uid != 0 || mounts || pol.Mode == ModeRWX || outerMountsHold(pol) {
 		return ""
 	}
 	return "the program runs as root without a read-only root, and Landlock does not stop chmod, " +

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,7 +56,8 @@ func TestNestedFallbackNamesOpen(t *testing.T) {
 					strings.Contains(r.stderr, "readable: "+ssh) && strings.Contains(r.stderr, netrc)
 				leaked := strings.Contains(r.stdout, "KEY") || strings.Contains(r.stdout, "NETRC")
 				written := strings.Contains(r.stdout, "cfg-written")
-				if outer == "sandbox" && (named || strings.Contains(r.stderr, "readable:") || leaked || written) {
+				if outer == "sandbox" && (named || strings.Contains(r.stderr, "readable:") || leaked || written ||
+					!strings.Contains(r.stderr, "/run and /tmp stay the outer sandbox's")) {
 					t.Errorf("inside sandbox mode the outer masks hold: named %v, read %v, written %v; stdout %q stderr %q", named, leaked, written, r.stdout, r.stderr)
 				}
 				if outer == "rx" && (!named || !leaked || !written) {
@@ -117,5 +119,42 @@ func TestNestedUserSaid(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestNestedRootMetadata: root's program in rx (or a sandbox without
+// namespaces) is warned that Landlock does not stop chmod of root's files
+// (125 with --fail-closed). Inside an outer sandbox, whose read-only
+// mounts do stop it, that was untrue and refused every nested
+// --fail-closed launch of a root agent; where the outer one lets write
+// what the inner one does not (an --allow-write of its own), chmod there
+// is open indeed, and still said.
+func TestNestedRootMetadata(t *testing.T) {
+	const gap = "chmod 666 /etc/shadow"
+	for _, inner := range confinedModes {
+		t.Run(inner, func(t *testing.T) {
+			w := newWorld(t, rootUser)
+			target := filepath.Join(w.extra, "f")
+			writeFile(t, target, "x")
+			// A nested sandbox has no namespaces, which --fail-closed refuses itself.
+			chmodInner := []string{"--", bin, "--mode", inner}
+			if inner == "rx" {
+				chmodInner = append(chmodInner, "--fail-closed")
+			}
+			chmodInner = append(chmodInner, "--", "/bin/sh", "-c", `chmod 600 /etc/hostname "$0" 2>&1; echo ran`, target)
+			r := w.run(chmodInner...)
+			if r.code != 0 || !strings.Contains(r.stdout, "ran") || strings.Contains(r.stderr, gap) ||
+				!strings.Contains(r.stdout, "/etc/hostname': Read-only file system") || !strings.Contains(r.stdout, "'"+target+"': Read-only file system") {
+				t.Errorf("inside sandbox mode: exit %d, stdout %q, stderr %q; want the nested --fail-closed run, both chmods refused", r.code, r.stdout, r.stderr)
+			}
+			r = w.run(append([]string{"--allow-write", w.extra}, chmodInner...)...)
+			if (inner == "rx") != (r.code == 125 && !strings.Contains(r.stdout, "ran")) || !strings.Contains(r.stderr, gap) {
+				t.Errorf("outer --allow-write: exit %d, stdout %q, stderr %q; want the gap named (125 with --fail-closed)", r.code, r.stdout, r.stderr)
+			}
+			r = w.run("--allow-write", w.extra, "--", bin, "--mode", inner, "--", "/bin/chmod", "600", target)
+			if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o600 || !strings.Contains(r.stderr, gap) {
+				t.Errorf("outer --allow-write: the gap named is real: chmod %v (%v), stderr %q", fi.Mode(), err, r.stderr)
+			}
+		})
 	}
 }
