@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -248,20 +249,40 @@ func policyWarnings(pol profiles.Policy, mounts bool, abi, uid int, limits []rli
 // asks for, denies TCP bind and connect only (not the port listen() binds
 // itself), and from ABI 4 on: below it, TCP is open too.
 func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
-	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX {
+	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX || loopbackOnly() {
 		return ""
+	}
+	fix := "; use sandbox mode for no network"
+	if outer := outerSandbox(); outer != "" { // sandbox mode is what runs, without namespaces
+		fix = "; give --net none to the outer omega-run (OMEGA_SANDBOX=" + outer + ") for no network"
 	}
 	const gap = "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): "
 	if abi < 4 {
 		return gap + "this kernel's Landlock cannot deny TCP either (that needs ABI 4), so TCP, UDP (DNS too), raw and " +
-			"other sockets all stay open; use sandbox mode for no network"
+			"other sockets all stay open" + fix
 	}
 	w := gap + "Landlock denies TCP bind and connect only (a listen() without bind still gets a port); " +
 		"UDP (DNS too), raw and other sockets stay open"
 	if pol.Seccomp == profiles.SeccompNone {
 		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
 	}
-	return w + "; use sandbox mode for no network"
+	return w + fix
+}
+
+// loopbackOnly tells whether this network namespace has no interface
+// but loopback (an outer sandbox's --net none, unshare -n): --net none
+// holds already, with or without a namespace of the program's own.
+func loopbackOnly() bool {
+	ifs, err := net.Interfaces()
+	if err != nil || len(ifs) == 0 {
+		return false
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagLoopback == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // rootMetadataWarning is the gap of a program that runs as root where

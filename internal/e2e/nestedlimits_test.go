@@ -158,3 +158,33 @@ func TestNestedRootMetadata(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedNetNoneSaid: a nested --net none has no network namespace of
+// its own. Inside an outer --net none, whose namespace has loopback only,
+// nothing is open and nothing is said (a nested rx --fail-closed runs);
+// otherwise the gap is said with what helps there: --net none on the
+// outer omega-run, not "use sandbox mode", which is what runs already.
+func TestNestedNetNoneSaid(t *testing.T) {
+	const gap = "--net none without a network namespace"
+	for _, u := range users {
+		for _, inner := range confinedModes {
+			t.Run(u.name+"/"+inner, func(t *testing.T) {
+				w := newWorld(t, u)
+				args := []string{"--", bin, "--mode", inner, "--net", "none"}
+				if inner == "rx" {
+					args = append(args, "--fail-closed")
+				}
+				args = append(args, "--", "/bin/sh", "-c", "echo ran")
+				r := w.run(append([]string{"--net", "none"}, args...)...)
+				if strings.Contains(r.stderr, gap) || r.code != 0 || !strings.Contains(r.stdout, "ran") {
+					t.Errorf("outer --net none: exit %d, stdout %q, stderr %q; want no gap said and a run", r.code, r.stdout, r.stderr)
+				}
+				r = w.run(args...)
+				if !strings.Contains(r.stderr, gap) || !strings.Contains(r.stderr, "give --net none to the outer omega-run") ||
+					strings.Contains(r.stderr, "use sandbox mode for no network") {
+					t.Errorf("outer with network: exit %d, stderr %q; want the gap and the outer --net none named", r.code, r.stderr)
+				}
+			})
+		}
+	}
+}
