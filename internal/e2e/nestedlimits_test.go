@@ -188,3 +188,33 @@ func TestNestedNetNoneSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnLandlockInside: a program that applies a Landlock ruleset of
+// its own (go-landlock, as agents' sandbox helpers do) works inside
+// omega-run: its narrower rules hold, and a ruleset granting writes
+// everywhere does not widen the outer writable set (README's seccomp
+// section: nested Landlock rulesets keep working).
+func TestOwnLandlockInside(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				ws := filepath.Join(w.dataDir, "workspace")
+				for _, d := range []string{"a", "b"} {
+					mustMkdir(t, filepath.Join(ws, d))
+				}
+				chownTree(t, ws, u)
+				a, b := filepath.Join(ws, "a", "f"), filepath.Join(ws, "b", "f")
+				write := `for f in "$@"; do (echo x > "$f") 2>&1 && echo "wrote $f"; done; echo done`
+				r := w.run("--mode", mode, "--", probe, "own-landlock", filepath.Join(ws, "a"), "/bin/sh", "-c", write, "sh", a, b, w.outside+"/sentinel")
+				if !strings.Contains(r.stdout, "wrote "+a) || strings.Contains(r.stdout, "wrote "+b) || !strings.Contains(r.stdout, "done") {
+					t.Errorf("own ruleset (writes below a only): exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+				}
+				r = w.run("--mode", mode, "--", probe, "own-landlock", "/", "/bin/sh", "-c", write, "sh", b, w.outside+"/sentinel")
+				if !strings.Contains(r.stdout, "wrote "+b) || !strings.Contains(r.stdout, "done") || w.sentinel() != "original" {
+					t.Errorf("own ruleset granting /: exit %d, stdout %q, stderr %q, sentinel %q", r.code, r.stdout, r.stderr, w.sentinel())
+				}
+			})
+		}
+	}
+}

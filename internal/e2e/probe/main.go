@@ -80,6 +80,8 @@ func run(action string, args []string) error {
 		return readSessionKey(args[0])
 	case "into-cgroup": // DIR: start a child in the cgroup v2 directory DIR
 		return intoCgroup(args[0])
+	case "own-landlock": // DIR PROGRAM ARGS...: a Landlock ruleset of its own (write below DIR only), then exec PROGRAM
+		return ownLandlock(args)
 	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
 		return fakeABI(args)
 	case "lose-parent": // PROGRAM ARGS...: SIGKILL PROGRAM while its init stage switches ids
