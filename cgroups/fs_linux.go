@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/omega-run/omega-run/internal/mountinfo"
 	"golang.org/x/sys/unix"
 )
 
@@ -267,7 +268,7 @@ func parseMountinfo(r io.Reader) (map[string]v1Mount, error) {
 		if len(fields) < 5 || len(super) < 3 || super[0] != "cgroup" {
 			continue
 		}
-		m := v1Mount{point: unescapeMount(fields[4]), root: unescapeMount(fields[3])}
+		m := v1Mount{point: mountinfo.Unescape(fields[4]), root: mountinfo.Unescape(fields[3])}
 		for _, opt := range strings.Split(super[2], ",") {
 			if _, dup := ms[opt]; !dup {
 				ms[opt] = m
@@ -291,25 +292,6 @@ func (m v1Mount) dir(p string) (string, bool) {
 		}
 	}
 	return filepath.Join(m.point, rel), true
-}
-
-// unescapeMount undoes mountinfo's octal escapes (\040 for a space, …).
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // staleAge is how old a group must be before removeStale considers it: its

@@ -213,9 +213,6 @@ func TestParseMountinfo(t *testing.T) {
 	if m := ms["memory"]; m != (v1Mount{point: "/sys/fs/cgroup/memory", root: "/docker/abc"}) {
 		t.Errorf("memory (first mount wins): %+v", m)
 	}
-	if got := unescapeMount(`/mnt/memory\040again\`); got != `/mnt/memory again\` {
-		t.Errorf("unescapeMount = %q", got)
-	}
 	// The kernel leaves a form feed as it is (found by FuzzMountinfo): it
 	// used to split the line, making "rw,relatime" the mount point.
 	ms, err = parseMountinfo(strings.NewReader("35 31 0:32 /a\fb /mnt/p\fq rw,relatime - cgroup cgroup rw,pids\n"))

@@ -75,14 +75,3 @@ func TestParentWatch(t *testing.T) {
 		t.Error("gone() without a watch")
 	}
 }
-
-func TestUnescapeMountinfo(t *testing.T) {
-	for in, want := range map[string]string{
-		`/a\040b`: "/a b", `/tab\011x`: "/tab\tx", `/back\134slash`: `/back\slash`, `/plain`: "/plain",
-		`/cut\04`: `/cut\04`, `/not\089`: `/not\089`, `/end\`: `/end\`,
-	} {
-		if got := unescapeMountinfo(in); got != want {
-			t.Errorf("unescapeMountinfo(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

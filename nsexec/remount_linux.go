@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omega-run/omega-run/internal/mountinfo"
 	"golang.org/x/sys/unix"
 )
 
@@ -92,7 +93,7 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 		if len(fields) < 5 {
 			continue
 		}
-		mp := unescapeMountinfo(fields[4])
+		mp := mountinfo.Unescape(fields[4])
 		if mp == p || !(p == "/" || strings.HasPrefix(mp, p+"/")) {
 			continue
 		}
@@ -127,18 +128,4 @@ func mntID(fd int) (int, error) {
 	}
 	line, _, _ := strings.Cut(rest, "\n")
 	return strconv.Atoi(strings.TrimSpace(line))
-}
-
-// unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
-func unescapeMountinfo(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) && s[i+1] >= '0' && s[i+1] <= '3' && s[i+2] >= '0' && s[i+2] <= '7' && s[i+3] >= '0' && s[i+3] <= '7' {
-			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/omega-run/omega-run/internal/mountinfo"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -84,7 +85,7 @@ func outerMountsHold(pol profiles.Policy) bool {
 		if sep < 6 || sep+1 >= len(f) {
 			return false
 		}
-		point, opts, fstype := unescapeOctal(f[4]), f[5], f[sep+1]
+		point, opts, fstype := mountinfo.Unescape(f[4]), f[5], f[sep+1]
 		if !strings.HasPrefix(opts, "rw") || pol.WritableRootOf(point) != "" || outerOwnMounts[point] == fstype {
 			continue
 		}
@@ -92,19 +93,3 @@ func outerMountsHold(pol profiles.Policy) bool {
 	}
 	return true
 }
-
-// unescapeOctal undoes mountinfo's octal escapes (\040 for a space).
-func unescapeOctal(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) && isOctal(s[i+1]) && isOctal(s[i+2]) && isOctal(s[i+3]) {
-			b.WriteByte((s[i+1]-'0')<<6 | (s[i+2]-'0')<<3 | (s[i+3] - '0'))
-			i += 3
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func isOctal(c byte) bool { return c >= '0' && c <= '7' }
