@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/sirupsen/logrus"
@@ -250,7 +251,10 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 	_, err := os.Lstat(p.Workspace())
 	newWorkspace := errors.Is(err, fs.ErrNotExist)
 	for _, d := range []string{p.DataDir, p.Workspace(), p.ClaudeDir()} {
-		err := mkdirOwnerOnly(d)
+		err := homeMissing(p.Home, d)
+		if err == nil {
+			err = mkdirOwnerOnly(d)
+		}
 		if err == nil && d == p.DataDir {
 			if err := dataDirOwner(); err != nil {
 				return err
@@ -286,6 +290,28 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 	}
 	return nil
 }
+
+// homeMissing refuses to make d where that would make the home it lies
+// in: a missing home is an account's way of having none (Debian's
+// /nonexistent, which other tools count on staying missing), and root
+// would create it.
+func homeMissing(home, d string) error {
+	if home == "/" || !strings.HasPrefix(d, home+"/") {
+		return nil
+	}
+	if _, err := os.Stat(home); errors.Is(err, fs.ErrNotExist) {
+		return noHomeError(home)
+	}
+	return nil
+}
+
+type noHomeError string
+
+func (e noHomeError) Error() string {
+	return "home " + string(e) + " does not exist, and omega-run does not make it"
+}
+
+func (noHomeError) Is(target error) bool { return target == fs.ErrNotExist }
 
 // mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves d, when it makes
 // it, with that mode whatever the caller's umask (ownerOnly).
