@@ -245,6 +245,9 @@ void omega_seccomp_install(const struct sock_filter *bpf, uint32_t len, uint32_t
 		               "--seccomp none runs without a filter)", omega_errstr(ENOSYS));
 	if (r < 0 && errno == EINVAL)
 		omega_die(125, "seccomp: install: %s (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", omega_errstr(EINVAL));
+	if (r < 0 && errno == EPERM) // install_linux.go's refusedByFilter
+		omega_die(125, "seccomp: install: %s: a seccomp filter around omega-run refuses it (systemd's SystemCallFilter=: "
+		               "allow seccomp), or an LSM does; --seccomp none runs without a filter", omega_errstr(EPERM));
 	if (r < 0)
 		omega_dief(errno, "seccomp: install");
 	if (r > 0)

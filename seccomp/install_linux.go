@@ -42,6 +42,8 @@ func (p *Program) Install() error {
 			"--seccomp none runs without a filter)", errno)
 	case errno == unix.EINVAL:
 		return fmt.Errorf("install: %w (kernel without CONFIG_SECCOMP_FILTER, or a flag it does not know)", errno)
+	case errno == unix.EPERM:
+		return fmt.Errorf("install: %w: %s", errno, refusedByFilter)
 	case errno != 0:
 		return fmt.Errorf("install: %w", errno)
 	case r != 0:
@@ -50,6 +52,12 @@ func (p *Program) Install() error {
 	}
 	return nil
 }
+
+// refusedByFilter is why seccomp(2) fails with EPERM once no_new_privs
+// is set (cinit_confine.c has the same words): a unit's
+// SystemCallFilter=@system-service lacks it.
+const refusedByFilter = "a seccomp filter around omega-run refuses it (systemd's SystemCallFilter=: allow seccomp), " +
+	"or an LSM does; --seccomp none runs without a filter"
 
 // KernelSupport asks the kernel whether it takes filters whose rules
 // return errnos (SECCOMP_GET_ACTION_AVAIL, Linux 4.14), as omega-run's

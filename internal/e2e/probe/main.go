@@ -92,6 +92,8 @@ func run(action string, args []string) error {
 		return withSignals(args)
 	case "no-fork": // PROGRAM ARGS...: exec PROGRAM where no process can be created
 		return noForkExec(args)
+	case "restrict-namespaces": // PROGRAM ARGS...: exec PROGRAM where no namespace can be made (systemd's RestrictNamespaces=)
+		return restrictNamespaces(args)
 	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
 		c, err := net.ListenPacket("udp", "127.0.0.1:0")
 		if err != nil {

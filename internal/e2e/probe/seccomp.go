@@ -112,3 +112,29 @@ func withSignals(args []string) error {
 	}
 	return syscall.Exec(args[2], args[2:], os.Environ())
 }
+
+// restrictNamespaces simulates systemd's RestrictNamespaces=yes:
+// "restrict-namespaces PROGRAM ARGS..." makes clone and unshare with any
+// CLONE_NEW* flag, and every setns, fail with EPERM, and clone3 (whose
+// flags a filter cannot read) with ENOSYS, then execs.
+func restrictNamespaces(args []string) error {
+	const newFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
+		unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
+	deny := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
+	jeq := func(nr uint32, jt, jf uint8) unix.SockFilter {
+		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: jt, Jf: jf}
+	}
+	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
+	f := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
+		jeq(unix.SYS_CLONE3, 0, 1), ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)),
+		jeq(unix.SYS_SETNS, 0, 1), ret(deny),
+		jeq(unix.SYS_CLONE, 1, 0),
+		jeq(unix.SYS_UNSHARE, 0, 3),
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
+		{Code: unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K, K: newFlags, Jt: 0, Jf: 1},
+		ret(deny),
+		ret(unix.SECCOMP_RET_ALLOW),
+	}
+	return filteredExec(f, args)
+}
