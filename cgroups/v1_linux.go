@@ -47,7 +47,11 @@ func planV1(l Limits) (map[string]string, error) {
 			return nil, fmt.Errorf("cgroups: %w: this process's %s cgroup %s is outside what %s shows (%s)",
 				ErrUnavailable, n, p, m.point, m.root)
 		}
-		if err := unix.Access(dir, unix.W_OK); err != nil {
+		if err := unix.Access(dir, unix.W_OK); errors.Is(err, unix.EROFS) {
+			// Read-only for root too (a unit's ProtectControlGroups=):
+			// no user helps, the caller says what does.
+			return nil, fmt.Errorf("cgroups: %w: %s: %w", ErrUnavailable, dir, err)
+		} else if err != nil {
 			return nil, fmt.Errorf("cgroups: %w: %s: %w; cgroup v1 needs root (or a %s hierarchy made writable for this user)",
 				ErrUnavailable, dir, err, n)
 		}

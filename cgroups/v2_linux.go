@@ -52,7 +52,9 @@ func planV2(root string, l Limits) (string, error) {
 				ErrUnavailable, c, dir, strings.Join(have, " "))
 		}
 	}
-	if err := unix.Access(dir, unix.W_OK); err != nil {
+	if err := unix.Access(dir, unix.W_OK); errors.Is(err, unix.EROFS) {
+		return "", fmt.Errorf("cgroups: %w: %s: %w", ErrUnavailable, dir, err) // v1_linux.go's reason
+	} else if err != nil {
 		return "", fmt.Errorf("cgroups: %w: %s: %w; run as root, or inside a delegated cgroup subtree "+
 			"(e.g. systemd-run --user --scope -p Delegate=yes omega-run …)", ErrUnavailable, dir, err)
 	}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -33,6 +34,11 @@ func newCgroup(p *plan, ns nsexec.Namespaces) (*cgroupRun, error) {
 			// root or delegation here helps.
 			return nil, fmt.Errorf("--memory, --pids and --cpus: this omega-run runs inside another omega-run "+
 				"(OMEGA_SANDBOX=%s), which keeps the cgroup file system unwritable: give them to the outer omega-run (%w)", outer, err)
+		}
+		if errors.Is(err, unix.EROFS) {
+			return nil, fmt.Errorf("%w: the cgroup file system is read-only here (systemd's ProtectControlGroups=): "+
+				"drop that directive, or limit the unit itself (MemoryMax=, TasksMax=, CPUQuota=) in place of "+
+				"--memory, --pids and --cpus", err)
 		}
 		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
 	}

@@ -1,0 +1,56 @@
+//go:build linux
+
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The tests here run omega-run as a systemd unit with hardening
+// directives would (README, Servers): systemd is not PID 1 here, so each
+// simulates the directive's effect on the kernel's side.
+
+// underRootWrapper runs omega-run's args as w's user after script, run as
+// root in a private mount namespace, has changed the view around it.
+func underRootWrapper(w *world, script string, args ...string) result {
+	w.t.Helper()
+	asRoot := *w
+	asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller w.u again
+	full := fmt.Sprintf("%s || exit 99\nexec setpriv --reuid=%d --regid=%d --clear-groups \"$@\"", script, w.u.uid, w.u.gid)
+	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", bin}, args...)...)
+}
+
+// TestUnitSeccompRefused: SystemCallFilter=@system-service with
+// SystemCallErrorNumber=EPERM lacks seccomp(2); the launch ends with 125
+// and a line naming the filter around omega-run and the call to allow.
+func TestUnitSeccompRefused(t *testing.T) {
+	const sign = "a seccomp filter around omega-run refuses it (systemd's SystemCallFilter=: allow seccomp)"
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.under([]string{probe, "seccomp-exec", "317=1"}, "--mode", mode, "--", "/bin/echo", "ran")
+				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+					t.Errorf("%+v; want 125 and %q", r, sign)
+				}
+			})
+		}
+	}
+}
+
+// TestUnitCgroupsReadOnly: a unit's ProtectControlGroups= mounts the
+// cgroup file system read-only; --pids then ends the launch (125) with
+// that cause and its fix, not with "needs root" to a root caller.
+func TestUnitCgroupsReadOnly(t *testing.T) {
+	const script = `mount --rbind /sys/fs/cgroup /sys/fs/cgroup &&
+for m in $(awk '$5 ~ "^/sys/fs/cgroup" {print $5}' /proc/self/mountinfo); do mount -o remount,bind,ro "$m" || exit 99; done`
+	w := newWorld(t, rootUser)
+	for _, mode := range []string{"sandbox", "rx"} {
+		r := underRootWrapper(w, script, "--mode", mode, "--pids", "64", "--", "/bin/echo", "ran")
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "ProtectControlGroups=") || strings.Contains(r.stderr, "needs root") {
+			t.Errorf("%s: %+v; want 125, ProtectControlGroups= named and no word of root", mode, r)
+		}
+	}
+}
