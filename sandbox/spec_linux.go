@@ -373,6 +373,9 @@ func usernsWarning(cause string, pol profiles.Policy) string {
 	if cause == foreignProc {
 		return head + "; mount a /proc for this pid namespace (unshare --mount-proc, bwrap --proc /proc)"
 	}
+	if fix := unitFix(cause); fix != "" {
+		return head + "; " + fix
+	}
 	return head + "; to enable them run 'sysctl -w user.max_user_namespaces=15000', " +
 		"or on Ubuntu 24.04+ give omega-run an AppArmor profile that allows userns (see README)"
 }

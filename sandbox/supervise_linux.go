@@ -242,7 +242,12 @@ func cloneFailure(err error) string {
 		return ""
 	}
 	switch errno {
-	case unix.EPERM, unix.EACCES, unix.EROFS, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
+	case unix.EPERM:
+		if by := refusedByUnit(); by != "" {
+			return "creating them failed: " + errno.Error() + ": " + by
+		}
+		return "creating them failed: " + errno.Error()
+	case unix.EACCES, unix.EROFS, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
 		return "creating them failed: " + errno.Error()
 	}
 	return ""

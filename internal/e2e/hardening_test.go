@@ -22,6 +22,51 @@ func underRootWrapper(w *world, script string, args ...string) result {
 	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", bin}, args...)...)
 }
 
+// TestUnitNoCapabilities: root with an empty capability bounding set
+// (CapabilityBoundingSet=) cannot map uid 0 into a user namespace (that
+// needs CAP_SETFCAP); the fallback must name the missing capabilities
+// and the directive, not the sysctls (which it blamed), and --fail-closed
+// refuses with the same words.
+func TestUnitNoCapabilities(t *testing.T) {
+	const sign = "root without CAP_SETUID, CAP_SETGID and CAP_SETFCAP cannot map its ids into them (a unit's CapabilityBoundingSet="
+	w := newWorld(t, rootUser)
+	wrap := []string{"setpriv", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all"}
+	r := w.under(wrap, "--", "/bin/echo", "ran")
+	if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) || strings.Contains(r.stderr, "sysctl") {
+		t.Errorf("%+v; want the fallback run and %q said, no sysctl", r, sign)
+	}
+	r = w.under(wrap, "--fail-closed", "--", "/bin/echo", "ran")
+	if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+		t.Errorf("--fail-closed: %+v; want 125 and why", r)
+	}
+	r = w.under(wrap, "--user", "nobody", "--", "/bin/true")
+	if r.code != 125 || !strings.Contains(r.stderr, "without CAP_SETUID") {
+		t.Errorf("--user: %+v; want 125 and the missing capability named", r)
+	}
+}
+
+// TestUnitRestrictNamespaces: a unit's RestrictNamespaces= refuses every
+// namespace with EPERM through a seccomp filter; the fallback must name
+// that filter, not the sysctls that do not apply, and --fail-closed
+// refuses with the same words.
+func TestUnitRestrictNamespaces(t *testing.T) {
+	const sign = "a seccomp filter around omega-run refuses them (systemd's RestrictNamespaces="
+	wrap := []string{probe, "restrict-namespaces"}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.under(wrap, "--", "/bin/echo", "ran")
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) || strings.Contains(r.stderr, "sysctl") {
+				t.Errorf("%+v; want the fallback run and %q said, no sysctl", r, sign)
+			}
+			r = w.under(wrap, "--fail-closed", "--", "/bin/echo", "ran")
+			if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+				t.Errorf("--fail-closed: %+v; want 125 and why", r)
+			}
+		})
+	}
+}
+
 // TestUnitSeccompRefused: SystemCallFilter=@system-service with
 // SystemCallErrorNumber=EPERM lacks seccomp(2); the launch ends with 125
 // and a line naming the filter around omega-run and the call to allow.

@@ -1,0 +1,76 @@
+package sandbox
+
+import (
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// What a systemd unit's hardening does to the sandbox's user namespace
+// (README, Servers): both refuse it with EPERM, as a disabled sysctl
+// does, and neither sysctl helps then.
+const (
+	// rootNoCaps: root may map uid 0 into a user namespace only with
+	// CAP_SETFCAP, and more ids than its own only with CAP_SETUID and
+	// CAP_SETGID.
+	rootNoCaps = "root without CAP_SETUID, CAP_SETGID and CAP_SETFCAP cannot map its ids into them " +
+		"(a unit's CapabilityBoundingSet= leaves those out)"
+	rootNoCapsFix = "add CAP_SETUID CAP_SETGID CAP_SETFCAP to CapabilityBoundingSet=, or run the unit as another user (User=)"
+	// filterRefused: a filter that fails clone and unshare with
+	// CLONE_NEW* flags (Docker's default profile does it too).
+	filterRefused    = "a seccomp filter around omega-run refuses them (systemd's RestrictNamespaces=, a container's seccomp profile)"
+	filterRefusedFix = "allow them in that filter (systemd: RestrictNamespaces=user mnt pid ipc uts, and net for --net none)"
+)
+
+// refusedByUnit names what refused the sandbox's user namespace with
+// EPERM when it is no sysctl: root without the capabilities to map its
+// ids, or a seccomp filter around omega-run; "" otherwise.
+func refusedByUnit() string {
+	if os.Getuid() == 0 && !hasCaps(unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETFCAP) {
+		return rootNoCaps
+	}
+	if seccompFiltered() && outerSandbox() == "" && usernsUnavailable() == "" {
+		return filterRefused
+	}
+	return ""
+}
+
+// unitFix is the fix for a refusedByUnit cause, or "".
+func unitFix(cause string) string {
+	switch {
+	case strings.HasSuffix(cause, rootNoCaps):
+		return rootNoCapsFix
+	case strings.HasSuffix(cause, filterRefused):
+		return filterRefusedFix
+	}
+	return ""
+}
+
+// hasCaps tells whether this process has every one of caps in its
+// effective set; unknown counts as yes.
+func hasCaps(caps ...int) bool {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if unix.Capget(&hdr, &data[0]) != nil {
+		return true
+	}
+	for _, c := range caps {
+		if data[c/32].Effective&(1<<(c%32)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// seccompFiltered tells whether a seccomp filter is installed on this
+// process (its status says "Seccomp: 2").
+func seccompFiltered() bool {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Seccomp:"); ok {
+			return strings.TrimSpace(v) == "2"
+		}
+	}
+	return false
+}
