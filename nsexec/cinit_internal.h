@@ -163,6 +163,7 @@ struct omega_mount_attr {
 };
 
 int omega_mount(const char *src, const char *dst, const char *fstype, unsigned long flags, const char *data);
+void omega_proc_options(char *out, size_t n);
 int omega_bind_fd(int fd, const char *dst, unsigned long flags);
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);

@@ -255,11 +255,14 @@ static int writable_run(const struct spec *s) {
 // sandbox would otherwise reach the host's sysctls (core_pattern).
 #define PROC_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
-// fresh_proc mounts the sandbox's /proc. A kernel refuses a new proc
+// fresh_proc mounts the sandbox's /proc, hiding what the one omega-run
+// was given hides (omega_proc_options). A kernel refuses a new proc
 // (EPERM) where the host's has parts covered, as in a container; then the
 // host's stays, read-only with the root (1), unless the spec fails closed.
 static int fresh_proc(const struct spec *s) {
-	if (omega_mount("proc", "/proc", "proc", PROC_FLAGS, NULL) == 0)
+	char opts[256];
+	omega_proc_options(opts, sizeof opts);
+	if (omega_mount("proc", "/proc", "proc", PROC_FLAGS, opts[0] ? opts : NULL) == 0)
 		return 0;
 	if (omega_step_err == EPERM && (s->flags & F_FAIL_CLOSED)) // mounts_linux.go's words
 		omega_die(125, "mounts: --fail-closed: a fresh /proc could not be mounted (%s: %s): the sandbox would see "

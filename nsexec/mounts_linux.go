@@ -55,11 +55,12 @@ type untouchedError struct{ error }
 
 func (e untouchedError) Unwrap() error { return e.error }
 
-// freshProc mounts the sandbox's /proc. A kernel refuses a new proc
+// freshProc mounts the sandbox's /proc, hiding what the one omega-run was
+// given hides (procOptions). A kernel refuses a new proc
 // (EPERM) where the host's has parts covered, as in a container; then the
 // host's stays, read-only with the root (true), unless failClosed.
 func freshProc(failClosed bool) (bool, error) {
-	err := mount("proc", "/proc", "proc", procFlags, "")
+	err := mount("proc", "/proc", "proc", procFlags, procOptions())
 	switch {
 	case errors.Is(err, unix.EPERM) && failClosed: // cinit_mounts.c's words
 		return false, fmt.Errorf("--fail-closed: a fresh /proc could not be mounted (%w): the sandbox would see "+

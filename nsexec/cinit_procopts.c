@@ -1,0 +1,53 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_procopts.c: what the sandbox's fresh /proc keeps of the one
+// omega-run was given (procopts_linux.go in Go).
+
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cinit_internal.h"
+
+// keep_opt appends opt to out (comma-separated) when it is one the
+// sandbox's /proc keeps: hidepid= and subset=, which a unit's
+// ProtectProc= and ProcSubset= set (a fresh /proc would show again what
+// they hide). gid= is left out: it would let a group see more.
+static void keep_opt(const char *opt, char *out, size_t n) {
+	if (strncmp(opt, "hidepid=", 8) != 0 && strncmp(opt, "subset=", 7) != 0)
+		return;
+	size_t at = strlen(out);
+	snprintf(out + at, n - at, "%s%s", at ? "," : "", opt);
+}
+
+// omega_proc_options fills out with the hidepid= and subset= options of
+// the topmost proc mounted on /proc ("" where none): procOptions.
+void omega_proc_options(char *out, size_t n) {
+	out[0] = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	if (f == NULL)
+		return;
+	char *line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *save = NULL, *field[5], *tok;
+		for (int i = 0; i < 5; i++) // "ID PARENT MAJ:MIN ROOT MOUNTPOINT"
+			field[i] = strtok_r(i ? NULL : line, " \n", &save);
+		if (field[4] == NULL || strcmp(field[4], "/proc") != 0)
+			continue;
+		// After the options and optional fields: "- FSTYPE SOURCE SUPEROPTS".
+		while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-") != 0)
+			;
+		char *fstype = strtok_r(NULL, " \n", &save), *src = strtok_r(NULL, " \n", &save);
+		char *opts = strtok_r(NULL, " \n", &save);
+		if (fstype == NULL || strcmp(fstype, "proc") != 0 || src == NULL || opts == NULL)
+			continue;
+		out[0] = 0; // a later mount on /proc covers this one
+		char *osave = NULL;
+		for (char *o = strtok_r(opts, ",", &osave); o; o = strtok_r(NULL, ",", &osave))
+			keep_opt(o, out, n);
+	}
+	free(line);
+	fclose(f);
+}
