@@ -106,6 +106,27 @@ func TestUnitSeccompRefused(t *testing.T) {
 	}
 }
 
+// TestUnitSystemCallFilterKills: SystemCallFilter=@system-service kills
+// (SIGSYS) on seccomp(2) and Landlock's calls unless the unit sets
+// SystemCallErrorNumber=; omega-run died of it with nothing said (its
+// seccomp library calls seccomp(2) before main), in every mode. It must
+// end with 125 and a line naming the calls to allow.
+func TestUnitSystemCallFilterKills(t *testing.T) {
+	const sign = "a seccomp filter around omega-run kills it on seccomp landlock_create_ruleset (systemd's SystemCallFilter="
+	wrap := []string{probe, "seccomp-exec", "317=kill," + sysLandlockCreateRuleset + "=kill"}
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.under(wrap, "--mode", mode, "--", "/bin/echo", "ran")
+				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, sign) {
+					t.Errorf("%+v; want 125 and %q", r, sign)
+				}
+			})
+		}
+	}
+}
+
 // TestUnitCgroupsReadOnly: a unit's ProtectControlGroups= mounts the
 // cgroup file system read-only; --pids then ends the launch (125) with
 // that cause and its fix, not with "needs root" to a root caller.
