@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -271,6 +272,10 @@ static int fresh_proc(const struct spec *s) {
 	return omega_step_err == EPERM ? 1 : -1;
 }
 
+// FILTER_MOUNT_HINT is said where a seccomp filter around omega-run may
+// be what refused the mount (init_linux.go's filterMountHint).
+#define FILTER_MOUNT_HINT "a seccomp filter around omega-run may refuse mount (systemd's SystemCallFilter= without @mount: add it), or "
+
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the
 // root; paths to keep are held by fd before anything covers them, the
 // root goes read-only before /proc and /dev are mounted on it, and masks
@@ -352,11 +357,11 @@ void omega_enter_mounts(struct spec *s) {
 		int abi = omega_landlock_abi();
 		uid_t uid = (s->flags & F_USER) ? s->uid : getuid(); // the program's
 		snprintf(msg, sizeof msg,
-		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s%s%s; "
+		         "mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets are the host's%s%s%s; %s"
 		         "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)",
 		         omega_step_msg, omega_errstr(omega_step_err),
 		         abi < 1 ? "; without Landlock either, writes outside the writable set are NOT prevented" : "", lost,
-		         uid == 0 ? ROOT_METADATA_GAP : "");
+		         uid == 0 ? ROOT_METADATA_GAP : "", prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2 ? FILTER_MOUNT_HINT : "");
 		omega_warn(msg);
 		// The broker tells the writable set by its mounts.
 		s->flags &= ~F_BROKER;

@@ -188,8 +188,12 @@ func enterMounts(s *Spec, w *warner) error {
 		if programUID(s) == 0 {
 			root = rootMetadataGap
 		}
+		hint := ""
+		if v, _ := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); v == 2 {
+			hint = filterMountHint
+		}
 		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
-			s.Mounts.Unprotected() + root + "; on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+			s.Mounts.Unprotected() + root + "; " + hint + "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
 		if s.Mounts.TmpdirIfRefused { // Landlock alone, as in rx: access(2) says /var/tmp is writable
 			s.Env = append([]string{"TMPDIR=/tmp"}, s.Env...)
 		}

@@ -71,6 +71,11 @@ func freshProc(failClosed bool) (bool, error) {
 	return false, err
 }
 
+// filterMountHint is said where a seccomp filter around omega-run may be
+// what refused the mount (a unit's SystemCallFilter=@system-service);
+// cinit_mounts.c's FILTER_MOUNT_HINT.
+const filterMountHint = "a seccomp filter around omega-run may refuse mount (systemd's SystemCallFilter= without @mount: add it), or "
+
 // hostProcWarning is said where freshProc kept the host's /proc.
 const hostProcWarning = "a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox " +
 	"sees the host's /proc, read-only, which lists every process; everything else is in place"

@@ -127,6 +127,23 @@ func TestUnitSystemCallFilterKills(t *testing.T) {
 	}
 }
 
+// TestUnitMountRefusedNamed: SystemCallFilter=@system-service with
+// SystemCallErrorNumber=EPERM refuses mount; the fallback's warning named
+// only Ubuntu's AppArmor as the fix, and must name the filter too.
+func TestUnitMountRefusedNamed(t *testing.T) {
+	const sign = "a seccomp filter around omega-run may refuse mount (systemd's SystemCallFilter= without @mount: add it)"
+	wrap := []string{probe, "seccomp-exec", sysMount + "=1," + sysMountSetattr + "=1"}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.under(wrap, "--", "/bin/echo", "ran")
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "mount namespace unusable") || !strings.Contains(r.stderr, sign) {
+				t.Errorf("%+v; want the fallback run and %q", r, sign)
+			}
+		})
+	}
+}
+
 // TestUnitCgroupsReadOnly: a unit's ProtectControlGroups= mounts the
 // cgroup file system read-only; --pids then ends the launch (125) with
 // that cause and its fix, not with "needs root" to a root caller.
