@@ -228,7 +228,7 @@ func (l *launch) status(pid1 bool) (int, error) {
 	// failing. Without namespaces it became the program, whose custom
 	// profile may kill (SCMP_ACT_KILL_PROCESS): its status, then.
 	if pid1 && ws.Signaled() && ws.Signal() == syscall.SIGSYS {
-		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as keyctl for the program's own session keyring; let that filter answer an errno (systemd: SystemCallErrorNumber=EPERM) or allow the call"))
+		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as mount and mount_setattr for its mounts (systemd: SystemCallFilter=@mount) or keyctl for the program's own session keyring; allow the call in that filter, or let it answer an errno (systemd: SystemCallErrorNumber=EPERM), which falls back"))
 	}
 	return nsexec.ExitStatus(ws), nil
 }

@@ -125,6 +125,15 @@ func TestUnitSystemCallFilterKills(t *testing.T) {
 			})
 		}
 	}
+	// Allowed those, sandbox mode's init stage is killed on mount next.
+	const mountSign = "such as mount and mount_setattr for its mounts (systemd: SystemCallFilter=@mount)"
+	for _, u := range users {
+		w := newWorld(t, u)
+		r := w.under([]string{probe, "seccomp-exec", sysMount + "=kill"}, "--", "/bin/echo", "ran")
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, mountSign) {
+			t.Errorf("%s, mount killed: %+v; want 125 and %q", u.name, r, mountSign)
+		}
+	}
 }
 
 // TestUnitMountRefusedNamed: SystemCallFilter=@system-service with
