@@ -27,10 +27,13 @@ const (
 // EPERM when it is no sysctl: root without the capabilities to map its
 // ids, or a seccomp filter around omega-run; "" otherwise.
 func refusedByUnit() string {
+	if outerSandbox() != "" { // usernsWarning says why, in its words
+		return ""
+	}
 	if os.Getuid() == 0 && !hasCaps(unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETFCAP) {
 		return rootNoCaps
 	}
-	if seccompFiltered() && outerSandbox() == "" && usernsUnavailable() == "" {
+	if seccompFiltered() && usernsUnavailable() == "" {
 		return filterRefused
 	}
 	return ""
