@@ -1,4 +1,4 @@
-//go:build linux && cgo && !omega_goinit
+//go:build linux && cgo
 
 // cinit_args.c finds the process's argv and envp for the constructors
 // where the C library does not pass them: glibc does (OMEGA_CONSTRUCTOR

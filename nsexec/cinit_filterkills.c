@@ -16,11 +16,12 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "cinit.h"
 
 static const char *const probed[] = {"seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"};
 #define NPROBED (int)(sizeof probed / sizeof probed[0])
@@ -72,9 +73,17 @@ static int first_killed(int from) {
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS ? last : -1;
 }
 
-__attribute__((constructor)) static void omega_filter_kills(void) {
-	// An elevated copy is refused on the Go side (internal/secureexec).
-	if (getauxval(AT_SECURE) || prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 2)
+// filter_kills runs in every process of a binary with this package, but
+// for an init stage (its parent checked), inside another omega-run (whose
+// filters never kill these: the fork is saved for each nested launch) and
+// an elevated copy (OMEGA_CONSTRUCTOR: internal/secureexec refuses it).
+static void filter_kills(int argc, char **argv, char **envp) {
+	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
+		return;
+	for (char **e = envp; e && *e; e++)
+		if (strncmp(*e, "OMEGA_SANDBOX=", 14) == 0)
+			return;
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != 2)
 		return;
 	char names[256] = "";
 	for (int from = 0, k; from < NPROBED && (k = first_killed(from)) >= 0; from = k + 1) {
@@ -87,3 +96,5 @@ __attribute__((constructor)) static void omega_filter_kills(void) {
 	           "which kills unless SystemCallErrorNumber= is set): allow them there (SystemCallFilter=%s)\n", names, names);
 	_exit(125);
 }
+
+OMEGA_CONSTRUCTOR(omega_filter_kills, filter_kills)
