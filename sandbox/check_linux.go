@@ -52,7 +52,7 @@ func lateSockets(namespaces bool) string {
 		return "Landlock RESOLVE_UNIX"
 	}
 	if !namespaces {
-		if outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") {
+		if insideOuterMounts() {
 			// The program stays in the outer sandbox's mounts, pid
 			// namespace and seccomp filter (its broker's too).
 			return "none of this omega-run's own without namespaces; the outer sandbox's still cover programs started here"

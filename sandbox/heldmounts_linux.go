@@ -72,7 +72,7 @@ var outerOwnMounts = map[string]string{"/run": "tmpfs", "/dev": "tmpfs", "/dev/p
 // set or one of the outer sandbox's own. Where the outer one grants more
 // (an --allow-write of its own), the gap is there and stays said.
 func outerMountsHold(pol profiles.Policy) bool {
-	if outerSandbox() != string(ModeSandbox) || !onReadOnlyMount("/") {
+	if !insideOuterMounts() {
 		return false
 	}
 	data, err := os.ReadFile("/proc/self/mountinfo")

@@ -346,7 +346,7 @@ func notHidden(plan *nsexec.MountPlan) string {
 		HideFiles: slices.DeleteFunc(slices.Clone(plan.HideFiles), maskedHere),
 	}
 	where := "the host's"
-	if outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") {
+	if insideOuterMounts() {
 		where = "the outer sandbox's"
 	}
 	return "without namespaces /run and /tmp stay " + where + open.Unprotected()

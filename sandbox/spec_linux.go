@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -202,18 +201,6 @@ func usernsUnavailable() string {
 const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
 
 // noNewPrivs reports whether this process has no_new_privs set.
-// outerSandbox is the confined mode of the omega-run this one runs
-// inside ("" where none): OMEGA_SANDBOX, which every confined program
-// gets. The variable alone could be inherited; no_new_privs, which every
-// confined program has, backs it.
-func outerSandbox() string {
-	outer := os.Getenv("OMEGA_SANDBOX")
-	if (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
-		return outer
-	}
-	return ""
-}
-
 func noNewPrivs() bool {
 	v, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
 	return err == nil && v == 1
@@ -267,22 +254,6 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
 	}
 	return w + fix
-}
-
-// loopbackOnly tells whether this network namespace has no interface
-// but loopback (an outer sandbox's --net none, unshare -n): --net none
-// holds already, with or without a namespace of the program's own.
-func loopbackOnly() bool {
-	ifs, err := net.Interfaces()
-	if err != nil || len(ifs) == 0 {
-		return false
-	}
-	for _, i := range ifs {
-		if i.Flags&net.FlagLoopback == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // rootMetadataWarning is the gap of a program that runs as root where

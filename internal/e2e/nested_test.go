@@ -218,3 +218,30 @@ func TestOwnLandlockInside(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedInFallbackNotCovered: an outer sandbox-mode omega-run that
+// fell back to running without namespaces (a container with a read-only
+// root and no user namespaces, here bubblewrap's) sets OMEGA_SANDBOX and
+// no_new_privs as a whole sandbox does, but mounts nothing: /run and /tmp
+// are the container's, and no masks or connect broker cover the host's
+// sockets. A nested launch must not say they are the outer sandbox's.
+func TestNestedInFallbackNotCovered(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			base := filepath.Dir(w.home)
+			wrap := noUserns(t, u.uid)
+			wrap = append(wrap[:len(wrap)-4:len(wrap)-4], "--unshare-pid", // not its --dev-bind / / --
+				"--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--bind", base, base, "--")
+			r := w.under(wrap, "--", bin, "check")
+			if sockets := lineOf(r.stdout, "host sockets:"); sockets == "" || strings.Contains(sockets, "the outer sandbox's") {
+				t.Errorf("check: host sockets line %q; want the host's sockets said reachable (stdout %q, stderr %q)", sockets, r.stdout, r.stderr)
+			}
+			r = w.under(wrap, "--", bin, "--", "/bin/sh", "-c", "echo ran")
+			// Both launches fall back, and both lines say it.
+			if !strings.Contains(r.stdout, "ran") || strings.Count(r.stderr, "/run and /tmp stay the host's") != 2 {
+				t.Errorf("nested launch: stdout %q, stderr %q; want /run and /tmp said the host's, twice", r.stdout, r.stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,47 @@
+package sandbox
+
+import (
+	"net"
+	"os"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// outerSandbox is the confined mode of the omega-run this one runs
+// inside ("" where none): OMEGA_SANDBOX, which every confined program
+// gets. The variable alone could be inherited; no_new_privs, which every
+// confined program has, backs it.
+func outerSandbox() string {
+	outer := os.Getenv("OMEGA_SANDBOX")
+	if (outer == string(profiles.ModeSandbox) || outer == string(profiles.ModeRX)) && noNewPrivs() {
+		return outer
+	}
+	return ""
+}
+
+// insideOuterMounts tells whether this launch runs inside an outer
+// sandbox-mode omega-run whose mounts are in place: its read-only root
+// and read-only private /proc. A sandbox-mode launch that fell back to
+// running without namespaces sets OMEGA_SANDBOX=sandbox as well, but
+// mounts nothing: in a container with a read-only root (no user
+// namespaces there) / is read-only too, while /proc stays the
+// container's, writable, as /run and /tmp and the host's sockets do.
+func insideOuterMounts() bool {
+	return outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") && onReadOnlyMount("/proc")
+}
+
+// loopbackOnly tells whether this network namespace has no interface
+// but loopback (an outer sandbox's --net none, unshare -n): --net none
+// holds already, with or without a namespace of the program's own.
+func loopbackOnly() bool {
+	ifs, err := net.Interfaces()
+	if err != nil || len(ifs) == 0 {
+		return false
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagLoopback == 0 {
+			return false
+		}
+	}
+	return true
+}
