@@ -313,12 +313,23 @@ func (e noHomeError) Error() string {
 
 func (noHomeError) Is(target error) bool { return target == fs.ErrNotExist }
 
-// mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves d, when it makes
-// it, with that mode whatever the caller's umask (ownerOnly).
+// mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves each directory it
+// makes, d and its missing parents (a --data-dir a/b/c), with that mode
+// whatever the caller's umask (ownerOnly): under 0277 a parent made r-x
+// refused the next level.
 func mkdirOwnerOnly(d string) error {
-	_, err := os.Lstat(d)
-	made := errors.Is(err, fs.ErrNotExist)
-	if err := os.MkdirAll(d, 0o700); err != nil || !made {
+	if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(d, 0o700) // there already; MkdirAll says what is wrong
+	}
+	if parent := filepath.Dir(d); parent != d {
+		if err := mkdirOwnerOnly(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(d, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return os.MkdirAll(d, 0o700) // made meanwhile, not by this launch
+		}
 		return err
 	}
 	return ownerOnly(d)

@@ -139,3 +139,30 @@ func TestUmaskFirstRun(t *testing.T) {
 		}
 	}
 }
+
+// TestUmaskDataDirParents: a --data-dir whose parents are missing too is
+// made under umask 0277 as the default one is: every directory omega-run
+// makes on the way ends up 0700, and the run works. The parents were
+// r-x, and making the next level in them failed (nobody: 125).
+func TestUmaskDataDirParents(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				top := filepath.Join(w.extra, "new")
+				dir := filepath.Join(top, "a", "data")
+				for run := 1; run <= 2; run++ {
+					r := w.runProg("/bin/sh", "-c", `umask 0277 && exec "$@"`, "sh", bin, "--mode", mode, "--data-dir", dir, "--", "/bin/sh", "-c", "echo ok")
+					if r.code != 0 || r.stdout != "ok\n" {
+						t.Fatalf("run %d: exit %d, stdout %q, stderr %q; want ok", run, r.code, r.stdout, r.stderr)
+					}
+				}
+				for _, d := range []string{top, filepath.Dir(dir), dir} {
+					if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
+						t.Errorf("%s: %v, %v; want mode 0700", d, fi.Mode(), err)
+					}
+				}
+			})
+		}
+	}
+}
