@@ -240,8 +240,11 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 		return ""
 	}
 	fix := "; use sandbox mode for no network"
-	if outer := outerSandbox(); outer != "" { // sandbox mode is what runs, without namespaces
+	switch outer := outerSandbox(); outer { // sandbox mode is what runs here, without namespaces
+	case string(ModeSandbox):
 		fix = "; give --net none to the outer omega-run (OMEGA_SANDBOX=" + outer + ") for no network"
+	case string(ModeRX): // which has no network namespace either
+		fix = "; run the outer omega-run (OMEGA_SANDBOX=" + outer + ") in sandbox mode with --net none for no network"
 	}
 	const gap = "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): "
 	if abi < 4 {

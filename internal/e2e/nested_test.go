@@ -163,7 +163,8 @@ func TestNestedRootMetadata(t *testing.T) {
 // its own. Inside an outer --net none, whose namespace has loopback only,
 // nothing is open and nothing is said (a nested rx --fail-closed runs);
 // otherwise the gap is said with what helps there: --net none on the
-// outer omega-run, not "use sandbox mode", which is what runs already.
+// outer omega-run (and its sandbox mode, where it is rx), not "use
+// sandbox mode", which is what runs already.
 func TestNestedNetNoneSaid(t *testing.T) {
 	const gap = "--net none without a network namespace"
 	for _, u := range users {
@@ -183,6 +184,13 @@ func TestNestedNetNoneSaid(t *testing.T) {
 				if !strings.Contains(r.stderr, gap) || !strings.Contains(r.stderr, "give --net none to the outer omega-run") ||
 					strings.Contains(r.stderr, "use sandbox mode for no network") {
 					t.Errorf("outer with network: exit %d, stderr %q; want the gap and the outer --net none named", r.code, r.stderr)
+				}
+				// An outer rx has no network namespace of its own, even
+				// with --net none: only its sandbox mode helps.
+				r = w.run(append([]string{"--mode", "rx", "--net", "none"}, args...)...)
+				if !strings.Contains(r.stderr, gap) || strings.Contains(r.stderr, "give --net none to the outer omega-run") ||
+					!strings.Contains(r.stderr, "run the outer omega-run (OMEGA_SANDBOX=rx) in sandbox mode with --net none") {
+					t.Errorf("outer rx --net none: exit %d, stderr %q; want the gap and the outer's sandbox mode named", r.code, r.stderr)
 				}
 			})
 		}
