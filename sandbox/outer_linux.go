@@ -45,3 +45,18 @@ func loopbackOnly() bool {
 	}
 	return true
 }
+
+// outerRemedy picks the remedy a warning names: here, or inside an outer
+// sandbox or rx (with the variable that tells, as the text names "the
+// outer omega-run"). Inside another omega-run sandbox mode is what runs
+// already, without namespaces, and --user lacks CAP_SETUID: what helps
+// goes to the outer one; an outer rx has no namespaces either.
+func outerRemedy(here, inSandbox, inRX string) string {
+	switch outer := outerSandbox(); outer {
+	case string(ModeSandbox):
+		return inSandbox + " (OMEGA_SANDBOX=" + outer + ")"
+	case string(ModeRX):
+		return inRX + " (OMEGA_SANDBOX=" + outer + ")"
+	}
+	return here
+}

@@ -239,13 +239,8 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX || loopbackOnly() {
 		return ""
 	}
-	fix := "; use sandbox mode for no network"
-	switch outer := outerSandbox(); outer { // sandbox mode is what runs here, without namespaces
-	case string(ModeSandbox):
-		fix = "; give --net none to the outer omega-run (OMEGA_SANDBOX=" + outer + ") for no network"
-	case string(ModeRX): // which has no network namespace either
-		fix = "; run the outer omega-run (OMEGA_SANDBOX=" + outer + ") in sandbox mode with --net none for no network"
-	}
+	fix := "; " + outerRemedy("use sandbox mode", "give --net none to the outer omega-run",
+		"run the outer omega-run in sandbox mode with --net none") + " for no network"
 	const gap = "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): "
 	if abi < 4 {
 		return gap + "this kernel's Landlock cannot deny TCP either (that needs ABI 4), so TCP, UDP (DNS too), raw and " +
@@ -270,7 +265,9 @@ func rootMetadataWarning(pol profiles.Policy, mounts bool, uid int) string {
 		return ""
 	}
 	return "the program runs as root without a read-only root, and Landlock does not stop chmod, " +
-		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); use sandbox mode, or --user"
+		"utimes or xattrs: it may change the mode of any root-owned file (chmod 666 /etc/shadow); " +
+		outerRemedy("use sandbox mode, or --user", "give --user to the outer omega-run",
+			"give sandbox mode or --user to the outer omega-run")
 }
 
 // nprocRootWarning says that --rlimit nproc will not hold: the kernel

@@ -189,7 +189,7 @@ func TestNestedNetNoneSaid(t *testing.T) {
 				// with --net none: only its sandbox mode helps.
 				r = w.run(append([]string{"--mode", "rx", "--net", "none"}, args...)...)
 				if !strings.Contains(r.stderr, gap) || strings.Contains(r.stderr, "give --net none to the outer omega-run") ||
-					!strings.Contains(r.stderr, "run the outer omega-run (OMEGA_SANDBOX=rx) in sandbox mode with --net none") {
+					!strings.Contains(r.stderr, "run the outer omega-run in sandbox mode with --net none (OMEGA_SANDBOX=rx)") {
 					t.Errorf("outer rx --net none: exit %d, stderr %q; want the gap and the outer's sandbox mode named", r.code, r.stderr)
 				}
 			})
@@ -251,5 +251,26 @@ func TestNestedInFallbackNotCovered(t *testing.T) {
 				t.Errorf("nested launch: stdout %q, stderr %q; want /run and /tmp said the host's, twice", r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestNestedRootMetadataRemedy: where root's nested launch is warned that
+// chmod stays open, the remedy named is one that works there: sandbox
+// mode and --user run without namespaces or fail (no CAP_SETUID) inside
+// another omega-run, so they go to the outer one.
+func TestNestedRootMetadataRemedy(t *testing.T) {
+	w := newWorld(t, rootUser)
+	for outer, want := range map[string]string{
+		"sandbox": "give --user to the outer omega-run (OMEGA_SANDBOX=sandbox)",
+		"rx":      "give sandbox mode or --user to the outer omega-run (OMEGA_SANDBOX=rx)",
+	} {
+		r := w.run("--mode", outer, "--allow-write", w.extra, "--", bin, "--mode", "rx", "--", "/bin/true")
+		inner := ""
+		if i := strings.LastIndex(r.stderr, "omega-run: warning: the program runs as root"); i >= 0 {
+			inner = r.stderr[i:]
+		}
+		if !strings.Contains(inner, "chmod 666 /etc/shadow") || !strings.Contains(inner, want) || strings.Contains(inner, "use sandbox mode, or --user") {
+			t.Errorf("outer %s: stderr %q; want the nested warning to say %q", outer, r.stderr, want)
+		}
 	}
 }
