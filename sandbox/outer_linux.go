@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"net"
 	"os"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -28,22 +27,6 @@ func outerSandbox() string {
 // container's, writable, as /run and /tmp and the host's sockets do.
 func insideOuterMounts() bool {
 	return outerSandbox() == string(ModeSandbox) && onReadOnlyMount("/") && onReadOnlyMount("/proc")
-}
-
-// loopbackOnly tells whether this network namespace has no interface
-// but loopback (an outer sandbox's --net none, unshare -n): --net none
-// holds already, with or without a namespace of the program's own.
-func loopbackOnly() bool {
-	ifs, err := net.Interfaces()
-	if err != nil || len(ifs) == 0 {
-		return false
-	}
-	for _, i := range ifs {
-		if i.Flags&net.FlagLoopback == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // outerRemedy picks the remedy a warning names: here, or inside an outer

@@ -231,29 +231,6 @@ func policyWarnings(pol profiles.Policy, mounts bool, abi, uid int, limits []rli
 	return warnings
 }
 
-// netNoneWarning is the gap of --net none without a network namespace
-// (rx, or sandbox without namespaces): Landlock, up to the ABI omega-run
-// asks for, denies TCP bind and connect only (not the port listen() binds
-// itself), and from ABI 4 on: below it, TCP is open too.
-func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
-	if pol.Net != profiles.NetNone || netns || pol.Mode == ModeRWX || loopbackOnly() {
-		return ""
-	}
-	fix := "; " + outerRemedy("use sandbox mode", "give --net none to the outer omega-run",
-		"run the outer omega-run in sandbox mode with --net none") + " for no network"
-	const gap = "--net none without a network namespace (rx mode, or sandbox mode without user namespaces): "
-	if abi < 4 {
-		return gap + "this kernel's Landlock cannot deny TCP either (that needs ABI 4), so TCP, UDP (DNS too), raw and " +
-			"other sockets all stay open" + fix
-	}
-	w := gap + "Landlock denies TCP bind and connect only (a listen() without bind still gets a port); " +
-		"UDP (DNS too), raw and other sockets stay open"
-	if pol.Seccomp == profiles.SeccompNone {
-		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
-	}
-	return w + fix
-}
-
 // rootMetadataWarning is the gap of a program that runs as root where
 // only Landlock confines it (rx, or sandbox without namespaces): Landlock
 // has no rights for chmod, utimes or xattrs, and root owns most of the
