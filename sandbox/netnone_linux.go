@@ -4,6 +4,7 @@ import (
 	"net"
 
 	"github.com/omega-run/omega-run/profiles"
+	"github.com/omega-run/omega-run/seccomp"
 )
 
 // netNoneWarning is the gap of --net none without a network namespace
@@ -17,10 +18,10 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 		return ""
 	}
 	if loopbackOnly() {
-		if pol.Seccomp != profiles.SeccompNone {
+		if pol.Seccomp != profiles.SeccompNone && seccomp.Enabled {
 			return ""
 		}
-		return "--net none with --seccomp none: vsock, which no network namespace separates, stays open (this one has loopback only)"
+		return "--net none without a system call filter: vsock, which no network namespace separates, stays open (this one has loopback only)"
 	}
 	fix := "; " + outerRemedy("use sandbox mode", "give --net none to the outer omega-run",
 		"run the outer omega-run in sandbox mode with --net none") + " for no network"
