@@ -22,13 +22,16 @@ func Check() error {
 
 func check(id ids, secure bool, exe string) error {
 	var why, undo string
+	undo = "chmod u-s,g-s " + exe
+	if !secure {
+		// Not the exec's doing: a parent switched only the effective ids.
+		undo = "start it with its real and effective ids alike"
+	}
 	switch {
 	case id.uid != id.euid:
 		why = fmt.Sprintf("effective uid %d for uid %d", id.euid, id.uid)
-		undo = "chmod u-s,g-s " + exe
 	case id.gid != id.egid:
 		why = fmt.Sprintf("effective gid %d for gid %d", id.egid, id.gid)
-		undo = "chmod u-s,g-s " + exe
 	case secure:
 		why = "the kernel's secure-exec mode"
 		undo = "setcap -r " + exe + ", or leave it out of a security module's transition"
