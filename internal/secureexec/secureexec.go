@@ -21,8 +21,8 @@ func Check() error {
 }
 
 func check(id ids, secure bool, exe string) error {
-	var why, undo string
-	undo = "chmod u-s,g-s " + exe
+	var why string
+	undo := "chmod u-s,g-s " + exe
 	if !secure {
 		// Not the exec's doing: a parent switched only the effective ids.
 		undo = "start it with its real and effective ids alike"
