@@ -11,6 +11,10 @@ import (
 // would show again what they hide. gid= is left out: it would let a
 // group see more. cinit_procopts.c does the same in C.
 func procOptions() string {
+	// As in C: without subset= there is nothing to keep that matters.
+	if _, err := os.Stat("/proc/sys"); err == nil {
+		return ""
+	}
 	b, _ := os.ReadFile("/proc/self/mountinfo")
 	kept := ""
 	for _, line := range strings.Split(string(b), "\n") {
