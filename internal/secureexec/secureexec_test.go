@@ -20,7 +20,7 @@ func TestCheck(t *testing.T) {
 		{"file capabilities", ids{1000, 1000, 1000, 1000}, true, "secure-exec mode"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := check(c.id, c.secure, "/usr/local/bin/omega-run")
+			err := check(c.id, c.secure, func() string { return "/usr/local/bin/omega-run" })
 			if c.want == "" {
 				if err != nil {
 					t.Fatalf("got %v, want nil", err)
