@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/internal/secureexec"
+	"github.com/omega-run/omega-run/internal/stderr"
 	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/rlimits"
@@ -24,7 +24,7 @@ func Init() {
 	// Elevated (a setuid embedder, or its init stage run by hand): the
 	// constructors did nothing, and this stage would mount as told.
 	if err := secureexec.Check(); err != nil {
-		fmt.Fprintln(os.Stderr, "omega-run: init: "+termsafe.String(err.Error()))
+		fmt.Fprintln(stderr.Writer, "omega-run: init: "+termsafe.String(err.Error()))
 		os.Exit(125)
 	}
 	if CInit {
@@ -32,12 +32,9 @@ func Init() {
 		// starts; getting here means it found no argv (cinit_args.c).
 		// The Go init stage would run instead, without the C stage's
 		// connect broker: refuse rather than confine differently.
-		fmt.Fprintln(os.Stderr, "omega-run: init: the C init stage did not start (its constructor found no argv)")
+		fmt.Fprintln(stderr.Writer, "omega-run: init: the C init stage did not start (its constructor found no argv)")
 		os.Exit(125)
 	}
-	// A warning to a stderr nobody reads fails (EPIPE): the runtime's
-	// SIGPIPE could not end PID 1, and exits 2 instead, with no program.
-	signal.Notify(make(chan os.Signal, 1), unix.SIGPIPE)
 	// Every restriction below is applied to this thread only and reaches
 	// the program through execve or fork from this very thread.
 	runtime.LockOSThread()

@@ -3,9 +3,9 @@ package nsexec
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 
+	"github.com/omega-run/omega-run/internal/stderr"
 	"github.com/omega-run/omega-run/internal/termsafe"
 )
 
@@ -25,11 +25,11 @@ func (w warner) line(level, tag, jsonPrefix, msg string) {
 	if !w.json {
 		// Escaped, as cinit_errors.c's log_line does: paths in a
 		// message may be a confined program's choice.
-		fmt.Fprintf(os.Stderr, "omega-run: %s: %s\n", tag, termsafe.String(msg))
+		fmt.Fprintf(stderr.Writer, "omega-run: %s: %s\n", tag, termsafe.String(msg))
 		return
 	}
 	line, _ := json.Marshal(map[string]string{
 		"level": level, "msg": jsonPrefix + msg, "time": time.Now().Format(time.RFC3339),
 	})
-	fmt.Fprintf(os.Stderr, "%s\n", line)
+	fmt.Fprintf(stderr.Writer, "%s\n", line)
 }

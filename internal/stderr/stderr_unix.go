@@ -1,6 +1,8 @@
 //go:build unix
 
-package sandbox
+// Package stderr writes a launcher's own lines to stderr without dying
+// of SIGPIPE where nobody reads them.
+package stderr
 
 import (
 	"errors"
@@ -9,14 +11,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Stderr is where a launcher sends its own lines (the CLI points logrus
-// at it): os.Stderr's fd, written through its raw connection. os.Stderr's
+// Writer is where the launcher and its Go init stage send their own lines
+// (the CLI points logrus at it): os.Stderr's fd, written through its raw
+// connection. os.Stderr's
 // own Write ends the process by SIGPIPE when it meets a pipe nobody reads
 // any more (the Go runtime does that for fds 1 and 2), so a warning that
 // cannot be shown would cost the program its run; here the line is
 // dropped instead. Catching SIGPIPE with os/signal would do too, but that
-// starts a thread: ≈ 0.65 ms per launch in a paired A/B.
-var Stderr stderrFD
+// starts a thread: ≈ 0.65 ms per launch in a paired A/B; and in the Go
+// init stage that thread broke its Ctrl-Z and --user id switch.
+var Writer stderrFD
 
 type stderrFD struct{}
 
