@@ -69,6 +69,10 @@ static int set_count(const char *path, const char *v) {
 	return n == (ssize_t)strlen(v) ? 0 : -1;
 }
 
+// NO_PROC_SYS: the /proc omega-run was given has no /proc/sys (a unit's
+// ProcSubset=pid), so no count can be set: said, not skipped.
+#define NO_PROC_SYS "/proc/sys is missing (a unit's ProcSubset=pid)"
+
 static char count_err[256];
 
 static const char *count_failed(const char *path) {
@@ -82,6 +86,9 @@ static const char *count_failed(const char *path) {
 // outside keep the other half; NS_COUNT namespaces of each type. A count
 // this kernel does not have is skipped. NULL, or what failed.
 const char *omega_cap_user_counts(void) {
+	// Every count would be skipped as missing (ucounts_linux.go's words).
+	if (access("/proc/sys", F_OK) < 0 && errno == ENOENT)
+		return NO_PROC_SYS;
 	for (size_t i = 0; i < sizeof halved / sizeof halved[0]; i++) {
 		long host = read_count(halved[i][0]);
 		if (host < 0 && errno != ENOENT)

@@ -36,6 +36,11 @@ const nsCount = "1024"
 // user's processes outside keep the other half. A count this kernel lacks
 // is skipped.
 func capUserCounts() error {
+	// A /proc without /proc/sys (a unit's ProcSubset=pid) would have
+	// every count skipped as missing: said instead (cinit_ucounts.c).
+	if _, err := os.Stat("/proc/sys"); errors.Is(err, fs.ErrNotExist) {
+		return errors.New("/proc/sys is missing (a unit's ProcSubset=pid)")
+	}
 	for _, c := range halvedCounts {
 		b, err := os.ReadFile(c[0])
 		if errors.Is(err, fs.ErrNotExist) {

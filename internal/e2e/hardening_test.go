@@ -167,3 +167,30 @@ for m in $(awk '$5 ~ "^/sys/fs/cgroup" {print $5}' /proc/self/mountinfo); do mou
 		}
 	}
 }
+
+// TestUnitProcSubsetCountsSaid: under a unit's ProcSubset=pid the /proc
+// omega-run is given has no /proc/sys, through which the sandbox's share
+// of the per-user inotify, fanotify and namespace counts is set; every
+// count was skipped as one this kernel lacks, with nothing said, and
+// --fail-closed ran. It must be said as for a read-only /proc/sys.
+func TestUnitProcSubsetCountsSaid(t *testing.T) {
+	const script = "mount -t proc -o subset=pid proc /proc"
+	const sign = "may use up your user's inotify, fanotify and namespace limits, which your programs outside share (/proc/sys is missing"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := underRootWrapper(w, script, "--", "/bin/echo", "ran")
+			if r.code == 99 {
+				t.Skip("cannot mount a proc with subset=pid here")
+			}
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) || !strings.Contains(r.stderr, "ProcSubset=pid") {
+				t.Errorf("%+v; want the program run and %q said", r, sign)
+			}
+			r = underRootWrapper(w, script, "--fail-closed", "--", "/bin/echo", "ran")
+			// The Go init stage may refuse first on /proc/net/unix, missing too.
+			if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: ") {
+				t.Errorf("--fail-closed: %+v; want 125 and why", r)
+			}
+		})
+	}
+}
