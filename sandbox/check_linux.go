@@ -36,6 +36,8 @@ func Check() Report {
 		if outer := outerSandbox(); outer != "" { // as the launch's warning says
 			r.NamespacesError += "; this omega-run runs inside another omega-run (OMEGA_SANDBOX=" + outer +
 				"), which keeps programs from setting up user namespaces: its confinement still holds here"
+		} else if cause := cloneFailure(err); unitFix(cause) != "" { // the launch's words
+			r.NamespacesError = cause + "; " + unitFix(cause)
 		}
 	} else {
 		r.Namespaces = true

@@ -194,3 +194,24 @@ func TestUnitProcSubsetCountsSaid(t *testing.T) {
 		})
 	}
 }
+
+// TestUnitCheckNamesCause: check under a unit's RestrictNamespaces= or,
+// for root, an empty CapabilityBoundingSet= said only "operation not
+// permitted" for namespaces, where a launch names the directive and its
+// fix; check must name them too.
+func TestUnitCheckNamesCause(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.under([]string{probe, "restrict-namespaces"}, "check")
+			if !strings.Contains(r.stdout, "namespaces:      no") || !strings.Contains(r.stdout, "RestrictNamespaces=user mnt pid ipc uts") {
+				t.Errorf("%+v; want namespaces: no, the filter and its fix named", r)
+			}
+		})
+	}
+	w := newWorld(t, rootUser)
+	r := w.under([]string{"setpriv", "--bounding-set", "-all", "--inh-caps", "-all", "--ambient-caps", "-all"}, "check")
+	if !strings.Contains(r.stdout, "namespaces:      no") || !strings.Contains(r.stdout, "add CAP_SETUID CAP_SETGID CAP_SETFCAP to CapabilityBoundingSet=") {
+		t.Errorf("no capabilities: %+v; want namespaces: no, the directive and its fix named", r)
+	}
+}
