@@ -51,6 +51,10 @@ static int first_killed(int from) {
 	int p[2];
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
+	// A SIGCHLD ignored by the caller (inherited across exec) would have
+	// the child reaped with its status unread: default while waiting.
+	struct sigaction dfl = {.sa_handler = SIG_DFL}, old;
+	int restore = sigaction(SIGCHLD, &dfl, &old) == 0;
 	pid_t c = fork();
 	if (c == 0) {
 		close(p[0]);
@@ -68,7 +72,10 @@ static int first_killed(int from) {
 	while (c > 0 && read(p[0], &b, 1) == 1)
 		last = b;
 	close(p[0]);
-	if (c < 0 || waitpid(c, &st, 0) != c)
+	pid_t got = c > 0 ? waitpid(c, &st, 0) : -1;
+	if (restore)
+		sigaction(SIGCHLD, &old, NULL);
+	if (got != c || c < 0)
 		return -1;
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS ? last : -1;
 }

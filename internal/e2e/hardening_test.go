@@ -125,6 +125,16 @@ func TestUnitSystemCallFilterKills(t *testing.T) {
 			})
 		}
 	}
+	// A caller that ignores SIGCHLD (inherited across exec) left the
+	// check no status to read: omega-run died of SIGSYS, nothing said.
+	ignored := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=kill", probe, "with-signals", "17", "-"}
+	for _, u := range users {
+		w := newWorld(t, u)
+		r := w.under(ignored, "--mode", "rx", "--", "/bin/echo", "ran")
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "kills it on landlock_create_ruleset") {
+			t.Errorf("%s, SIGCHLD ignored: %+v; want 125 and the call named", u.name, r)
+		}
+	}
 	// Allowed those, sandbox mode's init stage is killed on mount next.
 	const mountSign = "such as mount and mount_setattr for its mounts (systemd: SystemCallFilter=@mount)"
 	for _, u := range users {
