@@ -23,6 +23,9 @@
 
 #include "cinit.h"
 
+// omega_cli is defined by the omega-run CLI only.
+extern const int omega_cli __attribute__((weak));
+
 static const char *const probed[] = {"seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"};
 #define NPROBED (int)(sizeof probed / sizeof probed[0])
 
@@ -80,11 +83,14 @@ static int first_killed(int from) {
 	return WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS ? last : -1;
 }
 
-// filter_kills runs in every process of a binary with this package, but
-// for an init stage (its parent checked), inside another omega-run (whose
+// filter_kills runs in the omega-run CLI (not in a program that embeds
+// the sandbox package), but not as an init stage (its parent checked),
+// nor inside another omega-run (whose
 // filters never kill these: the fork is saved for each nested launch) and
 // an elevated copy (OMEGA_CONSTRUCTOR: internal/secureexec refuses it).
 static void filter_kills(int argc, char **argv, char **envp) {
+	if (&omega_cli == NULL) // not the CLI: an embedding program (clifilter_linux.go)
+		return;
 	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
 		return;
 	for (char **e = envp; e && *e; e++)

@@ -36,9 +36,9 @@ func newCgroup(p *plan, ns nsexec.Namespaces) (*cgroupRun, error) {
 				"(OMEGA_SANDBOX=%s), which keeps the cgroup file system unwritable: give them to the outer omega-run (%w)", outer, err)
 		}
 		if errors.Is(err, unix.EROFS) {
-			return nil, fmt.Errorf("%w: the cgroup file system is read-only here (systemd's ProtectControlGroups=): "+
-				"drop that directive, or limit the unit itself (MemoryMax=, TasksMax=, CPUQuota=) in place of "+
-				"--memory, --pids and --cpus", err)
+			return nil, fmt.Errorf("%w: the cgroup file system is read-only here (a unit's ProtectControlGroups=, "+
+				"a container's): drop that directive, or limit the unit or container itself (systemd's MemoryMax=, "+
+				"TasksMax=, CPUQuota=; docker run --memory, --pids-limit, --cpus) in place of --memory, --pids and --cpus", err)
 		}
 		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
 	}
