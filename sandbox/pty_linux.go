@@ -123,6 +123,7 @@ func (r *ptyRelay) start() {
 	r.slave.Close()
 	r.slave = nil
 	r.uncrlf = r.crlfWhileRaw()
+	r.takeTypedAhead()
 	r.resume()
 	go r.output()
 	var p [2]int

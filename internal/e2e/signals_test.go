@@ -141,8 +141,18 @@ func onNewPtyThen(t *testing.T, rows, cols uint16, keys string, mk func(context.
 // master once the output says ready, instead of typing keys.
 func onNewPtyAt(t *testing.T, rows, cols uint16, atReady func(master *os.File), mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
 	t.Helper()
+	return onNewPtyTyped(t, rows, cols, "", atReady, mk, after)
+}
+
+// onNewPtyTyped is onNewPtyAt with ahead typed on the terminal before
+// the command starts (still in its cooked mode).
+func onNewPtyTyped(t *testing.T, rows, cols uint16, ahead string, atReady func(master *os.File), mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
+	t.Helper()
 	master, slave := openPty(t)
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := master.WriteString(ahead); err != nil {
 		t.Fatal(err)
 	}
 	defer master.Close()
