@@ -61,6 +61,14 @@ func filteredExec(filter []unix.SockFilter, argv []string) error {
 	return syscall.Exec(path, argv, os.Environ())
 }
 
+// jeq jumps jt ahead where the accumulator is nr, else jf.
+func jeq(nr uint32, jt, jf uint8) unix.SockFilter {
+	return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: jt, Jf: jf}
+}
+
+// ret returns action k.
+func ret(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
+
 // noForkExec simulates a system that refuses new processes (an LSM, a
 // seccomp filter around the caller) but not threads: "no-fork PROGRAM
 // ARGS..." makes clone without CLONE_THREAD fail with EPERM, fork and
@@ -68,10 +76,6 @@ func filteredExec(filter []unix.SockFilter, argv []string) error {
 func noForkExec(args []string) error {
 	const cloneThread = 0x10000
 	deny := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-	jeq := func(nr uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: jt, Jf: jf}
-	}
-	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
 	f := []unix.SockFilter{
 		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
 		jeq(unix.SYS_CLONE3, 0, 1), ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)),
@@ -121,10 +125,6 @@ func restrictNamespaces(args []string) error {
 	const newFlags = unix.CLONE_NEWNS | unix.CLONE_NEWCGROUP | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC |
 		unix.CLONE_NEWUSER | unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWTIME
 	deny := unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
-	jeq := func(nr uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: nr, Jt: jt, Jf: jf}
-	}
-	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
 	f := []unix.SockFilter{
 		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
 		jeq(unix.SYS_CLONE3, 0, 1), ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)),
