@@ -67,13 +67,8 @@ func hasCaps(caps ...int) bool {
 }
 
 // seccompFiltered tells whether a seccomp filter is installed on this
-// process (its status says "Seccomp: 2").
+// process.
 func seccompFiltered() bool {
-	b, _ := os.ReadFile("/proc/self/status")
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Seccomp:"); ok {
-			return strings.TrimSpace(v) == "2"
-		}
-	}
-	return false
+	v, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
+	return err == nil && v == unix.SECCOMP_MODE_FILTER
 }
