@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -11,16 +10,6 @@ import (
 // The tests here run omega-run as a systemd unit with hardening
 // directives would (README, Servers): systemd is not PID 1 here, so each
 // simulates the directive's effect on the kernel's side.
-
-// underRootWrapper runs omega-run's args as w's user after script, run as
-// root in a private mount namespace, has changed the view around it.
-func underRootWrapper(w *world, script string, args ...string) result {
-	w.t.Helper()
-	asRoot := *w
-	asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller w.u again
-	full := fmt.Sprintf("%s || exit 99\nexec setpriv --reuid=%d --regid=%d --clear-groups \"$@\"", script, w.u.uid, w.u.gid)
-	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", bin}, args...)...)
-}
 
 // TestUnitProcSubsetKept: a unit's ProcSubset=pid hides /proc's files
 // about the system (/proc/sys, cpuinfo, ...) and ProtectProc=invisible

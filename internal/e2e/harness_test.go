@@ -297,6 +297,17 @@ var confinedModes = []string{"sandbox", "rx"}
 
 func init() { runtime.GOMAXPROCS(2) }
 
+// underRootWrapper runs omega-run's args as w's user after script, run as
+// root in a private mount namespace, has changed the view around it (a
+// unit's or container's mounts); a failed script exits 99.
+func underRootWrapper(w *world, script string, args ...string) result {
+	w.t.Helper()
+	asRoot := *w
+	asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller w.u again
+	full := fmt.Sprintf("%s || exit 99\nexec setpriv --reuid=%d --regid=%d --clear-groups \"$@\"", script, w.u.uid, w.u.gid)
+	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", bin}, args...)...)
+}
+
 // copyFile copies an executable to dst, readable and runnable by every
 // test user.
 func copyFile(src, dst string) error {

@@ -24,12 +24,8 @@ func TestFallbackHostProc(t *testing.T) {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
 			cfg := emptyConfig(t, w)
-			script := fmt.Sprintf(`mount -t tmpfs none /proc/sys/kernel/random || exit 99
-exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
-			asRoot := *w
-			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
 			run := func(args ...string) result {
-				return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin}, args...)...)
+				return underRootWrapper(w, "mount -t tmpfs none /proc/sys/kernel/random", args...)
 			}
 			r := run("--", "/bin/sh", "-c", `echo 'mode = "rwx"' >> "$0"; ls /dev; ls /proc | grep -c '^[0-9]'`, cfg)
 			if r.code == 99 {

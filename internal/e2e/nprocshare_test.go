@@ -5,7 +5,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -115,12 +114,8 @@ func TestSharedLimitsWithoutProcSys(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			script := fmt.Sprintf(`mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
-exec setpriv --reuid=%d --regid=%d --clear-groups prlimit --nproc=61:100 --sigpending=1000:2000 --msgqueue=8192 -- "$@"`, u.uid, u.gid)
-			asRoot := *w
-			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
-			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
-				bin, "--", "bash", "-c", sharedLimitsShown)
+			limits := " && prlimit --pid $$ --nproc=61:100 --sigpending=1000:2000 --msgqueue=8192"
+			r := underRootWrapper(w, readOnlyProcSys+limits, "--", "bash", "-c", sharedLimitsShown)
 			if r.code != 0 || strings.TrimSpace(r.stdout) != "31 31 500 500 4096 4096" {
 				t.Errorf("%+v; want the limits halved", r)
 			}

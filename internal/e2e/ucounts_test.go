@@ -5,7 +5,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -96,6 +95,10 @@ func TestNamespaceShareKept(t *testing.T) {
 	}
 }
 
+// readOnlyProcSys makes /proc/sys read-only, as a container's or a unit's
+// ProtectKernelTunables= does (for underRootWrapper).
+const readOnlyProcSys = "mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys"
+
 // TestUserCountsWarned: where /proc/sys is read-only (a container's, a
 // unit's ProtectKernelTunables=), the limits cannot be set, and the
 // launch says what that leaves open; --fail-closed ends it first.
@@ -104,13 +107,7 @@ func TestUserCountsWarned(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			script := fmt.Sprintf(`mount --bind /proc/sys /proc/sys && mount -o remount,bind,ro /proc/sys || exit 99
-exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
-			asRoot := *w
-			asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller u again
-			run := func(args ...string) result {
-				return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin}, args...)...)
-			}
+			run := func(args ...string) result { return underRootWrapper(w, readOnlyProcSys, args...) }
 			if r := run("--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) {
 				t.Fatalf("%+v; want the program run and %q said", r, sign)
 			}
