@@ -152,6 +152,27 @@ func TestLauncherCannotStartThread(t *testing.T) {
 	}
 }
 
+// TestLauncherThreadStackNoRoom: pthread_create's EAGAIN also means a
+// thread's stack did not fit under the address-space limit (glibc sizes it
+// by ulimit -s; ulimit -v near 1.2 GB does it with the default stack too).
+// The line must say so, not send the user to a process limit they are not
+// at. musl's small default stacks fit: the static build starts.
+func TestLauncherThreadStackNoRoom(t *testing.T) {
+	for _, u := range users {
+		w := newWorld(t, u)
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			r := w.runProg("prlimit", "--stack=2000000000", "--as=3000000000", bin, "--mode", mode, "--", "/bin/echo", "ran")
+			if r.code == 0 && strings.Contains(r.stdout, "ran") {
+				continue
+			}
+			if r.code != 125 || !strings.Contains(r.stderr, "address-space limit") || strings.Contains(r.stderr, "process limit") {
+				t.Errorf("%s, %s, 2 GB stacks under a 3 GB address-space limit: exit %d, stderr %.400q; want it run, or 125 naming the address-space limit",
+					u.name, mode, r.code, r.stderr)
+			}
+		}
+	}
+}
+
 // TestProgramPath: the program is found in the PATH it will have (--setenv
 // PATH=…), as `env PATH=… prog` finds it, and with PATH unset in the
 // default path, as execvp does.
