@@ -287,11 +287,18 @@ static void await_go_ahead(const struct spec *s, int early) {
 }
 
 // loopback_up brings lo up in the new network namespace: one flag, no
-// netlink.
+// netlink, on a socket of any family (the ioctl reaches the device
+// either way). A unit's RestrictAddressFamilies= refuses those it does not
+// list with EAFNOSUPPORT; where it refuses all three, so it does to the
+// program, and lo stays down with no socket inside to use it.
 static void loopback_up(void) {
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	static const int fams[] = {AF_INET, AF_INET6, AF_UNIX};
+	int fd = -1;
+	for (size_t i = 0; fd < 0 && i < sizeof fams / sizeof fams[0]; i++)
+		if ((fd = socket(fams[i], SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0 && errno != EAFNOSUPPORT)
+			omega_dief(errno, "loopback: socket");
 	if (fd < 0)
-		omega_dief(errno, "loopback: socket");
+		return;
 	struct ifreq ifr;
 	memset(&ifr, 0, sizeof ifr);
 	strcpy(ifr.ifr_name, "lo");

@@ -214,3 +214,29 @@ func TestUnitCheckNamesCause(t *testing.T) {
 		t.Errorf("no capabilities: %+v; want namespaces: no, the directive and its fix named", r)
 	}
 }
+
+// TestUnitRestrictAddressFamilies: a unit's RestrictAddressFamilies=
+// fails socket(2) for families it does not list with EAFNOSUPPORT;
+// sandbox mode's --net none brought loopback up on an inet socket and,
+// with AF_INET left out, ended with 125 and that errno. Every mode and
+// network must run, --net none with loopback up.
+func TestUnitRestrictAddressFamilies(t *testing.T) {
+	for _, u := range users {
+		for _, fams := range []string{"AF_UNIX", "AF_UNIX,AF_NETLINK", "AF_UNIX,AF_INET,AF_INET6"} {
+			t.Run(u.name+"/"+fams, func(t *testing.T) {
+				w := newWorld(t, u)
+				wrap := []string{probe, "restrict-families", fams}
+				r := w.under(wrap, "--net", "none", "--", probe, "loopback-up")
+				if r.code != 0 || r.stdout != "ok\n" {
+					t.Errorf("sandbox, --net none: %+v; want the program run with lo up", r)
+				}
+				for _, args := range [][]string{{"--mode", "sandbox"}, {"--mode", "rx"}, {"--mode", "rx", "--net", "none"}, {"--mode", "rwx"}} {
+					r := w.under(wrap, append(args, "--", "/bin/echo", "ran")...)
+					if r.code != 0 || r.stdout != "ran\n" {
+						t.Errorf("%q: %+v; want the program run", args, r)
+					}
+				}
+			})
+		}
+	}
+}

@@ -94,6 +94,10 @@ func run(action string, args []string) error {
 		return noForkExec(args)
 	case "restrict-namespaces": // PROGRAM ARGS...: exec PROGRAM where no namespace can be made (systemd's RestrictNamespaces=)
 		return restrictNamespaces(args)
+	case "restrict-families": // AF_X,AF_Y PROGRAM ARGS...: exec PROGRAM where socket() takes only those (systemd's RestrictAddressFamilies=)
+		return restrictFamilies(args)
+	case "loopback-up": // refuse unless lo is up
+		return loopbackUp()
 	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
 		c, err := net.ListenPacket("udp", "127.0.0.1:0")
 		if err != nil {
