@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"runtime"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -33,10 +34,35 @@ func refusedByUnit() string {
 	if os.Getuid() == 0 && !hasCaps(unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETFCAP) {
 		return rootNoCaps
 	}
-	if seccompFiltered() && usernsUnavailable() == "" {
+	if seccompFiltered() && usernsUnavailable() == "" && filterRefusesNamespaces() {
 		return filterRefused
 	}
 	return ""
+}
+
+// probeNamespaces are all the namespaces a launch may ask clone for, with
+// CLONE_FS, which the kernel refuses with them (EINVAL) before it
+// creates anything or asks an LSM: only a filter in front of the call
+// answers EPERM to it. (Filters refuse a namespace flag wherever it is
+// set, so the superset meets every one that refused the launch's.)
+const probeNamespaces = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID | unix.CLONE_NEWIPC |
+	unix.CLONE_NEWUTS | unix.CLONE_NEWNET | unix.CLONE_NEWCGROUP | unix.CLONE_FS
+
+// filterRefusesNamespaces tells whether the filter around omega-run
+// answers EPERM to a clone with namespace flags, or to every clone3 (the
+// launch's with a cgroup; a size of 0 is EINVAL to the kernel): the
+// EPERM a launch met may instead be an LSM's (BPF LSM's userns_create,
+// say) or a chroot's, where the filter's fix would not help.
+func filterRefusesNamespaces() bool {
+	a0, a1 := uintptr(probeNamespaces|unix.SIGCHLD), uintptr(0)
+	if runtime.GOARCH == "s390x" { // clone's first two arguments are swapped there
+		a0, a1 = a1, a0
+	}
+	if _, _, e := unix.RawSyscall(unix.SYS_CLONE, a0, a1, 0); e == unix.EPERM {
+		return true
+	}
+	_, _, e := unix.RawSyscall(unix.SYS_CLONE3, 0, 0, 0)
+	return e == unix.EPERM
 }
 
 // unitFix is the fix for a refusedByUnit cause, or "".

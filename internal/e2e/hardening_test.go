@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -238,5 +240,29 @@ func TestUnitRestrictAddressFamilies(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUnitChrootNotFilter: in a chroot the kernel refuses user namespaces
+// with EPERM, as a filter or an LSM may; a filter around omega-run that
+// leaves namespaces alone (a unit's RestrictAddressFamilies=) was named
+// as the cause all the same, and its fix (RestrictNamespaces=) given.
+func TestUnitChrootNotFilter(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(filepath.Dir(w.home), "chroot")
+			mustMkdir(t, dir)
+			script := fmt.Sprintf(`mount --rbind / %[1]s || exit 99
+exec /usr/sbin/chroot %[1]s setpriv --reuid=%[2]d --regid=%[2]d --clear-groups "$@"`, dir, u.uid)
+			asRoot := *w
+			asRoot.u = rootUser
+			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+				probe, "restrict-families", "AF_UNIX,AF_INET,AF_INET6", bin, "--", "/bin/echo", "ran")
+			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "user namespaces are unavailable") ||
+				strings.Contains(r.stderr, "seccomp filter") || strings.Contains(r.stderr, "RestrictNamespaces=") {
+				t.Errorf("%+v; want the fallback run, no filter named", r)
+			}
+		})
 	}
 }
