@@ -83,7 +83,9 @@ var sharedLimits = [...]int{unix.RLIMIT_NPROC, unix.RLIMIT_SIGPENDING, unix.RLIM
 
 // halveSharedLimits sets this process's shared limits before it starts
 // the program: not one the caller gave (--rlimit), nor an unlimited one.
-func halveSharedLimits(given []rlimits.Limit) error {
+// nproc gets own more, the init stage's tasks that stay beside the
+// program and count in the namespace too (not past the caller's limit).
+func halveSharedLimits(given []rlimits.Limit, own uint64) error {
 	for _, r := range sharedLimits {
 		if slices.ContainsFunc(given, func(l rlimits.Limit) bool { return l.Resource == r }) {
 			continue
@@ -96,6 +98,9 @@ func halveSharedLimits(given []rlimits.Limit) error {
 			continue
 		}
 		half := cur.Cur - cur.Cur/2
+		if r == unix.RLIMIT_NPROC && half+own <= cur.Cur {
+			half += own
+		}
 		if err := unix.Setrlimit(r, &unix.Rlimit{Cur: half, Max: half}); err != nil {
 			return fmt.Errorf("setrlimit: %w", err)
 		}
@@ -103,31 +108,45 @@ func halveSharedLimits(given []rlimits.Limit) error {
 	return nil
 }
 
-// userCounts is cinit_ucounts.c's omega_user_counts: the counts capped
-// where the spec asks, a warning where that failed, or with --fail-closed
-// the launch's end.
+// ownTasks counts this process's threads: the Go runtime's, 5 when
+// the init stage starts and 8 to 10 by the time it starts the program.
+func ownTasks() uint64 {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return 0 // the program then gets less, never more
+	}
+	return uint64(len(tasks))
+}
+
+// userCounts is cinit_ucounts.c's omega_user_counts for the counts:
+// capped where the spec asks, a warning where that failed, or with
+// --fail-closed the launch's end. The limits wait for shareLimits.
 func userCounts(s *Spec, w warner) error {
 	if !s.UserCounts {
 		return nil
 	}
-	// Each on its own: the limits need no /proc/sys, which a container or
-	// a unit's ProtectKernelTunables= keeps read-only.
-	failed := [...]struct {
-		what string
-		err  error
-	}{
-		{"inotify, fanotify and namespace", capUserCounts()},
-		{"process, pending-signal and message-queue", halveSharedLimits(s.Limits)},
+	return leftOpen(s, w, "inotify, fanotify and namespace", capUserCounts())
+}
+
+// shareLimits is omega_user_counts' for the limits, right before the
+// program starts, when the Go runtime of PID 1 (own tasks) has started
+// most of its threads; they need no /proc/sys, which a container or a
+// unit's ProtectKernelTunables= keeps read-only.
+func shareLimits(s *Spec, w warner, own uint64) error {
+	if !s.UserCounts {
+		return nil
 	}
-	for _, f := range failed {
-		if f.err == nil {
-			continue
-		}
-		msg := "the program may use up your user's " + f.what + " limits, which your programs outside share (" + f.err.Error() + ")"
-		if s.FailClosed {
-			return errors.New("--fail-closed: " + msg)
-		}
-		w.warn(msg)
+	return leftOpen(s, w, "process, pending-signal and message-queue", halveSharedLimits(s.Limits, own))
+}
+
+func leftOpen(s *Spec, w warner, what string, err error) error {
+	if err == nil {
+		return nil
 	}
+	msg := "the program may use up your user's " + what + " limits, which your programs outside share (" + err.Error() + ")"
+	if s.FailClosed {
+		return errors.New("--fail-closed: " + msg)
+	}
+	w.warn(msg)
 	return nil
 }

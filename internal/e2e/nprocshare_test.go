@@ -50,9 +50,12 @@ for _ in range(5):
 // user's shell, editor and desktop outside unable to start any. In
 // sandbox mode its user namespace holds it to half the caller's limit
 // first (and --net none's re-executed init stage too); rwx is the control
-// that it takes them all. The caller is a uid of the test's own (no other
-// process counts against it) with a limit of 60; root is exempt from the
-// limit in the kernel, and so not tested.
+// that it takes them all. The program gets its half whole: the init
+// stage's own tasks (PID 1, its connect broker's thread, the Go init
+// stage's runtime threads) count there too, and come on top (the Go one
+// left the program 21 of 30, the C one 27). The caller is a uid of the
+// test's own (no other process counts against it) with a limit of 60;
+// root is exempt from the limit in the kernel, and so not tested.
 func TestProcessShareKept(t *testing.T) {
 	uid := 40000 + os.Getpid()%20000
 	u := user{"u" + strconv.Itoa(uid), uid, uid}
@@ -66,8 +69,10 @@ func TestProcessShareKept(t *testing.T) {
 				}
 				return
 			}
-			if outside.code != 0 || held == 0 || held > 30 {
-				t.Fatalf("%d processes held in the sandbox (the caller's limit 60); five outside: %+v", held, outside)
+			// 29 and the program's own: its 30, one spare for a
+			// thread the Go runtime starts after counting its own.
+			if outside.code != 0 || held < 28 || held > 29 {
+				t.Fatalf("%d processes held in the sandbox (the caller's limit 60: 28 or 29 wanted); five outside: %+v", held, outside)
 			}
 		})
 	}
@@ -105,6 +110,18 @@ func holdProcesses(t *testing.T, w *world, flags ...string) (int, result) {
 // limits, soft and hard.
 const sharedLimitsShown = `echo $(ulimit -Su) $(ulimit -Hu) $(ulimit -Si) $(ulimit -Hi) $(ulimit -Sq) $(ulimit -Hq)`
 
+// halfShown tells whether got, sharedLimitsShown's, has nproc soft and
+// hard alike, half the caller's (31 of 61) plus the init stage's own
+// tasks (1 to 2 in C, 5 to 10 or so in Go), and then rest.
+func halfShown(got, rest string) bool {
+	f := strings.Fields(got)
+	if len(f) != 6 || f[0] != f[1] || strings.Join(f[2:], " ") != rest {
+		return false
+	}
+	n, _ := strconv.Atoi(f[0])
+	return n >= 31 && n <= 31+16
+}
+
 // TestSharedLimitsWithoutProcSys: where /proc/sys is read-only (a
 // container's, a unit's ProtectKernelTunables=), the inotify, fanotify and
 // namespace counts cannot be set, but the resource limits need no sysctl:
@@ -116,7 +133,7 @@ func TestSharedLimitsWithoutProcSys(t *testing.T) {
 			w := newWorld(t, u)
 			limits := " && prlimit --pid $$ --nproc=61:100 --sigpending=1000:2000 --msgqueue=8192"
 			r := underRootWrapper(w, readOnlyProcSys+limits, "--", "bash", "-c", sharedLimitsShown)
-			if r.code != 0 || strings.TrimSpace(r.stdout) != "31 31 500 500 4096 4096" {
+			if r.code != 0 || !halfShown(r.stdout, "500 500 4096 4096") {
 				t.Errorf("%+v; want the limits halved", r)
 			}
 			if !strings.Contains(r.stderr, "your user's inotify, fanotify and namespace limits") ||
@@ -128,7 +145,8 @@ func TestSharedLimitsWithoutProcSys(t *testing.T) {
 }
 
 // TestSharedLimitsInside: what the program sees — half the caller's
-// limits, hard too; a limit the caller gives with --rlimit is theirs.
+// limits, hard too (nproc with the init stage's tasks on top); a limit
+// the caller gives with --rlimit is theirs.
 func TestSharedLimitsInside(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
@@ -138,14 +156,15 @@ func TestSharedLimitsInside(t *testing.T) {
 				flags []string
 				want  string
 			}{
-				{[]string{"--mode", "sandbox"}, "31 31 500 500 4096 4096"},
+				{[]string{"--mode", "sandbox"}, "half 500 500 4096 4096"},
 				{[]string{"--mode", "sandbox", "--rlimit", "nproc=70:80"}, "70 80 500 500 4096 4096"},
-				{[]string{"--mode", "sandbox", "--rlimit", "sigpending=300", "--rlimit", "msgqueue=6000"}, "31 31 300 300 6000 6000"},
+				{[]string{"--mode", "sandbox", "--rlimit", "sigpending=300", "--rlimit", "msgqueue=6000"}, "half 300 300 6000 6000"},
 				{[]string{"--mode", "rx"}, "61 100 1000 2000 8192 8192"},
 			} {
 				args := append(append(append(limits[:len(limits):len(limits)], bin), c.flags...), "--", "bash", "-c", sharedLimitsShown)
 				r := w.runProg("prlimit", args...)
-				if r.code != 0 || strings.TrimSpace(r.stdout) != c.want {
+				half, halved := strings.CutPrefix(c.want, "half ")
+				if r.code != 0 || (halved && !halfShown(r.stdout, half)) || (!halved && strings.TrimSpace(r.stdout) != c.want) {
 					t.Errorf("%v: %+v; want %q", c.flags, r, c.want)
 				}
 			}
