@@ -62,7 +62,8 @@ func TestProcessShareKept(t *testing.T) {
 	for _, c := range []struct{ mode, net string }{{"sandbox", "host"}, {"sandbox", "none"}, {"rwx", "host"}} {
 		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
 			w := newWorld(t, u)
-			held, outside := holdProcesses(t, w, "--mode", c.mode, "--net", c.net)
+			five := func() result { return w.runProg("prlimit", "--nproc=60:60", "--", "python3", "-c", forkFive) }
+			held, outside := holdProcesses(t, w, five, "--mode", c.mode, "--net", c.net)
 			if c.mode == "rwx" {
 				if outside.code == 0 {
 					t.Fatalf("control: %d processes held, and five more outside: %+v", held, outside)
@@ -79,9 +80,9 @@ func TestProcessShareKept(t *testing.T) {
 }
 
 // holdProcesses runs forkHold under omega-run with the flags given and an
-// nproc limit of 60, and returns how many it got and what forkFive did
-// meanwhile as the same user with the same limit.
-func holdProcesses(t *testing.T, w *world, flags ...string) (int, result) {
+// nproc limit of 60, and returns how many it got and what outside did
+// meanwhile.
+func holdProcesses(t *testing.T, w *world, outside func() result, flags ...string) (int, result) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
@@ -98,11 +99,42 @@ func holdProcesses(t *testing.T, w *world, flags ...string) (int, result) {
 		b, err := os.ReadFile(filepath.Join(w.extra, "count"))
 		if err == nil {
 			held, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-			return held, w.runProg("prlimit", "--nproc=60:60", "--", "python3", "-c", forkFive)
+			return held, outside()
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the program wrote no count: %s", out.String())
 		}
+	}
+}
+
+// TestUserShareKept: root's --user program is not exempt from nproc, as
+// root's own are. In the sandbox's user namespace its processes (and PID
+// 1's, which switches too) count as the user's and are held to half
+// root's limit; above it the kernel charges a namespace's processes to
+// its owner, root (exempt), not to the user, whose processes outside
+// share no count with the program: they fork at a limit of 20 while it
+// holds its 30. rwx, where the program runs as the user on the host, is
+// the control that they would not. Root only: --user is root's.
+func TestUserShareKept(t *testing.T) {
+	uid := 40000 + (os.Getpid()+7)%20000
+	u := user{"u" + strconv.Itoa(uid), uid, uid}
+	for _, mode := range []string{"sandbox", "rwx"} {
+		t.Run(mode, func(t *testing.T) {
+			w := newWorld(t, u) // the user's: data dir and the count's dir
+			asRoot := *w
+			asRoot.u = rootUser
+			five := func() result { return w.runProg("prlimit", "--nproc=20:20", "--", "python3", "-c", forkFive) }
+			held, outside := holdProcesses(t, &asRoot, five, "--mode", mode, "--user", strconv.Itoa(uid), "--data-dir", w.dataDir)
+			if mode == "rwx" {
+				if outside.code == 0 {
+					t.Fatalf("control: %d processes held, and five more outside: %+v", held, outside)
+				}
+				return
+			}
+			if outside.code != 0 || held < 28 || held > 29 {
+				t.Fatalf("%d processes held in the sandbox (root's limit 60: 28 or 29 wanted); five outside at 20: %+v", held, outside)
+			}
+		})
 	}
 }
 
