@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -63,7 +64,7 @@ func TestProcessShareKept(t *testing.T) {
 		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
 			w := newWorld(t, u)
 			five := func() result { return w.runProg("prlimit", "--nproc=60:60", "--", "python3", "-c", forkFive) }
-			held, outside := holdProcesses(t, w, five, "--mode", c.mode, "--net", c.net)
+			held, outside := holdProcesses(t, w, uid, five, "--mode", c.mode, "--net", c.net)
 			if c.mode == "rwx" {
 				if outside.code == 0 {
 					t.Fatalf("control: %d processes held, and five more outside: %+v", held, outside)
@@ -81,8 +82,9 @@ func TestProcessShareKept(t *testing.T) {
 
 // holdProcesses runs forkHold under omega-run with the flags given and an
 // nproc limit of 60, and returns how many it got and what outside did
-// meanwhile.
-func holdProcesses(t *testing.T, w *world, outside func() result, flags ...string) (int, result) {
+// meanwhile; it returns once uid (whose processes forkHold's are) has
+// none left, as the next run's count would include them (-count=2 did).
+func holdProcesses(t *testing.T, w *world, uid int, outside func() result, flags ...string) (int, result) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
@@ -94,7 +96,11 @@ func holdProcesses(t *testing.T, w *world, outside func() result, flags ...strin
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { os.WriteFile(filepath.Join(w.extra, "release"), nil, 0o644); cmd.Wait() }()
+	defer func() {
+		os.WriteFile(filepath.Join(w.extra, "release"), nil, 0o644)
+		cmd.Wait()
+		uidGone(t, uid)
+	}()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		b, err := os.ReadFile(filepath.Join(w.extra, "count"))
 		if err == nil {
@@ -124,7 +130,7 @@ func TestUserShareKept(t *testing.T) {
 			asRoot := *w
 			asRoot.u = rootUser
 			five := func() result { return w.runProg("prlimit", "--nproc=20:20", "--", "python3", "-c", forkFive) }
-			held, outside := holdProcesses(t, &asRoot, five, "--mode", mode, "--user", strconv.Itoa(uid), "--data-dir", w.dataDir)
+			held, outside := holdProcesses(t, &asRoot, uid, five, "--mode", mode, "--user", strconv.Itoa(uid), "--data-dir", w.dataDir)
 			if mode == "rwx" {
 				if outside.code == 0 {
 					t.Fatalf("control: %d processes held, and five more outside: %+v", held, outside)
@@ -136,6 +142,27 @@ func TestUserShareKept(t *testing.T) {
 			}
 		})
 	}
+}
+
+// uidGone waits (5 s at most) until no process runs as uid: forkHold's
+// children end with its pipe, not with it.
+func uidGone(t *testing.T, uid int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		left := false
+		dirs, _ := os.ReadDir("/proc")
+		for _, d := range dirs {
+			var st syscall.Stat_t
+			if _, err := strconv.Atoi(d.Name()); err == nil && syscall.Stat("/proc/"+d.Name(), &st) == nil && int(st.Uid) == uid {
+				left = true
+				break
+			}
+		}
+		if !left {
+			return
+		}
+	}
+	t.Errorf("uid %d still has processes 5 s after the release", uid)
 }
 
 // sharedLimitsShown prints the program's nproc, sigpending and msgqueue
