@@ -74,3 +74,21 @@ func netBindCap() []byte {
 	binary.LittleEndian.PutUint32(b[4:], 1<<netBindService)
 	return b
 }
+
+// TestSwitchedIDsRemedy: a parent that switched only its effective ids
+// (root's setpriv --euid, a daemon's seteuid) starts the plain binary,
+// which has no bit to chmod away; the kernel sets AT_SECURE for that exec
+// as for a setuid one, so the refusal must look at the file to name the
+// fix: start it with real and effective ids alike.
+func TestSwitchedIDsRemedy(t *testing.T) {
+	requireRoot(t)
+	w := newWorld(t, rootUser)
+	for _, ids := range [][]string{{"--euid", "65534"}, {"--egid", "65534", "--keep-groups"}} {
+		args := append(append([]string{}, ids...), bin, "--mode", "rwx", "--", "id")
+		r := w.runProg("setpriv", args...)
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "start it with its real and effective ids alike") ||
+			strings.Contains(r.stderr, "chmod") {
+			t.Errorf("setpriv %v: %+v; want 125 and the ids named as the fix, no chmod", ids, r)
+		}
+	}
+}

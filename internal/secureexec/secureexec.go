@@ -8,6 +8,7 @@ package secureexec
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 )
 
@@ -20,17 +21,25 @@ func Check() error {
 	return check(ids{os.Getuid(), os.Geteuid(), os.Getgid(), os.Getegid()}, kernelSecure(), executable)
 }
 
+// binary is the running executable, as the refusal names it.
+type binary struct {
+	path  string
+	setid bool // a setuid or setgid bit is on it
+}
+
 // check takes exe as a func: the path is read (a readlink) only for the
 // refusal, not on every launch.
-func check(id ids, secure bool, executable func() string) error {
+func check(id ids, secure bool, executable func() binary) error {
 	if id.uid == id.euid && id.gid == id.egid && !secure {
 		return nil
 	}
-	exe := executable()
+	bin := executable()
+	exe := bin.path
 	var why string
 	undo := "chmod u-s,g-s " + exe
-	if !secure {
-		// Not the exec's doing: a parent switched only the effective ids.
+	if !bin.setid {
+		// No bit to take off: a parent switched only the effective ids
+		// (the kernel sets AT_SECURE for that exec too).
 		undo = "start it with its real and effective ids alike"
 	}
 	switch {
@@ -49,10 +58,18 @@ func check(id ids, secure bool, executable func() string) error {
 }
 
 // executable names the binary for the message (the path as the kernel
-// resolved it, not argv[0], which the caller chose).
-func executable() string {
+// resolved it, not argv[0], which the caller chose) and tells whether it
+// has a setuid or setgid bit (through /proc/self/exe where there is one:
+// the very file that runs).
+func executable() binary {
+	b := binary{path: "omega-run"}
 	if p, err := os.Executable(); err == nil {
-		return p
+		b.path = p
 	}
-	return "omega-run"
+	fi, err := os.Stat("/proc/self/exe")
+	if err != nil {
+		fi, err = os.Stat(b.path)
+	}
+	b.setid = err == nil && fi.Mode()&(fs.ModeSetuid|fs.ModeSetgid) != 0
+	return b
 }
