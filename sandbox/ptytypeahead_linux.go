@@ -22,17 +22,30 @@ func (r *ptyRelay) takeTypedAhead() {
 		if n, err := unix.Poll(fds, 0); err != nil || n == 0 || fds[0].Revents != unix.POLLIN {
 			return // nothing whole left (a part of a line stays, raw), or a hangup
 		}
-		n, err := unix.Read(0, buf[:typedAheadMax-taken])
+		want := typedAheadMax - taken
+		n, err := unix.Read(0, buf[:want])
 		if err != nil {
 			return
 		}
-		typed := buf[:n]
-		if n == 0 {
-			typed = []byte{r.saved.Cc[unix.VEOF]}
+		typed, eof := buf[:n], r.saved.Cc[unix.VEOF]
+		switch {
+		case n == 0:
+			typed = []byte{eof}
+		case n < want && !r.lineEnd(typed[n-1]) && eof != 0:
+			// Ended by the end-of-file key ("abc", Ctrl-D), which read(2)
+			// leaves out: it ends the line for the program too.
+			typed = append(typed, eof)
 		}
 		if _, err := r.master.Write(typed); err != nil {
 			return
 		}
 		taken += len(typed)
 	}
+}
+
+// lineEnd tells whether c ends a cooked line by itself (newline, or the
+// caller's VEOL or VEOL2 key): what read(2) returns with the line.
+func (r *ptyRelay) lineEnd(c byte) bool {
+	eol, eol2 := r.saved.Cc[unix.VEOL], r.saved.Cc[unix.VEOL2]
+	return c == '\n' || (eol != 0 && c == eol) || (eol2 != 0 && c == eol2)
 }
