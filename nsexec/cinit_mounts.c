@@ -163,7 +163,7 @@ static int fresh_run(const struct spec *s) {
 // an O_PATH fd of it to mount onto: the private /tmp persists between
 // runs, and a symlink a program left there must not redirect a bind.
 // path is canonical (the parent resolved it on the host).
-static int mount_point(const char *path, int dir) {
+static int make_mount_point(const char *path, int dir) {
 	// Usually all there from an earlier run: one openat2, no walk.
 	int fd = omega_open_existing(path);
 	if (fd >= 0) {
@@ -216,6 +216,17 @@ static int mount_point(const char *path, int dir) {
 		}
 		fd = next;
 	}
+	return fd;
+}
+
+// mount_point is make_mount_point with its modes whatever the caller's
+// umask (the program's, restored after): under 0777 the directories were
+// 0000, kept in the private /tmp for later runs, and the program could
+// not reach what was bound below them (mounts_linux.go's mountPoint).
+static int mount_point(const char *path, int dir) {
+	mode_t old = umask(0);
+	int fd = make_mount_point(path, dir);
+	umask(old);
 	return fd;
 }
 

@@ -280,6 +280,10 @@ func writableRun(writable []string) error {
 // runs, and a symlink a program left there must not redirect a bind.
 // path is canonical (the parent resolved it on the host).
 func mountPoint(path string, dir bool) (int, error) {
+	// Modes whatever the caller's umask (the program's, restored after):
+	// under 0777 the directories were 0000, kept in the private /tmp, and
+	// the program could not reach what was bound below them.
+	defer unix.Umask(unix.Umask(0))
 	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, err

@@ -166,3 +166,35 @@ func TestUmaskDataDirParents(t *testing.T) {
 		}
 	}
 }
+
+// TestUmaskHeldSocket: a socket below the host's /tmp that --allow-socket
+// keeps is bound again at its path in sandbox mode's private /tmp, whose
+// directories the init stage makes on the way; under umask 0777 they were
+// made 0000 (0500 under 0277), in the data dir, for every later run too:
+// the program could not reach the socket. They are 0755 whatever the umask.
+func TestUmaskHeldSocket(t *testing.T) {
+	for _, u := range users {
+		for _, mask := range []string{"0277", "0777"} {
+			t.Run(u.name+"/"+mask, func(t *testing.T) {
+				w := newWorld(t, u)
+				dir, err := os.MkdirTemp("/tmp", "omega-e2e-held-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				mustMkdir(t, filepath.Join(dir, "a"))
+				os.Chmod(dir, 0o755)
+				os.Chmod(filepath.Join(dir, "a"), 0o755)
+				sock := filepath.Join(dir, "a", "sock")
+				connected := listenUnix(t, sock)
+				for run, m := range []string{mask, "022"} {
+					r := w.runProg("/bin/sh", "-c", `umask "$0" && exec "$@"`, m, bin, "--allow-socket", sock, "--",
+						"python3", "-c", "import socket,sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1]); print('ok')", sock)
+					if r.code != 0 || r.stdout != "ok\n" || !connected() {
+						t.Fatalf("run %d (umask %s): exit %d, stdout %q, stderr %q; want the socket reached", run+1, m, r.code, r.stdout, r.stderr)
+					}
+				}
+			})
+		}
+	}
+}
