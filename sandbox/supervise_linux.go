@@ -198,7 +198,7 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 	if errors.Is(err, syscall.EPIPE) {
 		// The init stage is gone before reading it (killed while it
 		// started, an OOM kill in its cgroup): its status tells.
-		return l.status(pid1)
+		return l.status(pid1, p.process.Hostname != "")
 	}
 	if err == nil {
 		err = l.cg.started(l.proc.pid)
@@ -213,11 +213,12 @@ func (l *launch) run(p *plan, pid1 bool, spec *nsexec.Spec, sigs signalCatcher) 
 	done := make(chan struct{})
 	defer close(done)
 	l.followStops(p, pid1, done)
-	return l.status(pid1)
+	return l.status(pid1, p.process.Hostname != "")
 }
 
-// status waits for the init stage and returns its exit status.
-func (l *launch) status(pid1 bool) (int, error) {
+// status waits for the init stage and returns its exit status; hostname:
+// the launch asked for one (the init stage calls sethostname).
+func (l *launch) status(pid1, hostname bool) (int, error) {
 	ws, err := l.proc.wait()
 	if err != nil {
 		return 0, launcherErr(err)
@@ -228,7 +229,11 @@ func (l *launch) status(pid1 bool) (int, error) {
 	// failing. Without namespaces it became the program, whose custom
 	// profile may kill (SCMP_ACT_KILL_PROCESS): its status, then.
 	if pid1 && ws.Signaled() && ws.Signal() == syscall.SIGSYS {
-		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as mount and mount_setattr for its mounts (systemd: SystemCallFilter=@mount) or keyctl for the program's own session keyring; allow the call in that filter, or let it answer an errno (systemd: SystemCallErrorNumber=EPERM), which falls back"))
+		calls := "mount and mount_setattr for its mounts (systemd: SystemCallFilter=@mount)"
+		if hostname { // @privileged's, which @system-service leaves out too
+			calls += ", sethostname for --hostname (systemd: SystemCallFilter=sethostname)"
+		}
+		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as " + calls + " or keyctl for the program's own session keyring; allow the call in that filter, or let it answer an errno (systemd: SystemCallErrorNumber=EPERM), which falls back"))
 	}
 	return nsexec.ExitStatus(ws), nil
 }

@@ -135,6 +135,19 @@ func TestUnitSystemCallFilterKills(t *testing.T) {
 			t.Errorf("%s, mount killed: %+v; want 125 and %q", u.name, r, mountSign)
 		}
 	}
+	// --hostname needs sethostname, which @system-service lacks too (it
+	// is @privileged's): named where it was asked for.
+	const hostSign = "sethostname for --hostname (systemd: SystemCallFilter=sethostname)"
+	for _, u := range users {
+		w := newWorld(t, u)
+		r := w.under([]string{probe, "seccomp-exec", "170=kill"}, "--hostname", "box", "--", "/bin/echo", "ran")
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, hostSign) {
+			t.Errorf("%s, sethostname killed: %+v; want 125 and %q", u.name, r, hostSign)
+		}
+		if r := w.under([]string{probe, "seccomp-exec", sysMount + "=kill"}, "--", "/bin/echo", "ran"); strings.Contains(r.stderr, "sethostname") {
+			t.Errorf("%s, mount killed without --hostname: %q names sethostname", u.name, r.stderr)
+		}
+	}
 }
 
 // TestUnitMountRefusedNamed: SystemCallFilter=@system-service with
