@@ -34,9 +34,29 @@ func TestDeadStderrRunsProgram(t *testing.T) {
 	}
 }
 
+// TestDeadStderrFilterKills: the check for a filter around omega-run that
+// would kill it (cinit_filterkills.c, before the Go runtime) says so and
+// ends with 125 — with stderr dead too, where its line died of SIGPIPE
+// (141), which a unit's RestartPreventExitStatus=125 does not stop.
+func TestDeadStderrFilterKills(t *testing.T) {
+	for _, u := range users {
+		w := newWorld(t, u)
+		_, code := w.runDeadStderrOf(probe, "seccomp-exec", sysLandlockCreateRuleset+"=kill", bin, "--mode", "rx", "--", "/bin/echo", "ran")
+		if code != 125 {
+			t.Errorf("%s: exit %d; want 125", u.name, code)
+		}
+	}
+}
+
 // runDeadStderr runs omega-run with stderr a pipe whose read end is
 // closed, and returns its stdout and status.
 func (w *world) runDeadStderr(args ...string) (string, int) {
+	w.t.Helper()
+	return w.runDeadStderrOf(bin, args...)
+}
+
+// runDeadStderrOf is runDeadStderr for prog (a wrapper around omega-run).
+func (w *world) runDeadStderrOf(prog string, args ...string) (string, int) {
 	w.t.Helper()
 	r, wr, err := os.Pipe()
 	if err != nil {
@@ -46,7 +66,7 @@ func (w *world) runDeadStderr(args ...string) (string, int) {
 	defer wr.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 	defer cancel()
-	c := w.cmd(ctx, args...)
+	c := w.cmdOf(ctx, prog, args...)
 	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, wr
 	c.WaitDelay = 5 * time.Second
