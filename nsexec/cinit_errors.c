@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,11 @@ void omega_exec_hint(const char *path, int e, char *out, size_t size) {
 }
 
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...) {
+	// The last line: a stderr nobody reads drops it (as the Go side
+	// does) and the status stays code, where a process that is not its
+	// pid namespace's init (the child that execs the program) died of
+	// SIGPIPE.
+	signal(SIGPIPE, SIG_IGN);
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,27 @@ func TestDeadStderrFilterKills(t *testing.T) {
 		_, code := w.runDeadStderrOf(probe, "seccomp-exec", sysLandlockCreateRuleset+"=kill", bin, "--mode", "rx", "--", "/bin/echo", "ran")
 		if code != 125 {
 			t.Errorf("%s: exit %d; want 125", u.name, code)
+		}
+	}
+}
+
+// TestDeadStderrExecFails: a program that cannot be executed ends the
+// launch with 126 (127 where it is missing) and a line, which a stderr
+// nobody reads drops; sandbox mode's init stage, whose child execs the
+// program, died of SIGPIPE at that line instead (141).
+func TestDeadStderrExecFails(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"sandbox", "rx", "rwx"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				bad := filepath.Join(w.extra, "bad")
+				if err := os.WriteFile(bad, []byte("\x7fELF not one"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if _, code := w.runDeadStderr("--mode", mode, "--", bad); code != 126 {
+					t.Errorf("exit %d; want 126", code)
+				}
+			})
 		}
 	}
 }
