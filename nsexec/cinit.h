@@ -51,15 +51,19 @@ int omega_secure_exec(void);
 // nothing, and omega_initial_args finds them. An elevated process runs
 // none of them (no init stage, no config read): the Go side refuses it
 // (internal/secureexec).
+// OMEGA_CONSTRUCTOR_AT(name, fn, (N)) runs before every constructor
+// without a priority (lower N first): the filter-kills check must end a
+// launch before the CLI's early start clones an init stage for it.
+#define OMEGA_CONSTRUCTOR(name, fn) OMEGA_CONSTRUCTOR_AT(name, fn, )
 #ifdef __GLIBC__
-#define OMEGA_CONSTRUCTOR(name, fn)                                                   \
-	__attribute__((constructor)) static void name(int argc, char **argv, char **envp) { \
+#define OMEGA_CONSTRUCTOR_AT(name, fn, prio)                                                \
+	__attribute__((constructor prio)) static void name(int argc, char **argv, char **envp) { \
 		if (!omega_secure_exec())                                                     \
 			fn(argc, argv, envp);                                                     \
 	}
 #else
-#define OMEGA_CONSTRUCTOR(name, fn)                                          \
-	__attribute__((constructor)) static void name(void) {                    \
+#define OMEGA_CONSTRUCTOR_AT(name, fn, prio)                                      \
+	__attribute__((constructor prio)) static void name(void) {                \
 		int argc;                                                            \
 		char **argv, **envp;                                                 \
 		if (!omega_secure_exec() && omega_initial_args(&argc, &argv, &envp) == 0) \

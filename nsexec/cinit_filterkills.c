@@ -113,4 +113,4 @@ static void filter_kills(int argc, char **argv, char **envp) {
 	_exit(125);
 }
 
-OMEGA_CONSTRUCTOR(omega_filter_kills, filter_kills)
+OMEGA_CONSTRUCTOR_AT(omega_filter_kills, filter_kills, (200))

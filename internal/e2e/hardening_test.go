@@ -116,6 +116,15 @@ func TestUnitSystemCallFilterKills(t *testing.T) {
 			})
 		}
 	}
+	// The check runs before the CLI's early start (constructor priority),
+	// which cloned an init stage that was left behind as two orphans.
+	for _, u := range users {
+		w := newWorld(t, u)
+		r := w.runProg(probe, append([]string{"subreaper"}, append(wrap, bin, "--", "/bin/echo", "ran")...)...)
+		if !strings.Contains(r.stdout, "exit 125\n") || r.code != 0 {
+			t.Errorf("%s: %+v; want 125 and nothing left behind", u.name, r)
+		}
+	}
 	// A caller that ignores SIGCHLD (inherited across exec) left the
 	// check no status to read: omega-run died of SIGSYS, nothing said.
 	ignored := []string{probe, "seccomp-exec", sysLandlockCreateRuleset + "=kill", probe, "with-signals", "17", "-"}
