@@ -315,7 +315,7 @@ func (noHomeError) Is(target error) bool { return target == fs.ErrNotExist }
 
 // mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves each directory it
 // makes, d and its missing parents (a --data-dir a/b/c), with that mode
-// whatever the caller's umask (ownerOnly): under 0277 a parent made r-x
+// whatever the caller's umask (mkdirOne): under 0277 a parent made r-x
 // refused the next level.
 func mkdirOwnerOnly(d string) error {
 	if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
@@ -326,13 +326,13 @@ func mkdirOwnerOnly(d string) error {
 			return err
 		}
 	}
-	if err := os.Mkdir(d, 0o700); err != nil {
+	if err := mkdirOne(d); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return os.MkdirAll(d, 0o700) // made meanwhile, not by this launch
 		}
 		return err
 	}
-	return ownerOnly(d)
+	return nil
 }
 
 // protectableConfig makes sure each config file that sandbox mode keeps

@@ -2,19 +2,36 @@ package sandbox
 
 import (
 	"io/fs"
+	"path/filepath"
 	"strconv"
 
 	"golang.org/x/sys/unix"
 )
 
-// ownerOnly gives dir, a directory ensureDirs has just made with mode
-// 0700, that mode whatever the caller's umask took from it: under umask
-// 0277 it was r-x, and omega-run could make nothing in it, on that run
-// or any after. Through an O_PATH fd that followed no symlink (which
-// needs no permission on dir itself): dir may lie in the writable set,
-// where a running program could swap it for a symlink meanwhile.
-func ownerOnly(dir string) error {
-	fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// afterMkdir runs between a directory's mkdir and its chmod: a test's
+// way to swap a path in that window.
+var afterMkdir = func() {}
+
+// mkdirOne makes dir with mode 0700 whatever the caller's umask took
+// from it: under umask 0277 it was r-x, and omega-run could make nothing
+// in it, on that run or any after. The mkdir and the chmod go through one
+// fd of the parent, and the chmod through an fd that followed no symlink:
+// dir may lie in the writable set, or in the --user's data dir as root,
+// where a program or that user could swap a directory on the path for a
+// symlink in between, and have root chmod another directory of that
+// name (the host's /tmp).
+func mkdirOne(dir string) error {
+	parent, err := unix.Open(filepath.Dir(dir), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: filepath.Dir(dir), Err: err}
+	}
+	defer unix.Close(parent)
+	name := filepath.Base(dir)
+	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
+		return &fs.PathError{Op: "mkdir", Path: dir, Err: err}
+	}
+	afterMkdir()
+	fd, err := unix.Openat(parent, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
@@ -26,7 +43,8 @@ func ownerOnly(dir string) error {
 	if st.Mode&0o7777 == 0o700 {
 		return nil
 	}
-	// fchmod refuses O_PATH fds; the fd's /proc link reaches the same inode.
+	// fchmod refuses O_PATH fds (which need no permission on dir itself);
+	// the fd's /proc link reaches the same inode.
 	if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), 0o700); err != nil {
 		return &fs.PathError{Op: "chmod", Path: dir, Err: err}
 	}

@@ -4,6 +4,11 @@ package sandbox
 
 import "os"
 
-// ownerOnly gives dir, which ensureDirs has just made, mode 0700 whatever
-// the caller's umask took from it.
-func ownerOnly(dir string) error { return os.Chmod(dir, 0o700) }
+// mkdirOne makes dir with mode 0700 whatever the caller's umask took
+// from it.
+func mkdirOne(dir string) error {
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		return err
+	}
+	return os.Chmod(dir, 0o700)
+}
