@@ -2,6 +2,7 @@ package seccomp
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -32,8 +33,12 @@ func Describe(p *Profile) string {
 	for i, a := range pl.arches {
 		names[i] = a.name
 	}
-	fmt.Fprintf(&b, "architectures: %s; every call of another ABI (e.g. i386 int 0x80 on amd64): %s\n",
-		strings.Join(names, ", "), describeRet(badArchRet))
+	example := " (e.g. i386 int 0x80 on amd64)"
+	if slices.Contains(names, "x86") { // a profile that lists it has it as its own
+		example = ""
+	}
+	fmt.Fprintf(&b, "architectures: %s; every call of another ABI%s: %s\n",
+		strings.Join(names, ", "), example, describeRet(badArchRet))
 	if len(p.Flags) > 0 {
 		fmt.Fprintf(&b, "flags: %s\n", strings.Join(p.Flags, ", "))
 	}
