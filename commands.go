@@ -71,6 +71,9 @@ func printReport(w io.Writer, r sandbox.Report) {
 	if r.SeccompVersion != "" {
 		fmt.Fprintf(w, "  libseccomp:    %s\n", r.SeccompVersion)
 	}
+	if r.SeccompBuiltinOnly {
+		fmt.Fprintf(w, "  libseccomp:    none (built without cgo): the built-in profiles only, compiled at build time\n")
+	}
 	fmt.Fprintf(w, "no_new_privs:    %s\n", yesNo(r.NoNewPrivs, ""))
 	if r.HostSockets != "" {
 		fmt.Fprintf(w, "host sockets:    %s\n", r.HostSockets)

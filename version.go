@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/omega-run/omega-run/sandbox"
+	"github.com/omega-run/omega-run/seccomp"
 )
 
 // version and commit are stamped by the Makefile (-ldflags -X).
@@ -31,6 +32,8 @@ func versionText() string {
 	switch {
 	case runtime.GOOS != "linux":
 		seccompText, libText, landlockText = "Linux only", "none", "Linux only"
+	case !seccompOn && seccomp.Precompiled("default"):
+		seccompText, libText = "built-in profiles only (compiled at build time)", "none (built without cgo)"
 	case !seccompOn:
 		seccompText, libText = "not compiled in (built without cgo)", "none"
 	}

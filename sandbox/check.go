@@ -15,12 +15,15 @@ type Report struct {
 	Namespaces bool `json:"namespaces"`
 	// NamespacesError says why user/mount/pid/net namespaces failed.
 	NamespacesError string `json:"namespaces_error,omitempty"`
-	// Seccomp: this build has libseccomp (cgo) and the kernel accepts
-	// filters; SeccompError says why it cannot install them, and
-	// SeccompVersion is libseccomp's version.
-	Seccomp        bool   `json:"seccomp"`
-	SeccompError   string `json:"seccomp_error,omitempty"`
-	SeccompVersion string `json:"libseccomp_version,omitempty"`
+	// Seccomp: this build can filter (libseccomp, or the built-in
+	// profiles compiled at build time) and the kernel accepts filters;
+	// SeccompError says why it cannot install them, SeccompVersion is
+	// libseccomp's version, and SeccompBuiltinOnly says that without
+	// libseccomp (built without cgo) only the built-in profiles work.
+	Seccomp            bool   `json:"seccomp"`
+	SeccompError       string `json:"seccomp_error,omitempty"`
+	SeccompVersion     string `json:"libseccomp_version,omitempty"`
+	SeccompBuiltinOnly bool   `json:"seccomp_builtin_only,omitempty"`
 	// NoNewPrivs: the kernel has PR_SET_NO_NEW_PRIVS (every Linux
 	// omega-run runs on).
 	NoNewPrivs bool `json:"no_new_privs"`

@@ -15,16 +15,17 @@ func Check() Report {
 	abi := landlock.ABI()
 	rules := landlock.FromPolicy(profiles.Policy{Mode: ModeSandbox, Net: NetNone})
 	r := Report{
-		OS:              runtime.GOOS,
-		LandlockABI:     abi,
-		LandlockRights:  landlock.Enforced(abi),
-		LandlockMissing: landlock.Warnings(abi, rules),
-		Seccomp:         seccomp.Enabled,
-		SeccompVersion:  seccomp.Version(),
-		NoNewPrivs:      true, // Linux 3.5 and later; omega-run needs newer anyway
+		OS:                 runtime.GOOS,
+		LandlockABI:        abi,
+		LandlockRights:     landlock.Enforced(abi),
+		LandlockMissing:    landlock.Warnings(abi, rules),
+		Seccomp:            filterBuilt(profiles.SeccompDefault),
+		SeccompVersion:     seccomp.Version(),
+		SeccompBuiltinOnly: !seccomp.Enabled && filterBuilt(profiles.SeccompDefault),
+		NoNewPrivs:         true, // Linux 3.5 and later; omega-run needs newer anyway
 	}
 	switch {
-	case !seccomp.Enabled:
+	case !r.Seccomp:
 		r.SeccompError = "not compiled in (built without cgo)"
 	default:
 		if err := seccomp.KernelSupport(); err != nil {
@@ -62,7 +63,7 @@ func lateSockets(namespaces bool) string {
 		return "none without namespaces (no masks, no connect broker): the host's unix sockets stay reachable"
 	}
 	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
-	_, warning := brokerNeeded(pol, seccomp.Enabled)
+	_, warning := brokerNeeded(pol, filterBuilt(pol.Seccomp))
 	switch {
 	case warning != "":
 	case !nsexec.CInit:

@@ -18,7 +18,7 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 		return ""
 	}
 	if loopbackOnly() {
-		if pol.Seccomp != profiles.SeccompNone && seccomp.Enabled {
+		if pol.Seccomp != profiles.SeccompNone && filterBuilt(pol.Seccomp) {
 			return ""
 		}
 		return "--net none without a system call filter: vsock, which no network namespace separates, stays open (this one has loopback only)"
@@ -36,6 +36,13 @@ func netNoneWarning(pol profiles.Policy, netns bool, abi int) string {
 		w += ", and without a seccomp filter TCP Fast Open and MPTCP connect past it"
 	}
 	return w + fix
+}
+
+// filterBuilt tells whether this build turns the seccomp profile name
+// into a filter: with libseccomp any, without it the built-in ones, which
+// are compiled at build time.
+func filterBuilt(name string) bool {
+	return seccomp.Enabled || seccomp.Precompiled(name)
 }
 
 // loopbackOnly tells whether this network namespace has no interface

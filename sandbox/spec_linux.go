@@ -32,13 +32,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	said := rules
 	said.WritesOnly = mounts
 	warnings := landlock.Warnings(landlock.ABI(), said)
-	prog, swarn, err := compileSeccomp(pol, explicitSeccomp, p.seccompProfile)
-	if err == nil {
-		prog, err = netNoneGuard(prog, pol)
-	}
-	if err == nil && !mounts {
-		prog, err = hostGuard(prog, pol)
-	}
+	prog, swarn, err := launchFilter(pol, explicitSeccomp, p.seccompProfile, mounts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -64,6 +58,21 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 		ListenPID:      p.process.ListenPID,
 		WatchdogPID:    p.process.WatchdogPID,
 	}, warnings, nil
+}
+
+// launchFilter is the program's filter: the profile's, behind the --net
+// none guard and, without sandbox mode's mounts (rx, or the fallback
+// without namespaces), the host guard. connectBroker may fold the broker
+// in later.
+func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mounts bool) (*seccomp.Program, []string, error) {
+	prog, warnings, err := compileSeccomp(pol, explicit, prof)
+	if err == nil {
+		prog, err = netNoneGuard(prog, pol)
+	}
+	if err == nil && !mounts {
+		prog, err = hostGuard(prog, pol)
+	}
+	return prog, warnings, err
 }
 
 // setidGap is what only the filter stops: no mount flag or Landlock

@@ -25,7 +25,7 @@ func Describe(p *Profile) string {
 		fmt.Fprintf(&b, "error: %v\n", err)
 		return b.String()
 	}
-	if !Enabled {
+	if !Enabled && !p.precompiled() {
 		b.WriteString("note: this omega-run has no libseccomp (built without cgo): the profile cannot be enforced\n")
 	}
 	fmt.Fprintf(&b, "default action: %s\n", describeRet(pl.def))

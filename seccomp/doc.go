@@ -9,8 +9,10 @@
 //	// … send prog (plain JSON) to the init stage …
 //	err = prog.Install()                      // last step before execve
 //
-// Compile needs cgo and libseccomp (Enabled); without them it returns
-// ErrNotEnabled. Install needs neither: it is a raw seccomp(2) call.
+// Compile needs cgo and libseccomp (Enabled), except for the built-in
+// profiles, whose programs are compiled at build time and embedded
+// (Precompiled); without them it returns ErrNotEnabled for the others.
+// Install needs neither: it is a raw seccomp(2) call.
 //
 // The BPF is libseccomp's program behind a short guard omega-run writes
 // itself (guard.go): it holds the TIOCSTI/TIOCLINUX denial added to every
@@ -20,6 +22,6 @@ package seccomp
 
 // The built-in profiles are decoded (builtin_gen.go) and compiled for
 // every GOARCH (builtin/*.bpf) at build time; the tests that check them
-// for drift also write them. The programs need cgo and libseccomp.
+// for drift also write them. Writing them needs cgo and libseccomp.
 //go:generate go test -run ^TestBuiltinProfiles$ -update .
 //go:generate go test -run ^TestBuiltinPrograms$ -update .

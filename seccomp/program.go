@@ -3,7 +3,8 @@ package seccomp
 import "errors"
 
 // ErrNotEnabled is returned by Compile in builds without libseccomp
-// (CGO_ENABLED=0 or not Linux).
+// (CGO_ENABLED=0 or not Linux) for profiles other than the built-in ones
+// (Precompiled).
 var ErrNotEnabled = errors.New("not available in this build of omega-run (built without cgo and libseccomp)")
 
 // Program is a compiled filter, ready for Install. It is plain data so

@@ -31,7 +31,7 @@ func Summarize(p *Profile) string {
 	if checks := summarizeCond(pl); checks != "" {
 		fmt.Fprintf(&b, "argument checks: %s\n", checks)
 	}
-	if !Enabled {
+	if !Enabled && !p.precompiled() {
 		b.WriteString("not enforced: this omega-run has no libseccomp (built without cgo)\n")
 	}
 	var names []string

@@ -34,30 +34,71 @@ func nocgoBinary(t *testing.T) string {
 	return nocgo
 }
 
-// TestWithoutCgo: a CGO_ENABLED=0 build runs, says seccomp is missing in
-// check and --version, warns in sandbox mode, and refuses (125) when a
-// profile is asked for explicitly or --fail-closed is set.
+// TestWithoutCgo: a CGO_ENABLED=0 build runs, says in check and
+// --version that it has the built-in seccomp profiles only (no
+// libseccomp), confines the default launch without a seccomp warning,
+// and refuses (125) a custom profile, which it cannot compile.
 func TestWithoutCgo(t *testing.T) {
 	requireRoot(t)
 	nocgo := nocgoBinary(t)
 	w := newWorld(t, nobody)
-	if r := w.runProg(nocgo, "check"); r.code != 1 || !strings.Contains(r.stdout, "seccomp:         no: not compiled in") {
+	if r := w.runProg(nocgo, "check"); !strings.Contains(r.stdout, "seccomp:         yes\n  libseccomp:    none (built without cgo)") {
 		t.Errorf("check: exit %d\n%s", r.code, r.stdout)
 	}
-	if r := w.runProg(nocgo, "--version"); !strings.Contains(r.stdout, "not compiled in") {
+	if r := w.runProg(nocgo, "--version"); !strings.Contains(r.stdout, "built-in profiles only") {
 		t.Errorf("--version: %q", r.stdout)
 	}
 	r := w.runProg(nocgo, "--", "/bin/sh", "-c", `echo ran; echo pwned > "$0"`, filepath.Join(w.outside, "sentinel"))
-	if r.code == 125 || !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "seccomp is not compiled into this omega-run") {
+	if r.code == 125 || !strings.Contains(r.stdout, "ran") || strings.Contains(r.stderr, "seccomp") {
 		t.Errorf("default run: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if sentinelChanged(w) {
-		t.Error("without seccomp, Landlock and the mounts must still confine writes")
+		t.Error("Landlock and the mounts must confine writes")
 	}
-	for _, args := range [][]string{{"--seccomp", "default"}, {"--fail-closed"}} {
-		r := w.runProg(nocgo, append(args, "--", "/bin/echo", "ran")...)
-		if r.code != 125 || strings.Contains(r.stdout, "ran") {
-			t.Errorf("%v: exit %d stdout %q, want 125 before anything runs", args, r.code, r.stdout)
+	prof := filepath.Join(w.extra, "custom.json")
+	writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW"}`)
+	r = w.runProg(nocgo, "--seccomp", prof, "--", "/bin/echo", "ran")
+	if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "built without cgo and libseccomp") {
+		t.Errorf("custom profile: exit %d stdout %q stderr %q, want 125 before anything runs", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestBuiltinFiltersWithoutCgo: a CGO_ENABLED=0 build installs the
+// built-in profiles' filters, compiled at build time (the same bytes as a
+// cgo build's: sandbox's TestLaunchFiltersWithoutCgo). Before, it warned
+// "no system call filter" and ran the program unfiltered: keyctl read
+// the caller's session key in rx mode, TIOCSTI reached the kernel
+// (ENOTTY on a non-terminal) and strict's unshare succeeded.
+func TestBuiltinFiltersWithoutCgo(t *testing.T) {
+	requireRoot(t)
+	nocgo := nocgoBinary(t)
+	keyctl := []string{probe, "read-session-key", "omega-e2e"}
+	tiocsti := []string{probe, "tiocsti", "x"}
+	unshare := []string{"/usr/bin/unshare", "-U", "/bin/true"}
+	cases := []struct {
+		name  string
+		flags []string
+		prog  []string
+	}{
+		{"rx/keyctl", []string{"--mode", "rx"}, keyctl},
+		{"sandbox/keyctl", nil, keyctl},
+		{"sandbox/net-none/keyctl", []string{"--net", "none"}, keyctl},
+		{"rx/net-none/tiocsti", []string{"--mode", "rx", "--net", "none", "--seccomp", "default"}, tiocsti},
+		{"sandbox/tiocsti", nil, tiocsti},
+		{"sandbox/strict/unshare", []string{"--seccomp", "strict"}, unshare},
+		{"rx/strict/net-none/unshare", []string{"--mode", "rx", "--seccomp", "strict", "--net", "none"}, unshare},
+	}
+	for _, u := range users {
+		for _, c := range cases {
+			t.Run(u.name+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				args := append([]string{"with-session-key", "omega-e2e", "KEYSECRET", nocgo}, c.flags...)
+				r := w.runProg(probe, append(append(args, "--"), c.prog...)...)
+				out := r.stdout + r.stderr
+				if r.code == 0 || !strings.Contains(strings.ToLower(out), "operation not permitted") || strings.Contains(out, "KEYSECRET") {
+					t.Errorf("%v: exit %d, stdout %q, stderr %q; want EPERM from the filter", c.prog, r.code, r.stdout, r.stderr)
+				}
+			})
 		}
 	}
 }
