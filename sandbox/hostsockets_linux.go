@@ -21,7 +21,8 @@ const maxOtherSockets = 1024
 
 // hostSockets lists the host's bound pathname unix sockets that the
 // private /tmp and /run do not already hide: a Docker socket at a custom
-// path, a rootless daemon's socket under ~. Each is covered by an empty
+// path, a rootless daemon's socket under ~, in this network namespace or
+// another one (otherUnixTables). Each is covered by an empty
 // file, so connect() is refused. (Landlock's RESOLVE_UNIX does this for
 // every socket from ABI 9; this kernel family has less. Sockets bound after
 // the sandbox starts are not covered.) The program's own sockets, in the
@@ -44,7 +45,7 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 	var group, world []string
 	seen := map[string]bool{}
 	dirs := socketDirs{}
-	for _, line := range strings.Split(string(data), "\n")[1:] {
+	for _, line := range unixTableLines(data, otherUnixTables()) {
 		f := strings.Fields(line)
 		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
 			continue // unnamed or abstract (Landlock scopes those)
@@ -72,6 +73,55 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 		dropped, others = len(others)-maxOtherSockets, others[:maxOtherSockets]
 	}
 	return append(out, others...), dropped, nil
+}
+
+// otherUnixTables reads the unix socket table of each other network
+// namespace a process is in (a container's, a PrivateNetwork= service's,
+// unshare -n): /proc/net/unix lists only this one's, but a socket bound
+// there is found by its path from any namespace, and a datagram sent to
+// it (sendto, which the connect broker does not see) got through, with
+// --net none too (TestOtherNetnsSocket). A namespace is told by its
+// table's inode, one read each. A path listed there is the host's where
+// that process shares the host's mounts; a container's own paths mostly
+// lead to nothing here (skipped), or to a socket masked needlessly.
+func otherUnixTables() [][]byte {
+	var st syscall.Stat_t
+	if syscall.Stat("/proc/self/net/unix", &st) != nil {
+		return nil
+	}
+	seen := map[uint64]bool{st.Ino: true}
+	d, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
+	var tables [][]byte
+	for _, n := range names {
+		if n[0] < '0' || n[0] > '9' {
+			continue
+		}
+		p := "/proc/" + n + "/net/unix"
+		if syscall.Stat(p, &st) != nil || seen[st.Ino] {
+			continue
+		}
+		seen[st.Ino] = true
+		if data, err := os.ReadFile(p); err == nil {
+			tables = append(tables, data)
+		}
+	}
+	return tables
+}
+
+// unixTableLines are the entries of the tables, headers left out.
+func unixTableLines(own []byte, others [][]byte) []string {
+	var lines []string
+	for _, t := range append([][]byte{own}, others...) {
+		if l := strings.Split(string(t), "\n"); len(l) > 1 {
+			lines = append(lines, l[1:]...)
+		}
+	}
+	return lines
 }
 
 // socketSkipper tells the canonical socket paths the sandbox keeps out of

@@ -169,3 +169,39 @@ func TestWithinMountMax(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOtherUnixTables is what reading every other network
+// namespace's socket table adds to a launch: a stat per process.
+func BenchmarkOtherUnixTables(b *testing.B) {
+	for b.Loop() {
+		otherUnixTables()
+	}
+}
+
+func TestUnixTableLines(t *testing.T) {
+	const head = "Num       RefCount Protocol Flags    Type St Inode Path\n"
+	for _, c := range []struct {
+		name   string
+		own    string
+		others []string
+		want   int
+	}{
+		{"own only", head + "a\nb", nil, 2},
+		{"headers of others dropped", head + "a", []string{head + "b\nc", head}, 4}, // a, b, c and the empty line after the last header
+		{"empty table", "", []string{head + "x"}, 1},
+	} {
+		var others [][]byte
+		for _, o := range c.others {
+			others = append(others, []byte(o))
+		}
+		got := unixTableLines([]byte(c.own), others)
+		for _, l := range got {
+			if strings.HasPrefix(l, "Num") {
+				t.Errorf("%s: header kept: %q", c.name, got)
+			}
+		}
+		if len(got) != c.want {
+			t.Errorf("%s: %d lines %q, want %d", c.name, len(got), got, c.want)
+		}
+	}
+}

@@ -60,6 +60,15 @@ func sockets(action string, args []string) (bool, error) {
 		return true, c.Close()
 	case "connect-race": // OWN HOST: connect while another thread flips the address
 		return true, connectRace(args[0], args[1])
+	case "send-dgram": // PATH: one datagram to PATH with sendto(2), no connect(2)
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return true, err
+		}
+		defer unix.Close(fd)
+		return true, unix.Sendto(fd, []byte("through"), 0, &unix.SockaddrUnix{Name: args[0]})
+	case "dgram-recv": // PATH: bind a datagram socket at PATH (mode 777), say "ready", print "GOT MSG" of one datagram within 10 s
+		return true, dgramRecv(args[0])
 	case "own-socket-dgram": // PATH: a datagram to our own socket, via connect
 		return true, ownDgram(args[0])
 	case "own-socket-abstract": // NAME: listen in the abstract namespace and connect
@@ -188,5 +197,25 @@ func connectRace(own, host string) error {
 	if ok == 0 {
 		return errors.New("no connect went through")
 	}
+	return nil
+}
+
+func dgramRecv(path string) error {
+	srv, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	if err := os.Chmod(path, 0o777); err != nil { // only omega-run may stand in the way
+		return err
+	}
+	fmt.Println("ready")
+	b := make([]byte, 64)
+	srv.SetReadDeadline(time.Now().Add(10 * time.Second))
+	n, err := srv.Read(b)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("GOT %s\n", b[:n])
 	return nil
 }

@@ -1,0 +1,82 @@
+//go:build linux
+
+package e2e
+
+import (
+	"bufio"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestOtherNetnsSocket: a datagram socket bound before the start, outside
+// /tmp, /run and the writable set, by a process in another network
+// namespace (a container's, a PrivateNetwork= service's, unshare -n) is
+// found by its path from any namespace, but is not listed in the
+// launcher's own /proc/net/unix: it was left unmasked, and a datagram
+// (sendto, which the connect broker does not see) reached it from sandbox
+// mode, with --net none too. rwx is the control.
+func TestOtherNetnsSocket(t *testing.T) {
+	cases := []struct {
+		mode, net string
+		through   bool
+	}{{"rwx", "host", true}, {"sandbox", "host", false}, {"sandbox", "none", false}}
+	for _, u := range users {
+		for _, c := range cases {
+			t.Run(u.name+"/"+c.mode+"/"+c.net, func(t *testing.T) {
+				w := newWorld(t, u)
+				path := filepath.Join(root, "nn-"+worldID(w)+".sock")
+				got := recvInOtherNetns(t, path)
+				r := w.run("--mode", c.mode, "--net", c.net, "--", probe, "send-dgram", path)
+				if g := got(); g != c.through {
+					t.Errorf("datagram got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, c.through, r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// recvInOtherNetns binds a datagram socket at path in a process of a new
+// network namespace and returns a check that reports whether a datagram
+// reached it.
+func recvInOtherNetns(t *testing.T, path string) func() bool {
+	t.Helper()
+	c := exec.Command(probe, "dgram-recv", path)
+	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+	out, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 4)
+	go func() {
+		defer close(lines)
+		for s := bufio.NewScanner(out); s.Scan(); {
+			lines <- s.Text()
+		}
+	}()
+	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+	if l := <-lines; l != "ready" {
+		t.Fatalf("receiver in its network namespace: %q, want ready", l)
+	}
+	return func() bool {
+		for deadline := time.After(time.Second); ; {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					return false
+				}
+				if strings.HasPrefix(l, "GOT ") {
+					return true
+				}
+			case <-deadline:
+				return false
+			}
+		}
+	}
+}
