@@ -18,33 +18,37 @@ import (
 // found by its path from any namespace, but is not listed in the
 // launcher's own /proc/net/unix: it was left unmasked, and a datagram
 // (sendto, which the connect broker does not see) reached it from sandbox
-// mode, with --net none too. rwx is the control.
+// mode, with --net none too; and, with the Go init stage, which has no
+// connect broker, a connect() to a stream socket. rwx is the control.
 func TestOtherNetnsSocket(t *testing.T) {
 	cases := []struct {
 		mode, net string
 		through   bool
 	}{{"rwx", "host", true}, {"sandbox", "host", false}, {"sandbox", "none", false}}
+	kinds := []struct{ recv, send string }{{"dgram-recv", "send-dgram"}, {"stream-recv", "connect-unix"}}
 	for _, u := range users {
 		for _, c := range cases {
-			t.Run(u.name+"/"+c.mode+"/"+c.net, func(t *testing.T) {
-				w := newWorld(t, u)
-				path := filepath.Join(root, "nn-"+worldID(w)+".sock")
-				got := recvInOtherNetns(t, path)
-				r := w.run("--mode", c.mode, "--net", c.net, "--", probe, "send-dgram", path)
-				if g := got(); g != c.through {
-					t.Errorf("datagram got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, c.through, r.code, r.stdout, r.stderr)
-				}
-			})
+			for _, k := range kinds {
+				t.Run(u.name+"/"+c.mode+"/"+c.net+"/"+k.send, func(t *testing.T) {
+					w := newWorld(t, u)
+					path := filepath.Join(root, "nn-"+worldID(w)+".sock")
+					got := recvInOtherNetns(t, k.recv, path)
+					r := w.run("--mode", c.mode, "--net", c.net, "--", probe, k.send, path)
+					if g := got(); g != c.through {
+						t.Errorf("got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, c.through, r.code, r.stdout, r.stderr)
+					}
+				})
+			}
 		}
 	}
 }
 
-// recvInOtherNetns binds a datagram socket at path in a process of a new
-// network namespace and returns a check that reports whether a datagram
-// reached it.
-func recvInOtherNetns(t *testing.T, path string) func() bool {
+// recvInOtherNetns binds a socket at path in a process of a new network
+// namespace (the probe's action recv) and returns a check that reports
+// whether a datagram or a connection reached it.
+func recvInOtherNetns(t *testing.T, recv, path string) func() bool {
 	t.Helper()
-	c := exec.Command(probe, "dgram-recv", path)
+	c := exec.Command(probe, recv, path)
 	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
 	out, err := c.StdoutPipe()
 	if err != nil {
@@ -71,7 +75,7 @@ func recvInOtherNetns(t *testing.T, path string) func() bool {
 				if !ok {
 					return false
 				}
-				if strings.HasPrefix(l, "GOT ") {
+				if strings.HasPrefix(l, "GOT") {
 					return true
 				}
 			case <-deadline:

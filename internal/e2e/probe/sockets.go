@@ -69,6 +69,8 @@ func sockets(action string, args []string) (bool, error) {
 		return true, unix.Sendto(fd, []byte("through"), 0, &unix.SockaddrUnix{Name: args[0]})
 	case "dgram-recv": // PATH: bind a datagram socket at PATH (mode 777), say "ready", print "GOT MSG" of one datagram within 10 s
 		return true, dgramRecv(args[0])
+	case "stream-recv": // PATH: listen on PATH (mode 777), say "ready", print "GOT" when a connection comes within 10 s
+		return true, streamRecv(args[0])
 	case "own-socket-dgram": // PATH: a datagram to our own socket, via connect
 		return true, ownDgram(args[0])
 	case "own-socket-abstract": // NAME: listen in the abstract namespace and connect
@@ -218,4 +220,23 @@ func dgramRecv(path string) error {
 	}
 	fmt.Printf("GOT %s\n", b[:n])
 	return nil
+}
+
+func streamRecv(path string) error {
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	defer ln.Close()
+	if err := os.Chmod(path, 0o777); err != nil {
+		return err
+	}
+	fmt.Println("ready")
+	ln.(*net.UnixListener).SetDeadline(time.Now().Add(10 * time.Second))
+	c, err := ln.Accept()
+	if err != nil {
+		return err
+	}
+	fmt.Println("GOT")
+	return c.Close()
 }
