@@ -301,11 +301,12 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 	return real, err != nil || crel != rel
 }
 
-// hidden lists the credential stores under home, those the user's
+// hidden lists the credential stores under home and under the account's
+// home where $HOME names another (accountHomeStores), those the user's
 // environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), and
 // every --hide.
 func hidden(pol profiles.Policy, wd string) []string {
-	return uniq(slices.Concat(homeStores(pol.Home), envHidden(pol, wd), pol.Hide))
+	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), pol.Hide))
 }
 
 func underRunOrTmp(p string) bool {
