@@ -49,6 +49,7 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 	seen := map[string]bool{}
 	dirs := socketDirs{}
 	moved := map[string]bool{}
+	aliases := newMountAliases()
 	consider := func(bound string) {
 		p, st, ok := dirs.socket(bound)
 		if !ok {
@@ -63,15 +64,22 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 			return
 		}
 		seen[p] = true
+		paths := []string{p}
+		for _, a := range aliases.of(p, st) {
+			if !seen[a] && !skipped(a) {
+				seen[a] = true
+				paths = append(paths, a)
+			}
+		}
 		switch owner := int(st.Uid); {
 		case owner == 0 || owner == uid || owner == os.Geteuid():
-			out = append(out, p)
+			out = append(out, paths...)
 		case st.Mode&0o022 == 0:
 			// its owner's alone
 		case st.Mode&0o002 == 0:
-			group = append(group, p)
+			group = append(group, paths...)
 		default:
-			world = append(world, p)
+			world = append(world, paths...)
 		}
 	}
 	for _, line := range unixTableLines(data, otherUnixTables()) {

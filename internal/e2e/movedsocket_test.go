@@ -38,34 +38,45 @@ func TestMovedHostSocket(t *testing.T) {
 	}
 }
 
+// boundSocket binds a socket of kind at path (mode 777) and returns a
+// check that reports whether anything reached it and the probe's action
+// that tries.
+func boundSocket(t *testing.T, kind, path string) (func() bool, string) {
+	t.Helper()
+	if kind != "dgram" {
+		return listenUnix(t, path), "connect-unix"
+	}
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	os.Chmod(path, 0o777)
+	return func() bool {
+		c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
+		_, err := c.Read(make([]byte, 16))
+		return err == nil
+	}, "send-dgram"
+}
+
 // movedSocket binds a socket of kind at tmp, gives it the name final as
 // OpenSSH does (a datagram one by rename, a stream one by link, tmp
 // removed), and returns a check that reports whether anything reached it
 // and the probe's action that tries.
 func movedSocket(t *testing.T, kind, tmp, final string) (func() bool, string) {
 	t.Helper()
+	got, send := boundSocket(t, kind, tmp)
 	if kind == "dgram" {
-		c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: tmp, Net: "unixgram"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		os.Chmod(tmp, 0o777)
 		if err := os.Rename(tmp, final); err != nil {
 			t.Fatal(err)
 		}
-		return func() bool {
-			c.SetReadDeadline(time.Now().Add(100 * time.Millisecond))
-			_, err := c.Read(make([]byte, 16))
-			return err == nil
-		}, "send-dgram"
+		return got, send
 	}
-	got := listenUnix(t, tmp)
 	if err := os.Link(tmp, final); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Remove(tmp); err != nil {
 		t.Fatal(err)
 	}
-	return got, "connect-unix"
+	return got, send
 }

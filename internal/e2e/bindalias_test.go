@@ -1,0 +1,44 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+// TestHostSocketBindAlias: a host directory bind mounted at another path
+// (mount --bind /srv/app /mnt/app, a unit's BindPaths=) shows a host
+// socket under a second name, which /proc/net/unix does not give: the
+// mask covered the bound path only, and a datagram reached the socket
+// through the other one, with --net none too (a connect() too with the Go
+// init stage, which has no broker). rwx is the control.
+func TestHostSocketBindAlias(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			for _, kind := range []string{"dgram", "stream"} {
+				t.Run(u.name+"/"+mode+"/"+kind, func(t *testing.T) {
+					w := newWorld(t, u)
+					src, alias := filepath.Join(root, "ba-"+worldID(w)), filepath.Join(root, "bb-"+worldID(w))
+					mustMkdir(t, src)
+					mustMkdir(t, alias)
+					if err := syscall.Mount(src, alias, "", syscall.MS_BIND, ""); err != nil {
+						t.Skipf("bind mount: %v", err)
+					}
+					t.Cleanup(func() { syscall.Unmount(alias, syscall.MNT_DETACH); os.RemoveAll(src); os.Remove(alias) })
+					got, send := boundSocket(t, kind, filepath.Join(src, "s.sock"))
+					args := []string{"--mode", mode}
+					if mode == "sandbox" {
+						args = append(args, "--net", "none")
+					}
+					r := w.run(append(args, "--", probe, send, filepath.Join(alias, "s.sock"))...)
+					if g, want := got(), mode == "rwx"; g != want {
+						t.Errorf("got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, want, r.code, r.stdout, r.stderr)
+					}
+				})
+			}
+		}
+	}
+}
