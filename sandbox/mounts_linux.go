@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/sirupsen/logrus"
 
@@ -176,8 +177,18 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 // its real path next time).
 func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, wd string) []string {
 	var warnings []string
+	aliases := newMountAliases()
 	for _, h := range hidden(pol, wd) {
 		st, err := os.Stat(h)
+		// Where a host bind mount shows it at another path too
+		// (/home a bind of /data/home), that path is masked as well
+		// (TestStoreBindAlias).
+		var also []string
+		if err == nil {
+			if real, rerr := filepath.EvalSymlinks(h); rerr == nil {
+				also = aliases.of(real, st.Sys().(*syscall.Stat_t))
+			}
+		}
 		switch {
 		case err != nil && slices.Contains(pol.Hide, h):
 			var pe *fs.PathError
@@ -189,9 +200,9 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 		case err != nil:
 			continue
 		case st.IsDir():
-			plan.HideDirs = append(plan.HideDirs, h)
+			plan.HideDirs = append(plan.HideDirs, append([]string{h}, also...)...)
 		default:
-			plan.HideFiles = append(plan.HideFiles, h)
+			plan.HideFiles = append(plan.HideFiles, append([]string{h}, also...)...)
 		}
 		if real, linked := linkedInRoot(pol, canon, h); linked {
 			warnings = append(warnings, h+" is hidden, but a symlink inside the writable "+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")

@@ -47,9 +47,9 @@ func newMountAliases() *mountAliases {
 	return a
 }
 
-// of returns the other paths that lead to the socket at p (canonical,
-// with status st): the same inode through another mount of its
-// filesystem.
+// of returns the other paths that lead to the file at p (canonical, with
+// status st; a socket, or a credential store that masks) hides: the
+// same inode through another mount of its filesystem.
 func (a *mountAliases) of(p string, st *syscall.Stat_t) []string {
 	dev := strconv.Itoa(int(unix.Major(st.Dev))) + ":" + strconv.Itoa(int(unix.Minor(st.Dev)))
 	same := a.byDev[dev]

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -39,6 +40,31 @@ func TestHostSocketBindAlias(t *testing.T) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// TestStoreBindAlias: a home that a host bind mount also shows at another
+// path (/home a bind of /data/home) kept its credential stores in sight
+// there: the mask covered ~/.ssh at $HOME only, and the program read the
+// key through the other path. rwx is the control.
+func TestStoreBindAlias(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				secretAt(t, w, ".ssh/id_rsa")
+				alias := filepath.Join(root, "ha-"+worldID(w))
+				mustMkdir(t, alias)
+				if err := syscall.Mount(w.home, alias, "", syscall.MS_BIND, ""); err != nil {
+					t.Skipf("bind mount: %v", err)
+				}
+				t.Cleanup(func() { syscall.Unmount(alias, syscall.MNT_DETACH); os.Remove(alias) })
+				r := w.run("--mode", mode, "--", "/bin/cat", filepath.Join(alias, ".ssh/id_rsa"))
+				if read, want := strings.Contains(r.stdout, "SECRET"), mode == "rwx"; read != want {
+					t.Errorf("read the key through %s: %v, want %v (stdout %q, stderr %q)", alias, read, want, r.stdout, r.stderr)
+				}
+			})
 		}
 	}
 }
