@@ -39,7 +39,7 @@ const maxOtherSockets = 1024
 // datagram to one would be a way out: dropped counts the rest. Each costs
 // one lstat and a map look-up: directories are resolved once each, and
 // read once each where a listed socket has moved (movedSockets).
-func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []string, dropped int, err error) {
+func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *mountAliases) (out []string, dropped int, err error) {
 	data, err := os.ReadFile("/proc/net/unix")
 	if err != nil {
 		return nil, 0, err // ProcSubset=pid, say
@@ -49,7 +49,6 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 	seen := map[string]bool{}
 	dirs := socketDirs{}
 	moved := map[string]bool{}
-	aliases := newMountAliases()
 	consider := func(bound string) {
 		p, st, ok := dirs.socket(bound)
 		if !ok {
@@ -82,7 +81,11 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int) (out []st
 			world = append(world, paths...)
 		}
 	}
-	for _, line := range unixTableLines(data, otherUnixTables()) {
+	var tables [][]byte
+	if pol.Net == profiles.NetNone {
+		tables = otherUnixTables()
+	}
+	for _, line := range unixTableLines(data, tables) {
 		f := strings.Fields(line)
 		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
 			continue // unnamed or abstract (Landlock scopes those)

@@ -40,7 +40,8 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int)
 	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
-	warnings := append(roWarnings, masks(pol, canon, plan, wd)...)
+	aliases := newMountAliases() // one read of mountinfo for masks and sockets
+	warnings := append(roWarnings, masks(pol, canon, plan, wd, aliases)...)
 	// What the caller named and only mounts carry out (a --hide of
 	// nothing, which masks says, needs none).
 	plan.Required = len(pol.ReadOnly) > 0 || slices.ContainsFunc(pol.Hide, func(h string) bool {
@@ -61,7 +62,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int)
 		}
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
-	warnings = append(warnings, maskSockets(pol, plan, uid, canon == nil)...)
+	warnings = append(warnings, maskSockets(pol, plan, uid, canon == nil, aliases)...)
 	if err := withinMountMax(plan); err != nil {
 		return nil, nil, nil, err
 	}
@@ -175,9 +176,8 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 // about a store reached through a symlink inside a writable root (the
 // program could replace the link, and the store would be in sight at
 // its real path next time).
-func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, wd string) []string {
+func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, wd string, aliases *mountAliases) []string {
 	var warnings []string
-	aliases := newMountAliases()
 	for _, h := range hidden(pol, wd) {
 		st, err := os.Stat(h)
 		// Where a host bind mount shows it at another path too
@@ -216,8 +216,8 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 // gets every warning back; a launch logs the one about other users'
 // sockets left unmasked, which is no --fail-closed error: any local user
 // could otherwise stop every such launch.
-func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain bool) []string {
-	socks, dropped, err := hostSockets(pol, plan, uid)
+func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain bool, aliases *mountAliases) []string {
+	socks, dropped, err := hostSockets(pol, plan, uid, aliases)
 	plan.HideFiles = append(plan.HideFiles, socks...)
 	var warnings []string
 	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {

@@ -8,6 +8,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/internal/mountinfo"
 )
 
 // mountEntry is one line of /proc/self/mountinfo: the filesystem's
@@ -40,7 +42,7 @@ func newMountAliases() *mountAliases {
 		if len(f) < 5 {
 			continue
 		}
-		m := mountEntry{dev: f[2], root: unescapeMount(f[3]), point: unescapeMount(f[4])}
+		m := mountEntry{dev: f[2], root: mountinfo.Unescape(f[3]), point: mountinfo.Unescape(f[4])}
 		a.byDev[m.dev] = append(a.byDev[m.dev], m)
 		a.byPoint[m.point] = m
 	}
@@ -80,23 +82,4 @@ func (a *mountAliases) of(p string, st *syscall.Stat_t) []string {
 		}
 	}
 	return out
-}
-
-// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
-func unescapeMount(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+4 <= len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
