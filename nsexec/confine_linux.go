@@ -40,6 +40,11 @@ func confine(s *Spec, w warner) error {
 			return err
 		}
 	}
+	// Before the profile, which binds the program, not this: a custom
+	// one may refuse prlimit64.
+	if err := shareLimits(s, w); err != nil {
+		return err
+	}
 	if s.Plain {
 		return nil // rwx: ids and limits only
 	}

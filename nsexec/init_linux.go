@@ -113,9 +113,6 @@ func runInit(w *warner) error {
 		return err
 	}
 	if !s.PID1 {
-		if err := shareLimits(s, *w, 0); err != nil { // its tasks become the program's
-			return err
-		}
 		if err := rlimits.Apply(s.Limits); err != nil {
 			return err
 		}

@@ -50,9 +50,7 @@ func supervise(s *Spec, env []string) error {
 	// gets a session of its own and no controlling terminal to inject into.
 	// --rlimit's limits bind the program from its first instruction on,
 	// and never PID 1 (rlimitgate_linux.go).
-	if err := shareLimits(s, warner{json: s.LogJSON}, ownTasks()); err != nil {
-		return err
-	}
+	trimOwnTasks(ownTasks())
 	prog, err := startProgram(s, &os.ProcAttr{
 		Env:   env,
 		Files: files,

@@ -98,14 +98,40 @@ func halveSharedLimits(given []rlimits.Limit, own uint64) error {
 			continue
 		}
 		half := cur.Cur - cur.Cur/2
-		if r == unix.RLIMIT_NPROC && half+own <= cur.Cur {
-			half += own
+		if r == unix.RLIMIT_NPROC {
+			callerNproc = cur.Cur
+			if half+own <= cur.Cur {
+				half += own
+			}
 		}
 		if err := unix.Setrlimit(r, &unix.Rlimit{Cur: half, Max: half}); err != nil {
 			return fmt.Errorf("setrlimit: %w", err)
 		}
 	}
 	return nil
+}
+
+// callerNproc is the caller's nproc as halveSharedLimits found it (0:
+// left as it was), for trimOwnTasks.
+var callerNproc uint64
+
+// laterTasks are the threads PID 1's Go runtime may start between the
+// limits, set before the program's seccomp profile (which may refuse
+// prlimit64: a custom one), and the program's start: 1 to 5 measured.
+// The limits count them in advance; trimOwnTasks takes back those that
+// did not come.
+const laterTasks = 6
+
+// trimOwnTasks lowers nproc to half the caller's and own, PID 1's tasks
+// counted right before it starts the program. A profile that refuses
+// prlimit64 leaves the limit as set, at most laterTasks above.
+func trimOwnTasks(own uint64) {
+	var cur unix.Rlimit
+	half := callerNproc - callerNproc/2
+	if callerNproc == 0 || unix.Getrlimit(unix.RLIMIT_NPROC, &cur) != nil || half+own >= cur.Cur {
+		return
+	}
+	_ = unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: half + own, Max: half + own})
 }
 
 // ownTasks counts this process's threads: the Go runtime's, 5 when
@@ -128,13 +154,19 @@ func userCounts(s *Spec, w warner) error {
 	return leftOpen(s, w, "inotify, fanotify and namespace", capUserCounts())
 }
 
-// shareLimits is omega_user_counts' for the limits, right before the
-// program starts, when the Go runtime of PID 1 (own tasks) has started
-// most of its threads; they need no /proc/sys, which a container or a
+// shareLimits is omega_user_counts' for the limits, set as the init
+// stage confines itself, before it installs the program's seccomp
+// profile (which may refuse prlimit64): PID 1 (pid1) counts its Go
+// runtime's threads, and laterTasks, which trimOwnTasks takes back when
+// it starts the program. They need no /proc/sys, which a container or a
 // unit's ProtectKernelTunables= keeps read-only.
-func shareLimits(s *Spec, w warner, own uint64) error {
+func shareLimits(s *Spec, w warner) error {
 	if !s.UserCounts {
 		return nil
+	}
+	own := uint64(0) // without PID 1 its tasks become the program's
+	if s.PID1 {
+		own = ownTasks() + laterTasks
 	}
 	return leftOpen(s, w, "process, pending-signal and message-queue", halveSharedLimits(s.Limits, own))
 }

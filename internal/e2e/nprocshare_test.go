@@ -230,3 +230,27 @@ func TestSharedLimitsInside(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedLimitsProfileRefusesSetting: a custom profile that refuses
+// setting limits (prlimit64 with a new limit, setrlimit: a recorded
+// allowlist) binds the program, not the init stage, which halves the
+// shared limits before it installs the profile: the program still gets
+// its half, and no warning. The Go init stage set them after (this
+// session's first version): the caller's whole limits, and a warning.
+func TestSharedLimitsProfileRefusesSetting(t *testing.T) {
+	const profile = `{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[` +
+		`{"names":["prlimit64"],"action":"SCMP_ACT_ERRNO","args":[{"index":2,"value":0,"op":"SCMP_CMP_NE"}]},` +
+		`{"names":["setrlimit"],"action":"SCMP_ACT_ERRNO"}]}`
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			path := filepath.Join(w.extra, "profile.json")
+			writeFile(t, path, profile)
+			r := w.runProg("prlimit", "--nproc=61:100", "--sigpending=1000:2000", "--msgqueue=8192", "--",
+				bin, "--seccomp", path, "--", "bash", "-c", sharedLimitsShown)
+			if r.code != 0 || !halfShown(r.stdout, "500 500 4096 4096") || strings.Contains(r.stderr, "your user's process") {
+				t.Errorf("%+v; want the limits halved, no warning", r)
+			}
+		})
+	}
+}
