@@ -254,7 +254,7 @@ func TestUnitRestrictAddressFamilies(t *testing.T) {
 				if r.code != 0 || r.stdout != "ok\n" {
 					t.Errorf("sandbox, --net none: %+v; want the program run with lo up", r)
 				}
-				for _, args := range [][]string{{"--mode", "sandbox"}, {"--mode", "rx"}, {"--mode", "rx", "--net", "none"}, {"--mode", "rwx"}} {
+				for _, args := range [][]string{{"--mode", "sandbox"}, {"--net", "none"}, {"--mode", "rx"}, {"--mode", "rx", "--net", "none"}, {"--mode", "rwx"}} {
 					r := w.under(wrap, append(args, "--", "/bin/echo", "ran")...)
 					if r.code != 0 || r.stdout != "ran\n" {
 						t.Errorf("%q: %+v; want the program run", args, r)
@@ -262,6 +262,25 @@ func TestUnitRestrictAddressFamilies(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestUnitRestrictAddressFamiliesNoneForLoopback: a list without
+// AF_INET, AF_INET6 and AF_UNIX leaves loopback down under --net none
+// (no socket to bring it up on, and none for the program to use it);
+// the launch runs.
+func TestUnitRestrictAddressFamiliesNoneForLoopback(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			wrap := []string{probe, "restrict-families", "AF_NETLINK"}
+			if r := w.under(wrap, "--net", "none", "--", probe, "loopback-up"); r.code == 0 || !strings.Contains(r.stdout, "lo is down") {
+				t.Errorf("--net none: %+v; want lo down", r)
+			}
+			if r := w.under(wrap, "--net", "none", "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
+				t.Errorf("--net none: %+v; want the program run", r)
+			}
+		})
 	}
 }
 

@@ -40,9 +40,13 @@ func restrictFamilies(args []string) error {
 }
 
 // loopbackUp (loopback-up) tells whether lo is up, asked on a unix
-// socket: a filter that refuses inet sockets may be around.
+// socket, or a netlink one: a filter that refuses inet sockets may be
+// around (the ioctl reaches the device from any family).
 func loopbackUp() error {
 	fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err == unix.EAFNOSUPPORT {
+		fd, err = unix.Socket(unix.AF_NETLINK, unix.SOCK_RAW|unix.SOCK_CLOEXEC, unix.NETLINK_ROUTE)
+	}
 	if err != nil {
 		return err
 	}
