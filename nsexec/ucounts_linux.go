@@ -84,7 +84,9 @@ var sharedLimits = [...]int{unix.RLIMIT_NPROC, unix.RLIMIT_SIGPENDING, unix.RLIM
 // halveSharedLimits sets this process's shared limits before it starts
 // the program: not one the caller gave (--rlimit), nor an unlimited one.
 // nproc gets own more, the init stage's tasks that stay beside the
-// program and count in the namespace too (not past the caller's limit).
+// program and count in the namespace too, up to the caller's limit:
+// left out there, a small limit (20) left the Go init stage's program
+// none to start with, its count having those to come (laterTasks).
 func halveSharedLimits(given []rlimits.Limit, own uint64) error {
 	for _, r := range sharedLimits {
 		if slices.ContainsFunc(given, func(l rlimits.Limit) bool { return l.Resource == r }) {
@@ -100,9 +102,7 @@ func halveSharedLimits(given []rlimits.Limit, own uint64) error {
 		half := cur.Cur - cur.Cur/2
 		if r == unix.RLIMIT_NPROC {
 			callerNproc = cur.Cur
-			if half+own <= cur.Cur {
-				half += own
-			}
+			half = min(half+own, cur.Cur)
 		}
 		if err := unix.Setrlimit(r, &unix.Rlimit{Cur: half, Max: half}); err != nil {
 			return fmt.Errorf("setrlimit: %w", err)

@@ -254,3 +254,19 @@ func TestSharedLimitsProfileRefusesSetting(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedLimitsSmallCaller: at a small nproc (20) half the caller's
+// with the init stage's tasks on top (the Go one's counted with those
+// to come) passes the caller's limit: capped there, not left out, or
+// the Go init stage's PID 1, whose threads count in the namespace too,
+// left its program none to start with (126). (The launcher's threads
+// count at the caller's level, so the program gets less than its half
+// there.) A uid of the test's own, as above.
+func TestSharedLimitsSmallCaller(t *testing.T) {
+	uid := 40000 + (os.Getpid()+7)%20000
+	w := newWorld(t, user{"u" + strconv.Itoa(uid), uid, uid})
+	r := w.runProg("prlimit", "--nproc=20:20", "--", bin, "--", "sh", "-c", "for i in 1 2 3 4 5; do /bin/true; done && echo ran")
+	if r.code != 0 || r.stdout != "ran\n" {
+		t.Errorf("%+v; want the program to fork and run", r)
+	}
+}
