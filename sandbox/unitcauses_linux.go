@@ -54,15 +54,19 @@ const probeNamespaces = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPI
 // EPERM a launch met may instead be an LSM's (BPF LSM's userns_create,
 // say) or a chroot's, where the filter's fix would not help.
 func filterRefusesNamespaces() bool {
+	cloneErr, clone3Err := probeClones()
+	return cloneErr == unix.EPERM || clone3Err == unix.EPERM
+}
+
+// probeClones makes the two calls, which the kernel refuses with EINVAL.
+func probeClones() (cloneErr, clone3Err unix.Errno) {
 	a0, a1 := uintptr(probeNamespaces|unix.SIGCHLD), uintptr(0)
 	if runtime.GOARCH == "s390x" { // clone's first two arguments are swapped there
 		a0, a1 = a1, a0
 	}
-	if _, _, e := unix.RawSyscall(unix.SYS_CLONE, a0, a1, 0); e == unix.EPERM {
-		return true
-	}
-	_, _, e := unix.RawSyscall(unix.SYS_CLONE3, 0, 0, 0)
-	return e == unix.EPERM
+	_, _, cloneErr = unix.RawSyscall(unix.SYS_CLONE, a0, a1, 0)
+	_, _, clone3Err = unix.RawSyscall(unix.SYS_CLONE3, 0, 0, 0)
+	return cloneErr, clone3Err
 }
 
 // unitFix is the fix for a refusedByUnit cause, or "".
