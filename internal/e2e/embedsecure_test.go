@@ -84,12 +84,7 @@ func buildEmbedder(t *testing.T, dir string) string {
 // Root running the copy is not elevated and runs.
 func TestElevatedEmbedderRefused(t *testing.T) {
 	requireRoot(t)
-	dir, err := os.MkdirTemp(root, "embedder-") // all test users may run what is in it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
+	dir := usersDir(t, "embedder-") // all test users may run what is in it
 	plain := buildEmbedder(t, dir)
 	for _, c := range []struct {
 		name string

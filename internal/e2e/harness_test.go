@@ -112,6 +112,22 @@ func newWorld(t *testing.T, u user) *world {
 	return w
 }
 
+// usersDir makes a directory below the suite's root that every test
+// user may read and search (for the copies a test installs there), and
+// removes it at the test's end.
+func usersDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(root, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func requireRoot(t *testing.T) {
 	t.Helper()
 	if testing.Short() {

@@ -57,12 +57,7 @@ func statusFields(lines []string) map[string]string {
 // control (rwx) shows euid 0, confined modes must not.
 func TestSetuidDoesNotElevate(t *testing.T) {
 	requireRoot(t)
-	dir, err := os.MkdirTemp(root, "suid-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
+	dir := usersDir(t, "suid-")
 	idPath, err := exec.LookPath("id")
 	if err != nil {
 		t.Skip("no id binary")

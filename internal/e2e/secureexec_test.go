@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,12 +19,7 @@ import (
 // caller's. Root running the same copies is not elevated and runs.
 func TestElevatedCopyRefused(t *testing.T) {
 	requireRoot(t)
-	dir, err := os.MkdirTemp(root, "elevated-") // all test users may run what is in it
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
+	dir := usersDir(t, "elevated-") // all test users may run what is in it
 	copies := map[string]func(string) error{
 		"setuid": func(p string) error { return unix.Chmod(p, 0o4755) },
 		"setgid": func(p string) error { return unix.Chmod(p, 0o2755) },
