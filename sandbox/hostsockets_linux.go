@@ -49,13 +49,18 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	seen := map[string]bool{}
 	dirs := socketDirs{}
 	moved := map[string]bool{}
-	consider := func(bound string) {
+	// scanned: found by movedSockets, which sees socket files, not whether
+	// anything is bound to them.
+	consider := func(bound string, scanned bool) {
 		p, st, ok := dirs.socket(bound)
 		if !ok {
 			// Resolved by dirs.socket already (or "": gone too).
-			if dir, _ := filepath.Split(bound); dirs[dir] != "" && !skipped(dirs[dir]) {
+			if dir, _ := filepath.Split(bound); !scanned && dirs[dir] != "" && !skipped(dirs[dir]) {
 				moved[dirs[dir]] = true
 			}
+			return
+		}
+		if scanned && !alwaysMasked(st, uid) {
 			return
 		}
 		if seen[p] || skipped(p) {
@@ -70,8 +75,8 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 				paths = append(paths, a)
 			}
 		}
-		switch owner := int(st.Uid); {
-		case owner == 0 || owner == uid || owner == os.Geteuid():
+		switch {
+		case alwaysMasked(st, uid):
 			out = append(out, paths...)
 		case st.Mode&0o022 == 0:
 			// its owner's alone
@@ -91,10 +96,10 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 			continue // unnamed or abstract (Landlock scopes those)
 		}
 		// The path is the last column and may itself contain spaces.
-		consider(filepath.Clean(strings.Join(f[7:], " ")))
+		consider(filepath.Clean(strings.Join(f[7:], " ")), false)
 	}
-	for _, p := range movedSockets(moved) {
-		consider(p)
+	for _, p := range movedSockets(moved, uid) {
+		consider(p, true)
 	}
 	others := append(group, world...)
 	if pol.Net != profiles.NetNone && len(others) > maxOtherSockets {
@@ -103,16 +108,40 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	return append(out, others...), dropped, nil
 }
 
+// alwaysMasked tells the files of root, the caller and the program (uid):
+// their sockets are masked whoever may write them.
+func alwaysMasked(st *syscall.Stat_t, uid int) bool {
+	owner := int(st.Uid)
+	return owner == 0 || owner == uid || owner == os.Geteuid()
+}
+
+// ownDir tells a directory only root, the caller or the program may add
+// names to, which no other user can fill with socket files.
+func ownDir(d string, uid int) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(d, &st) == nil && alwaysMasked(&st, uid) && st.Mode&0o022 == 0
+}
+
 // movedSockets lists the sockets in each directory where a listed socket
 // is no longer at the path it was bound at: the table keeps that path, but
 // a socket renamed or linked since (OpenSSH's ControlMaster binds a
 // temporary name and links it to ControlPath, then removes the first) is
 // still reached by its new name, which the table does not give
 // (TestMovedHostSocket). Sockets unlinked for good leave a directory read
-// for nothing. One moved out of its directory is not found.
-func movedSockets(dirs map[string]bool) []string {
+// for nothing. One moved out of its directory is not found. Of what it
+// finds, hostSockets takes root's, the caller's and the program's only:
+// a socket file tells nothing of whether a socket is bound to it, and
+// any user may leave a hundred thousand behind (bind, close) and unlink
+// one held open beside them, which masked them all, past fs.mount-max
+// with --net none, and took 0.6 s a launch to read at 100,000
+// (TestStaleOtherSockets). So directories other users may write (/var/tmp)
+// are not read at all.
+func movedSockets(dirs map[string]bool, uid int) []string {
 	var out []string
 	for _, d := range slices.Sorted(maps.Keys(dirs)) {
+		if !ownDir(d, uid) {
+			continue
+		}
 		entries, _ := os.ReadDir(d)
 		for _, e := range entries {
 			if e.Type()&fs.ModeSocket != 0 {
