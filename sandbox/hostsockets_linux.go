@@ -116,10 +116,13 @@ func alwaysMasked(st *syscall.Stat_t, uid int) bool {
 }
 
 // ownDir tells a directory only root, the caller or the program may add
-// names to, which no other user can fill with socket files.
+// names to, which no other user can fill with socket files: theirs, and
+// not writable by others, nor by a group but the caller's own (umask 002
+// with a group per user).
 func ownDir(d string, uid int) bool {
 	var st syscall.Stat_t
-	return syscall.Stat(d, &st) == nil && alwaysMasked(&st, uid) && st.Mode&0o022 == 0
+	return syscall.Stat(d, &st) == nil && alwaysMasked(&st, uid) && st.Mode&0o002 == 0 &&
+		(st.Mode&0o020 == 0 || int(st.Gid) == os.Getgid())
 }
 
 // movedSockets lists the sockets in each directory where a listed socket

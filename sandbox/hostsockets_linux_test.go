@@ -208,17 +208,24 @@ func TestUnixTableLines(t *testing.T) {
 
 // TestMovedSocketsOwnDirOnly: the directory of a moved socket is read
 // only where no other user can add names to it; a world-writable one
-// (/var/tmp), which any user could fill with stale socket files for
-// every launch to read, is not.
+// (/var/tmp) or one another group may write, which others could fill
+// with stale socket files for every launch to read, is not.
 func TestMovedSocketsOwnDirOnly(t *testing.T) {
 	for _, c := range []struct {
-		mode os.FileMode
-		want int
-	}{{0o755, 1}, {0o700, 1}, {0o775, 0}, {0o1777, 0}} {
+		mode     os.FileMode
+		otherGID bool
+		want     int
+	}{{0o755, false, 1}, {0o700, false, 1}, {0o775, false, 1}, {0o775, true, 0}, {0o757, false, 0}, {0o777, false, 0}} {
 		d := t.TempDir()
 		bindUnix(t, filepath.Join(d, "s"))
 		if err := os.Chmod(d, c.mode); err != nil {
 			t.Fatal(err)
+		}
+		if c.otherGID {
+			if err := os.Chown(d, -1, os.Getgid()+4242); err != nil {
+				t.Logf("another group: %v", err)
+				continue
+			}
 		}
 		if got := movedSockets(map[string]bool{d: true}, os.Getuid()); len(got) != c.want {
 			t.Errorf("mode %v: %q, want %d", c.mode, got, c.want)
