@@ -28,11 +28,12 @@ type mountEntry struct {
 // the socket is one more path to mask.
 type mountAliases struct {
 	byDev   map[string][]mountEntry
+	byID    map[uint64]mountEntry
 	byPoint map[string]mountEntry // the last mount at each point: the one on top
 }
 
 func newMountAliases() *mountAliases {
-	a := &mountAliases{byDev: map[string][]mountEntry{}, byPoint: map[string]mountEntry{}}
+	a := &mountAliases{byDev: map[string][]mountEntry{}, byID: map[uint64]mountEntry{}, byPoint: map[string]mountEntry{}}
 	data, err := os.ReadFile("/proc/self/mountinfo")
 	if err != nil {
 		return a
@@ -45,6 +46,9 @@ func newMountAliases() *mountAliases {
 		m := mountEntry{dev: f[2], root: mountinfo.Unescape(f[3]), point: mountinfo.Unescape(f[4])}
 		a.byDev[m.dev] = append(a.byDev[m.dev], m)
 		a.byPoint[m.point] = m
+		if id, err := strconv.ParseUint(f[0], 10, 64); err == nil {
+			a.byID[id] = m
+		}
 	}
 	return a
 }
@@ -58,14 +62,7 @@ func (a *mountAliases) of(p string, st *syscall.Stat_t) []string {
 	if len(same) < 2 {
 		return nil
 	}
-	// The mount p is on: the top one at the nearest mount point above it.
-	on, found := mountEntry{}, false
-	for d := p; !found; d = filepath.Dir(d) {
-		on, found = a.byPoint[d]
-		if d == "/" {
-			break
-		}
-	}
+	on, found := a.mountOf(p)
 	if !found || on.dev != dev {
 		return nil
 	}
@@ -82,4 +79,22 @@ func (a *mountAliases) of(p string, st *syscall.Stat_t) []string {
 		}
 	}
 	return out
+}
+
+// mountOf returns the mount p is on: by its id (statx, Linux 5.8), or else
+// the last one at the nearest mount point above p. Not by path alone where
+// the kernel tells: a mount at /a/home that a later one at /a covers is
+// still listed, and it was taken for the one a home at /a/home is on, so
+// the home's other paths went unmasked (TestStoreBindAliasShadowed).
+func (a *mountAliases) mountOf(p string) (mountEntry, bool) {
+	var stx unix.Statx_t
+	if unix.Statx(unix.AT_FDCWD, p, unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &stx) == nil && stx.Mask&unix.STATX_MNT_ID != 0 {
+		m, ok := a.byID[stx.Mnt_id]
+		return m, ok
+	}
+	for d := p; ; d = filepath.Dir(d) {
+		if m, ok := a.byPoint[d]; ok || d == "/" {
+			return m, ok
+		}
+	}
 }

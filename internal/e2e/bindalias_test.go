@@ -68,3 +68,35 @@ func TestStoreBindAlias(t *testing.T) {
 		}
 	}
 }
+
+// TestStoreBindAliasShadowed: the same as TestStoreBindAlias where the
+// path $HOME names lies under a mount point that a later mount covers (a
+// tmpfs at /a/home, then a bind of the home's parent at /a): the mount a
+// store is on was taken from its path, so the covered tmpfs was taken
+// for it, no alias was found, and the program read the key at the home's
+// other path. rwx is the control.
+func TestStoreBindAliasShadowed(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				key := secretAt(t, w, ".ssh/id_rsa")
+				top := filepath.Join(root, "hs-"+worldID(w))
+				home := filepath.Join(top, filepath.Base(w.home))
+				mustMkdir(t, home)
+				if err := syscall.Mount("tmpfs", home, "tmpfs", 0, ""); err != nil {
+					t.Skipf("tmpfs: %v", err)
+				}
+				t.Cleanup(func() { syscall.Unmount(home, syscall.MNT_DETACH); os.RemoveAll(top) })
+				if err := syscall.Mount(filepath.Dir(w.home), top, "", syscall.MS_BIND, ""); err != nil {
+					t.Skipf("bind mount: %v", err)
+				}
+				t.Cleanup(func() { syscall.Unmount(top, syscall.MNT_DETACH) })
+				r := w.runEnv([]string{"HOME=" + home}, "--mode", mode, "--", "/bin/cat", key)
+				if read, want := strings.Contains(r.stdout, "SECRET"), mode == "rwx"; read != want {
+					t.Errorf("HOME=%s, read %s: %v, want %v (stdout %q, stderr %q)", home, key, read, want, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
