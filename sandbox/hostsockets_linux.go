@@ -91,12 +91,9 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 		tables = otherUnixTables()
 	}
 	for _, line := range unixTableLines(data, tables) {
-		f := strings.Fields(line)
-		if len(f) < 8 || !strings.HasPrefix(f[7], "/") {
-			continue // unnamed or abstract (Landlock scopes those)
+		if p, ok := unixPath(line); ok {
+			consider(filepath.Clean(p), false)
 		}
-		// The path is the last column and may itself contain spaces.
-		consider(filepath.Clean(strings.Join(f[7:], " ")), false)
 	}
 	for _, p := range movedSockets(moved, uid) {
 		consider(p, true)
@@ -191,6 +188,26 @@ func otherUnixTables() [][]byte {
 		}
 	}
 	return tables
+}
+
+// unixPath is the path of a pathname socket's table entry, as bound, and
+// false for unnamed and abstract ones (Landlock scopes those). The kernel
+// prints seven columns and then, after one space, the path to the end of
+// the line: spaces in it, two in a row or a last one, are the path's.
+func unixPath(line string) (string, bool) {
+	rest := line
+	for range 7 {
+		rest = strings.TrimLeft(rest, " ")
+		i := strings.IndexByte(rest, ' ')
+		if i < 0 {
+			return "", false
+		}
+		rest = rest[i:]
+	}
+	if !strings.HasPrefix(rest, " /") {
+		return "", false
+	}
+	return rest[1:], true
 }
 
 // unixTableLines are the entries of the tables, headers left out.

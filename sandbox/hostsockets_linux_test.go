@@ -232,3 +232,24 @@ func TestMovedSocketsOwnDirOnly(t *testing.T) {
 		}
 	}
 }
+
+func TestUnixPath(t *testing.T) {
+	const cols = "0000000000000000: 00000002 00000000 00010000 0001 01 "
+	for _, c := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{cols + "24009618 /run/a.sock", "/run/a.sock", true},
+		{cols + "   12 /srv/a  b.sock", "/srv/a  b.sock", true},
+		{cols + "12 /srv/c.sock ", "/srv/c.sock ", true},
+		{cols + "12 / x", "/ x", true},
+		{cols + "12 @abstract", "", false},
+		{cols + "12", "", false},
+		{cols + "12 ", "", false},
+		{"", "", false},
+	} {
+		if got, ok := unixPath(c.line); got != c.want || ok != c.ok {
+			t.Errorf("%q: %q %v, want %q %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+}
