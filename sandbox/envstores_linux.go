@@ -3,10 +3,9 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 
+	"github.com/omega-run/omega-run/internal/accounts"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -30,38 +29,19 @@ func envHidden(pol profiles.Policy, wd string) []string {
 	return out
 }
 
-// passwdFile is the user database accountHome reads.
-var passwdFile = "/etc/passwd"
-
 // accountHomeStores are the credential stores in the caller's home as the
 // user database has it, where $HOME (home) names another directory: CI
 // runners and scripts set HOME=$PWD/.home, `env HOME=…` runs a tool with
 // a scratch home, and the stores in the account's own home stayed
-// readable to the program (TestAccountHomeStores). Read from /etc/passwd
-// itself: an NSS lookup (LDAP, sssd) may take seconds. None where the two
+// readable to the program (TestAccountHomeStores). From the local
+// account file (internal/accounts). None where the two
 // homes are one directory, or for a home of "/" (system accounts).
 func accountHomeStores(home string) []string {
-	h := accountHome(os.Getuid())
+	h := accounts.Home(os.Getuid())
 	if h == "" || h == "/" || !filepath.IsAbs(h) || sameDir(h, home) {
 		return nil
 	}
 	return homeStores(filepath.Clean(h))
-}
-
-// accountHome is uid's home in passwdFile, or "".
-func accountHome(uid int) string {
-	b, err := os.ReadFile(passwdFile)
-	if err != nil {
-		return ""
-	}
-	want := strconv.Itoa(uid)
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Split(line, ":") // name:x:uid:gid:gecos:home:shell
-		if len(f) >= 7 && f[2] == want && !strings.HasPrefix(line, "#") {
-			return f[5]
-		}
-	}
-	return ""
 }
 
 // sameDir tells whether a and b are one directory (by device and inode:

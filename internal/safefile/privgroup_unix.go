@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-)
 
-// The account files privateGroup reads (a test points them elsewhere).
-var passwdFile, groupFile = "/etc/passwd", "/etc/group"
+	"github.com/omega-run/omega-run/internal/accounts"
+)
 
 // groupOnly clears the group-write bit from w where fi's group is its
 // owner's own: under user private groups (Debian's and Ubuntu's
@@ -33,7 +32,7 @@ func groupOnly(path string, fi os.FileInfo, w os.FileMode) os.FileMode {
 func privateGroup(uid, gid uint32) bool {
 	owner, ownerGID := "", uint32(0)
 	found := false
-	for _, f := range accountLines(passwdFile) { // name:x:uid:gid:…
+	for _, f := range accounts.Lines(accounts.PasswdFile) { // name:x:uid:gid:…
 		if len(f) < 4 {
 			continue
 		}
@@ -50,7 +49,7 @@ func privateGroup(uid, gid uint32) bool {
 	if !found {
 		return false
 	}
-	for _, f := range accountLines(groupFile) { // name:x:gid:members
+	for _, f := range accounts.Lines(accounts.GroupFile) { // name:x:gid:members
 		if len(f) < 4 || f[2] != strconv.FormatUint(uint64(gid), 10) {
 			continue
 		}
@@ -63,18 +62,4 @@ func privateGroup(uid, gid uint32) bool {
 		return ownerGID == gid || len(members) == 1
 	}
 	return false
-}
-
-func accountLines(path string) [][]string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var out [][]string
-	for _, line := range strings.Split(string(b), "\n") {
-		if line != "" && !strings.HasPrefix(line, "#") {
-			out = append(out, strings.Split(line, ":"))
-		}
-	}
-	return out
 }

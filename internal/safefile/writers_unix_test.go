@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/omega-run/omega-run/internal/accounts"
 )
 
 // TestOthersCanWrite: a settings file that its group or every user may
@@ -72,11 +74,11 @@ func TestOthersCanWrite(t *testing.T) {
 func fakeAccounts(t *testing.T, passwd, group string) {
 	t.Helper()
 	dir := t.TempDir()
-	saved := [2]string{passwdFile, groupFile}
-	passwdFile, groupFile = filepath.Join(dir, "passwd"), filepath.Join(dir, "group")
-	t.Cleanup(func() { passwdFile, groupFile = saved[0], saved[1] })
-	os.WriteFile(passwdFile, []byte(passwd), 0o644)
-	os.WriteFile(groupFile, []byte(group), 0o644)
+	saved := [2]string{accounts.PasswdFile, accounts.GroupFile}
+	accounts.PasswdFile, accounts.GroupFile = filepath.Join(dir, "passwd"), filepath.Join(dir, "group")
+	t.Cleanup(func() { accounts.PasswdFile, accounts.GroupFile = saved[0], saved[1] })
+	os.WriteFile(accounts.PasswdFile, []byte(passwd), 0o644)
+	os.WriteFile(accounts.GroupFile, []byte(group), 0o644)
 }
 
 // TestPrivateGroup: a group-writable file is fine where the group is its
