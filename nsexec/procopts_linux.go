@@ -3,6 +3,8 @@ package nsexec
 import (
 	"os"
 	"strings"
+
+	"github.com/omega-run/omega-run/internal/mountinfo"
 )
 
 // procOptions is the hidepid= and subset= options of the topmost proc
@@ -15,22 +17,14 @@ func procOptions() string {
 	if _, err := os.Stat("/proc/sys"); err == nil {
 		return ""
 	}
-	b, _ := os.ReadFile("/proc/self/mountinfo")
+	mounts, _ := mountinfo.Read()
 	kept := ""
-	for _, line := range strings.Split(string(b), "\n") {
-		fields := strings.Fields(line)
-		sep := -1
-		for i, f := range fields {
-			if f == "-" {
-				sep = i
-				break
-			}
-		}
-		if len(fields) < 5 || fields[4] != "/proc" || sep < 0 || len(fields) < sep+4 || fields[sep+1] != "proc" {
+	for _, m := range mounts {
+		if m.Point != "/proc" || m.FSType != "proc" {
 			continue
 		}
 		var opts []string // a later mount on /proc covers this one
-		for _, o := range strings.Split(fields[sep+3], ",") {
+		for _, o := range strings.Split(m.SuperOptions, ",") {
 			if strings.HasPrefix(o, "hidepid=") || strings.HasPrefix(o, "subset=") {
 				opts = append(opts, o)
 			}

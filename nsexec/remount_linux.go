@@ -1,15 +1,15 @@
 package nsexec
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
-	"github.com/omega-run/omega-run/internal/mountinfo"
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/internal/mountinfo"
 )
 
 // mountSetattr is mount_setattr(2) on what fd refers to or, with fd < 0,
@@ -80,20 +80,12 @@ const stNoSymFollow = 0x2000
 // the same place, its mount point deleted — is out of the program's
 // reach as well, and keeps its flags.
 func remountBelow(p string, attr *unix.MountAttr) error {
-	f, err := os.Open("/proc/self/mountinfo")
+	mounts, err := mountinfo.Read()
 	if err != nil {
-		return err
+		return err // a mount it cannot read could be one to change
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		// id parent major:minor root mount-point ...
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 5 {
-			continue
-		}
-		mp := mountinfo.Unescape(fields[4])
+	for _, m := range mounts {
+		mp := m.Point
 		if mp == p || !(p == "/" || strings.HasPrefix(mp, p+"/")) {
 			continue
 		}
@@ -105,7 +97,7 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 			return err
 		}
 		at, err := mntID(fd)
-		if err == nil && strconv.Itoa(at) == fields[0] {
+		if err == nil && uint64(at) == m.ID {
 			err = remountOne(fd, attr)
 		}
 		unix.Close(fd)
@@ -113,7 +105,7 @@ func remountBelow(p string, attr *unix.MountAttr) error {
 			return fmt.Errorf("remount %s: %w", mp, err)
 		}
 	}
-	return sc.Err()
+	return nil
 }
 
 // mntID is the id of the mount fd is on (fdinfo's mnt_id).

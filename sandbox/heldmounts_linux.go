@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -75,18 +74,12 @@ func outerMountsHold(pol profiles.Policy) bool {
 	if !insideOuterMounts() {
 		return false
 	}
-	data, err := os.ReadFile("/proc/self/mountinfo")
+	mounts, err := mountinfo.Read()
 	if err != nil {
 		return false
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		f := strings.Fields(line)
-		sep := slices.Index(f, "-")
-		if sep < 6 || sep+1 >= len(f) {
-			return false
-		}
-		point, opts, fstype := mountinfo.Unescape(f[4]), f[5], f[sep+1]
-		if !strings.HasPrefix(opts, "rw") || pol.WritableRootOf(point) != "" || outerOwnMounts[point] == fstype {
+	for _, m := range mounts {
+		if !strings.HasPrefix(m.Options, "rw") || pol.WritableRootOf(m.Point) != "" || outerOwnMounts[m.Point] == m.FSType {
 			continue
 		}
 		return false

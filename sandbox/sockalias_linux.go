@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -34,21 +33,12 @@ type mountAliases struct {
 
 func newMountAliases() *mountAliases {
 	a := &mountAliases{byDev: map[string][]mountEntry{}, byID: map[uint64]mountEntry{}, byPoint: map[string]mountEntry{}}
-	data, err := os.ReadFile("/proc/self/mountinfo")
-	if err != nil {
-		return a
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 5 {
-			continue
-		}
-		m := mountEntry{dev: f[2], root: mountinfo.Unescape(f[3]), point: mountinfo.Unescape(f[4])}
+	mounts, _ := mountinfo.Read() // what can be read: a line not understood hides nothing
+	for _, mi := range mounts {
+		m := mountEntry{dev: mi.Dev, root: mi.Root, point: mi.Point}
 		a.byDev[m.dev] = append(a.byDev[m.dev], m)
 		a.byPoint[m.point] = m
-		if id, err := strconv.ParseUint(f[0], 10, 64); err == nil {
-			a.byID[id] = m
-		}
+		a.byID[mi.ID] = m
 	}
 	return a
 }
