@@ -313,28 +313,6 @@ func (e noHomeError) Error() string {
 
 func (noHomeError) Is(target error) bool { return target == fs.ErrNotExist }
 
-// mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves each directory it
-// makes, d and its missing parents (a --data-dir a/b/c), with that mode
-// whatever the caller's umask (mkdirOne): under 0277 a parent made r-x
-// refused the next level.
-func mkdirOwnerOnly(d string) error {
-	if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-		return os.MkdirAll(d, 0o700) // there already; MkdirAll says what is wrong
-	}
-	if parent := filepath.Dir(d); parent != d {
-		if err := mkdirOwnerOnly(parent); err != nil {
-			return err
-		}
-	}
-	if err := mkdirOne(d); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return os.MkdirAll(d, 0o700) // made meanwhile, not by this launch
-		}
-		return err
-	}
-	return nil
-}
-
 // protectableConfig makes sure each config file that sandbox mode keeps
 // read-only can be: a regular file, created empty when missing (so that
 // the program cannot create one for later launches). A bind mount pins a
@@ -342,13 +320,12 @@ func mkdirOwnerOnly(d string) error {
 func protectableConfig(p profiles.Policy) error {
 	for i, c := range p.ConfigFiles() {
 		if i == 0 {
-			// O_EXCL fails on any existing name, a symlink's included.
-			f, err := os.OpenFile(c, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-			if err == nil {
-				// 0600 whatever the umask: under 0377 the next launch
-				// could not read it.
-				err = f.Chmod(0o600)
-				f.Close()
+			// 0600 whatever the umask: under 0377 the next launch could
+			// not read it. O_EXCL fails on any existing name, a
+			// symlink's included.
+			var err error
+			if _, lerr := os.Lstat(c); errors.Is(lerr, fs.ErrNotExist) {
+				err = createEmpty(c)
 			}
 			switch {
 			case errors.Is(err, syscall.EROFS):

@@ -1,9 +1,13 @@
 package sandbox
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -12,41 +16,211 @@ import (
 // way to swap a path in that window.
 var afterMkdir = func() {}
 
-// mkdirOne makes dir with mode 0700 whatever the caller's umask took
-// from it: under umask 0277 it was r-x, and omega-run could make nothing
-// in it, on that run or any after. The mkdir and the chmod go through one
-// fd of the parent, and the chmod through an fd that followed no symlink:
-// dir may lie in the writable set, or in the --user's data dir as root,
-// where a program or that user could swap a directory on the path for a
-// symlink in between, and have root chmod another directory of that
-// name (the host's /tmp).
-func mkdirOne(dir string) error {
-	parent, err := unix.Open(filepath.Dir(dir), unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return &fs.PathError{Op: "open", Path: filepath.Dir(dir), Err: err}
+// beforeMake runs once mkdirOwnerOnly knows what is missing, before it
+// opens anything: a test's way to swap a path component for a symlink
+// after the launch's checks.
+var beforeMake = func() {}
+
+// mkdirOwnerOnly is os.MkdirAll(d, 0o700) that leaves each directory it
+// makes, d and its missing parents (a --data-dir a/b/c), with that mode
+// whatever the caller's umask: under 0277 a parent made r-x refused the
+// next level. It makes them through fds of one walk from / (openDirWalk),
+// not by path: d may lie in the writable set, or in the --user's data
+// dir as root, whose owner could swap a directory on the path for a
+// symlink once the launch has looked (noOthersLink) and have root make
+// a directory of its own where that leads (in /etc).
+func mkdirOwnerOnly(d string) error {
+	if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(d, 0o700) // there already; MkdirAll says what is wrong
 	}
-	defer unix.Close(parent)
-	name := filepath.Base(dir)
-	if err := unix.Mkdirat(parent, name, 0o700); err != nil {
-		return &fs.PathError{Op: "mkdir", Path: dir, Err: err}
+	beforeMake()
+	fd, err := openDirWalk(d, true)
+	if err != nil {
+		return err
+	}
+	return unix.Close(fd)
+}
+
+// createEmpty creates the file path, 0600 whatever the umask, failing if
+// any file is there (a symlink too), in its directory as openDirWalk finds
+// it: as root in a --user's data dir, a directory swapped for a link
+// must not have root create the file where it leads.
+func createEmpty(path string) error {
+	dir, err := openDirWalk(filepath.Dir(path), false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	fd, err := unix.Openat(dir, filepath.Base(path), unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return &fs.PathError{Op: "create", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	if err := unix.Fchmod(fd, 0o600); err != nil {
+		return &fs.PathError{Op: "chmod", Path: path, Err: err}
+	}
+	return nil
+}
+
+// step is one name openDirWalk goes through; linked: it comes from a
+// symlink's target, and is never made (a dangling link stays an error).
+type step struct {
+	name   string
+	linked bool
+}
+
+func steps(path string, linked bool) []step {
+	var out []step
+	for _, name := range strings.Split(path, "/") {
+		if name != "" && name != "." {
+			out = append(out, step{name, linked})
+		}
+	}
+	return out
+}
+
+// openDirWalk opens the directory path (an O_PATH fd) one name at a time
+// from /, each opened without following a symlink through the fd of the
+// one before: a name swapped for a symlink after the walk went through
+// it changes nothing. A symlink met on the way is followed as the
+// kernel would, but as root only one of root's (the host's /home ->
+// /data/home): another user's could have been put there since the
+// launch looked (noOthersLink refuses the data dir through one).
+// With create, the missing directories of path are made, 0700.
+func openDirWalk(path string, create bool) (int, error) {
+	cur, err := openRoot()
+	if err != nil {
+		return -1, err
+	}
+	at, links := "/", 0
+	for todo := steps(path, false); len(todo) > 0; {
+		s := todo[0]
+		todo = todo[1:]
+		next := filepath.Join(at, s.name)
+		fd, err := unix.Openat(cur, s.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.ENOENT) && create && !s.linked {
+			fd, err = mkdirAt(cur, s.name, next)
+		} else if err != nil {
+			err = &fs.PathError{Op: "open", Path: next, Err: err}
+		}
+		var st unix.Stat_t
+		if err == nil {
+			if err = unix.Fstat(fd, &st); err != nil {
+				unix.Close(fd)
+				err = &fs.PathError{Op: "fstat", Path: next, Err: err}
+			}
+		}
+		if err != nil {
+			unix.Close(cur)
+			return -1, err
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			unix.Close(cur)
+			cur, at = fd, next
+			continue
+		case unix.S_IFLNK:
+		default:
+			unix.Close(fd)
+			unix.Close(cur)
+			return -1, &fs.PathError{Op: "open", Path: next, Err: unix.ENOTDIR}
+		}
+		target, err := followable(fd, next, st.Uid, &links)
+		unix.Close(fd)
+		if err == nil && filepath.IsAbs(target) {
+			unix.Close(cur)
+			if cur, err = openRoot(); err != nil {
+				return -1, err
+			}
+			at = "/"
+		}
+		if err != nil {
+			unix.Close(cur)
+			return -1, err
+		}
+		todo = append(steps(target, true), todo...)
+	}
+	return cur, nil
+}
+
+func openRoot() (int, error) {
+	fd, err := unix.Open("/", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return -1, &fs.PathError{Op: "open", Path: "/", Err: err}
+	}
+	return fd, nil
+}
+
+// followable reads the symlink fd (at link, of uid) that openDirWalk may
+// follow, the 41st being a loop.
+func followable(fd int, link string, uid uint32, links *int) (string, error) {
+	if os.Geteuid() == 0 && uid != 0 {
+		return "", othersLinkError{link, uid}
+	}
+	if *links++; *links > 40 {
+		return "", &fs.PathError{Op: "open", Path: link, Err: unix.ELOOP}
+	}
+	buf := make([]byte, unix.PathMax)
+	n, err := unix.Readlinkat(fd, "", buf)
+	if err == nil && n == len(buf) {
+		err = unix.ENAMETOOLONG
+	}
+	if err != nil {
+		return "", &fs.PathError{Op: "readlink", Path: link, Err: err}
+	}
+	return string(buf[:n]), nil
+}
+
+// othersLinkError is a symlink of another user's met by root on the way
+// to what it makes. It is a permission error: ~/.claude is then left out
+// with a warning, as when root may not make it.
+type othersLinkError struct {
+	link string
+	uid  uint32
+}
+
+func (e othersLinkError) Error() string {
+	return fmt.Sprintf("it is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): omega-run as root makes nothing through it; name the real path", e.link, e.uid)
+}
+
+func (othersLinkError) Is(target error) bool { return target == fs.ErrPermission }
+
+// mkdirAt makes name in the directory parent (at path, for errors), 0700
+// whatever the caller's umask took from it, and returns an O_PATH fd of
+// it. The chmod goes through that fd, opened without following a
+// symlink: the directory's owner (a --user's data dir) could swap the
+// new one for a link to another directory of that name (the host's
+// /tmp) in between. One made meanwhile, not by this launch, is opened
+// as found.
+func mkdirAt(parent int, name, path string) (int, error) {
+	err := unix.Mkdirat(parent, name, 0o700)
+	if errors.Is(err, unix.EEXIST) {
+		fd, err := unix.Openat(parent, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
+		}
+		return fd, nil
+	}
+	if err != nil {
+		return -1, &fs.PathError{Op: "mkdir", Path: path, Err: err}
 	}
 	afterMkdir()
 	fd, err := unix.Openat(parent, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: dir, Err: err}
+		return -1, fmt.Errorf("%s was replaced while omega-run made it: %w", path, err)
 	}
-	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return &fs.PathError{Op: "fstat", Path: dir, Err: err}
+		unix.Close(fd)
+		return -1, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
-	if st.Mode&0o7777 == 0o700 {
-		return nil
+	if st.Mode&0o7777 != 0o700 {
+		// fchmod refuses O_PATH fds (which need no permission on the
+		// directory itself); the fd's /proc link reaches the same inode.
+		if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), 0o700); err != nil {
+			unix.Close(fd)
+			return -1, &fs.PathError{Op: "chmod", Path: path, Err: err}
+		}
 	}
-	// fchmod refuses O_PATH fds (which need no permission on dir itself);
-	// the fd's /proc link reaches the same inode.
-	if err := unix.Chmod("/proc/self/fd/"+strconv.Itoa(fd), 0o700); err != nil {
-		return &fs.PathError{Op: "chmod", Path: dir, Err: err}
-	}
-	return nil
+	return fd, nil
 }

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -42,5 +44,110 @@ func TestMkdirOneSwappedParent(t *testing.T) {
 		if got := fi.Mode().Perm(); got != want {
 			t.Errorf("%s: mode %v, want %v", dir, got, want)
 		}
+	}
+}
+
+// TestMkdirOwnerOnlySwappedAfterCheck: the data dir's owner swaps a
+// directory on its path for a symlink of theirs after root's launch
+// looked (noOthersLink) and before it makes what is missing: root must
+// make nothing where the link leads (an empty root-owned 0700 dir in
+// /etc), and say which path changed.
+func TestMkdirOwnerOnlySwappedAfterCheck(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (a symlink of another user's)")
+	}
+	root := t.TempDir()
+	data, moved := filepath.Join(root, "home", ".omega"), filepath.Join(root, "moved")
+	decoy := filepath.Join(root, "etc")
+	for _, d := range []string{data, decoy} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beforeMake = func() {
+		beforeMake = func() {}
+		if err := os.Rename(data, moved); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(decoy, data); err != nil {
+			t.Error(err)
+		}
+		if err := os.Lchown(data, 65534, 65534); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { beforeMake = func() {} }()
+	err := mkdirOwnerOnly(filepath.Join(data, "tmp"))
+	if err == nil || !strings.Contains(err.Error(), data) {
+		t.Errorf("mkdirOwnerOnly through a swapped-in symlink of uid 65534: error %v, want one naming %s", err, data)
+	}
+	if _, err := os.Lstat(filepath.Join(decoy, "tmp")); err == nil {
+		t.Errorf("%s made where the swapped-in symlink led", filepath.Join(decoy, "tmp"))
+	}
+}
+
+// TestMkdirOwnerOnlyThroughLinks: symlinks the caller (root) or the host
+// made on the data dir's path (/home -> /data/home, ~/.omega ->
+// elsewhere, relative or absolute) are followed as before, and what is
+// missing below them is made 0700 where they lead; a dangling one is an
+// error, as it was, nothing being made at its target.
+func TestMkdirOwnerOnlyThroughLinks(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	root := t.TempDir()
+	real := filepath.Join(root, "data", "home", "alice")
+	if err := os.MkdirAll(filepath.Join(real, "stash", "omega"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		filepath.Join(root, "home"):      filepath.Join(root, "data", "home"),
+		filepath.Join(real, ".omega"):    "stash/../stash/omega",
+		filepath.Join(real, ".dangling"): "gone/omega",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(root, "home", "alice", ".omega", "tmp", "a")
+	if err := mkdirOwnerOnly(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"stash/omega/tmp", "stash/omega/tmp/a"} {
+		fi, err := os.Lstat(filepath.Join(real, d))
+		if err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: %v (%v), want a directory 0700", d, fi, err)
+		}
+	}
+	if err := mkdirOwnerOnly(filepath.Join(real, ".dangling", "tmp")); err == nil {
+		t.Error("through a dangling link: no error")
+	}
+	if _, err := os.Lstat(filepath.Join(real, "gone")); err == nil {
+		t.Error("made the dangling link's target")
+	}
+}
+
+// TestCreateEmptyThroughOthersLink: the config file root creates empty
+// in a --user's data dir is not created where a symlink of that user's,
+// swapped in for the data dir after the launch looked, leads.
+func TestCreateEmptyThroughOthersLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (a symlink of another user's)")
+	}
+	root := t.TempDir()
+	data, decoy := filepath.Join(root, ".omega"), filepath.Join(root, "etc")
+	if err := os.Mkdir(decoy, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(decoy, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(data, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := createEmpty(filepath.Join(data, "config.toml")); err == nil || !strings.Contains(err.Error(), data) {
+		t.Errorf("createEmpty through uid 65534's symlink: error %v, want one naming %s", err, data)
+	}
+	if _, err := os.Lstat(filepath.Join(decoy, "config.toml")); err == nil {
+		t.Error("config.toml created where the symlink led")
 	}
 }

@@ -25,9 +25,9 @@ func ownLikeDataDir(ws string) error {
 	if os.Geteuid() != 0 {
 		return nil // only root gives files away, and only root has --user
 	}
-	dir, err := unix.Open(filepath.Dir(ws), unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dir, err := openDirWalk(filepath.Dir(ws), false)
 	if err != nil {
-		return fmt.Errorf("open: %w", err)
+		return err
 	}
 	defer unix.Close(dir)
 	var parent, st unix.Stat_t
