@@ -33,8 +33,13 @@ func Parse(data []byte) ([]Mount, error) {
 	var out []Mount
 	var bad error
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		// id parent major:minor root point options [optional…] - fstype source super
-		f := strings.Fields(line)
+		// id parent major:minor root point options [optional…] - fstype source super,
+		// one space apart (the kernel escapes those in a field): an
+		// empty source is an empty field (mount -t tmpfs "" /x, a FUSE
+		// mount's fsname=, which its unprivileged user may choose),
+		// which strings.Fields would drop, and the line was then not
+		// understood.
+		f := strings.Split(line, " ")
 		sep := slices.Index(f, "-")
 		if sep < 6 || sep+3 >= len(f) {
 			bad = errors.New("mountinfo: a line not understood: " + strconv.Quote(line))

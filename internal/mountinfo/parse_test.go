@@ -29,3 +29,19 @@ bad line
 		t.Errorf("Read: %d mounts, %v", len(m), err)
 	}
 }
+
+// TestParseEmptySource: the kernel prints a mount's source as given, an
+// empty one as an empty field between single spaces (mount -t tmpfs ""
+// /x; a FUSE mount's fsname=, which its unprivileged user may choose):
+// the line is whole, and taken for one not understood it could have a
+// local user make every reader that must not guess fail.
+func TestParseEmptySource(t *testing.T) {
+	got, err := Parse([]byte("65 44 0:39 / /tmp/x rw,relatime - tmpfs  rw\n66 44 0:40 / /y rw shared:7 - fuse.z  rw,user_id=1000\n"))
+	want := []Mount{
+		{ID: 65, Dev: "0:39", Root: "/", Point: "/tmp/x", Options: "rw,relatime", FSType: "tmpfs", SuperOptions: "rw"},
+		{ID: 66, Dev: "0:40", Root: "/", Point: "/y", Options: "rw", FSType: "fuse.z", SuperOptions: "rw,user_id=1000"},
+	}
+	if err != nil || len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("got %+v (%v), want %+v", got, err, want)
+	}
+}
