@@ -67,7 +67,7 @@ func TestHostSocketsMasked(t *testing.T) {
 	bindUnix(t, filepath.Join(own, "mine.sock"))
 	bindUnix(t, filepath.Join(dir, "allowed.sock"))
 	pol := profiles.Policy{Writable: []string{own}, AllowSocket: []string{filepath.Join(dir, "allowed.sock")}}
-	got, _, err := hostSockets(pol, &nsexec.MountPlan{}, os.Geteuid(), newMountAliases())
+	got, _, err := hostSockets(pol, &nsexec.MountPlan{}, os.Geteuid(), readAliases(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestHostSocketsOthersBounded(t *testing.T) {
 	mine := filepath.Join(dir, "root.sock")
 	bindUnix(t, mine)
 	for _, net := range []profiles.Network{profiles.NetHost, profiles.NetNone} {
-		got, dropped, err := hostSockets(profiles.Policy{Net: net}, &nsexec.MountPlan{}, os.Geteuid(), newMountAliases())
+		got, dropped, err := hostSockets(profiles.Policy{Net: net}, &nsexec.MountPlan{}, os.Geteuid(), readAliases(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func BenchmarkHostSockets(b *testing.B) {
 	pol := profiles.Policy{Home: dir, Writable: []string{filepath.Join(dir, "w")}}
 	plan := &nsexec.MountPlan{HideDirs: homeStores(dir)}
 	for b.Loop() {
-		if _, _, err := hostSockets(pol, plan, os.Geteuid(), newMountAliases()); err != nil {
+		if _, _, err := hostSockets(pol, plan, os.Geteuid(), readAliases(b)); err != nil {
 			b.Fatal(err)
 		}
 	}

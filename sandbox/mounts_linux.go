@@ -40,7 +40,10 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int)
 	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
 	keepHostFiles(pol, plan)
-	aliases := newMountAliases() // one read of mountinfo for masks and sockets
+	aliases, unread := newMountAliases() // one read of mountinfo for masks and sockets
+	if unread != "" {
+		roWarnings = append(roWarnings, unread)
+	}
 	warnings := append(roWarnings, masks(pol, canon, plan, wd, aliases)...)
 	// What the caller named and only mounts carry out (a --hide of
 	// nothing, which masks says, needs none).

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/omega-run/omega-run/internal/mountinfo"
+	"github.com/omega-run/omega-run/internal/termsafe"
 )
 
 // mountEntry is one line of /proc/self/mountinfo: the filesystem's
@@ -31,16 +32,34 @@ type mountAliases struct {
 	byPoint map[string]mountEntry // the last mount at each point: the one on top
 }
 
-func newMountAliases() *mountAliases {
+// readMounts reads the mount table (a test's way to have it fail).
+var readMounts = mountinfo.Read
+
+// newMountAliases reads the mount table, and returns with what it could
+// read a warning (for report) when the table, or a line of it, could not
+// be: the other paths through what is missing stay unmasked.
+func newMountAliases() (*mountAliases, string) {
 	a := &mountAliases{byDev: map[string][]mountEntry{}, byID: map[uint64]mountEntry{}, byPoint: map[string]mountEntry{}}
-	mounts, _ := mountinfo.Read() // what can be read: a line not understood hides nothing
+	mounts, err := readMounts()
 	for _, mi := range mounts {
 		m := mountEntry{dev: mi.Dev, root: mi.Root, point: mi.Point}
 		a.byDev[m.dev] = append(a.byDev[m.dev], m)
 		a.byPoint[m.point] = m
 		a.byID[mi.ID] = m
 	}
-	return a
+	return a, unreadMountsWarning(mounts, err)
+}
+
+// unreadMountsWarning says what a mount table read that failed (err),
+// or read all but a line (mounts too), leaves unmasked.
+func unreadMountsWarning(mounts []mountinfo.Mount, err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case len(mounts) == 0:
+		return "cannot read the mount table (" + termsafe.String(err.Error()) + "): a masked credential store, --hide path or host socket that a bind mount on the host also shows at another path stays unmasked there"
+	}
+	return termsafe.String(err.Error()) + ": a masked credential store, --hide path or host socket on that mount, or that it also shows at another path, stays unmasked at its other paths"
 }
 
 // of returns the other paths that lead to the file at p (canonical, with
