@@ -107,3 +107,35 @@ func TestDataDirThroughOthersLink(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnLikeDataDirThroughOthersLink: the data dir swapped, before root
+// opens it, for a symlink of its owner's that leads to a third user's
+// directory holding a root-owned "workspace": root must not give that
+// one to the third user (it opened the data dir by path, following the
+// link, and took the owner of where it led).
+func TestOwnLikeDataDirThroughOthersLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	tmp := t.TempDir()
+	data, third := filepath.Join(tmp, "data"), filepath.Join(tmp, "third")
+	if err := os.MkdirAll(filepath.Join(third, "workspace"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(third, 12345, 12345); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(third, data); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(data, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := ownLikeDataDir(filepath.Join(data, "workspace")); err == nil {
+		t.Error("through uid 65534's symlink: no error")
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(filepath.Join(third, "workspace"), &st); err != nil || st.Uid != 0 {
+		t.Errorf("the third user's root-owned workspace: uid %d (%v), want it left root's", st.Uid, err)
+	}
+}
