@@ -88,6 +88,9 @@ func steps(path string, linked bool) []step {
 // launch looked (noOthersLink refuses the data dir through one).
 // With create, the missing directories of path are made, 0700.
 func openDirWalk(path string, create bool) (int, error) {
+	if !filepath.IsAbs(path) {
+		return -1, fmt.Errorf("%s: not an absolute path", path) // the policy's paths all are
+	}
 	cur, err := openRoot()
 	if err != nil {
 		return -1, err
