@@ -50,7 +50,7 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 		if real, ok := known[p]; ok {
 			r.real = real // checked before anything was created
 		} else {
-			r.real, r.links, r.err = safefile.ResolveLinks(p, false, nil)
+			r.real, r.links, r.err = safefile.ResolveLinks(p, false, dataDirLinkCheck(pol, p))
 		}
 		if r.err == nil {
 			writable = append(writable, r.real)

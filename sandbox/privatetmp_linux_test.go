@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -30,5 +31,48 @@ func TestPrivateTmpThirdUser(t *testing.T) {
 	var st unix.Stat_t
 	if err := unix.Stat(tmp, &st); err != nil || st.Mode&0o7777 != 0o700 || st.Uid != 0 {
 		t.Errorf("tmp: mode %o, uid %d (%v); want it left root's, 0700", st.Mode&0o7777, st.Uid, err)
+	}
+}
+
+// TestCanonicalRootsOthersLink: the data dir's owner swaps it for a
+// symlink of theirs after root's launch looked (noOthersLink): the roots
+// in it, resolved later for the mounts, Landlock and the private /tmp's
+// chmod, must not follow that link (to a root-owned directory holding a
+// tmp, which root would make 1777 and the program's /tmp).
+func TestCanonicalRootsOthersLink(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (a symlink of another user's)")
+	}
+	// Outside /tmp, where every link counts as a program's (checkPlanted).
+	base, err := os.MkdirTemp("/var/tmp", "omega-canon-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, target := filepath.Join(base, "home"), filepath.Join(base, "svc")
+	for _, d := range []string{home, filepath.Join(target, "tmp"), filepath.Join(target, "workspace")} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := Options{Mode: ModeSandbox, Home: home}.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, pol.DataDir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(pol.DataDir, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if canon, err := canonicalRoots(pol, nil); err == nil || !strings.Contains(err.Error(), pol.DataDir) {
+		t.Errorf("canonicalRoots through uid 65534's symlink: %v, %v; want an error naming %s", canon, err, pol.DataDir)
+	}
+	// The host's (root's) links still lead where they point.
+	if err := os.Lchown(pol.DataDir, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if canon, err := canonicalRoots(pol, nil); err != nil || canon[pol.PrivateTmp()] != filepath.Join(target, "tmp") {
+		t.Errorf("canonicalRoots through root's symlink: %v, %v; want the tmp at %s", canon, err, target)
 	}
 }

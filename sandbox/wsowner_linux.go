@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // ownLikeDataDir gives the workspace omega-run has just made the owner of
@@ -105,8 +107,33 @@ func noOthersLink(dataDir string) error {
 			return nil // missing: made by root, below what is checked
 		}
 		if st.Mode&unix.S_IFMT == unix.S_IFLNK && st.Uid != 0 {
-			return fmt.Errorf("the data dir %s is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): name the data dir by its real path", dataDir, d, st.Uid)
+			return othersLinkToDataDir(dataDir, d, st.Uid)
 		}
 	}
 	return nil
+}
+
+func othersLinkToDataDir(dataDir, link string, uid uint32) error {
+	return fmt.Errorf("the data dir %s is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): name the data dir by its real path", dataDir, link, uid)
+}
+
+// dataDirLinkCheck is, for root, resolveRoots' check of each symlink on
+// the way to root (a root of the policy's) in the data dir: noOthersLink
+// looked before, but a link its owner swapped in since would lead the
+// program's writable roots, and the chmod of the private /tmp, wherever
+// the owner pointed it.
+func dataDirLinkCheck(pol profiles.Policy, root string) func(string) error {
+	if os.Geteuid() != 0 || !profiles.Within(root, pol.DataDir) {
+		return nil
+	}
+	return func(link string) error {
+		var st unix.Stat_t
+		if err := unix.Lstat(link, &st); err != nil {
+			return &fs.PathError{Op: "lstat", Path: link, Err: err}
+		}
+		if st.Uid != 0 {
+			return othersLinkToDataDir(pol.DataDir, link, st.Uid)
+		}
+		return nil
+	}
 }
