@@ -136,7 +136,7 @@ static pid_t fork_program(const struct spec *s, char **env, const int pair[2]) {
 	// Limits go last, in the program's process only: set in PID 1
 	// they would bind it too (its connect broker's fds and time, a
 	// low nproc its fork), and a low one must not stop the setup.
-	omega_apply_limits(s);
+	omega_apply_limits(s, omega_own_tasks(s));
 	execve(s->path, (char **)s->argv.v, env);
 	exec_failed(s->path, errno);
 }
@@ -367,7 +367,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	omega_confine(&s);
 	if (s.flags & F_PID1)
 		supervise(&s, env);
-	omega_apply_limits(&s);
+	omega_apply_limits(&s, 0); // this process becomes the program
 	omega_set_cloexec_from(3 + s.keep_fds);
 	set_service_pids(&s, env); // an exec in place: this is the program's pid
 	ignore_signals(&s);

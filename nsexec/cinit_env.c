@@ -58,14 +58,39 @@ static const char *fmt_limit(uint64_t v, char *buf) {
 	return buf;
 }
 
-// omega_apply_limits is rlimits.Apply, right before the program starts.
-void omega_apply_limits(const struct spec *s) {
+// plus is v+n, unless v is unlimited.
+static rlim_t plus(rlim_t v, rlim_t n) {
+	return v == RLIM_INFINITY || v > RLIM_INFINITY - 1 - n ? v : v + n;
+}
+
+static rlim_t min_limit(rlim_t a, rlim_t b) { return a < b ? a : b; }
+
+// own_on_top is ucounts_linux.go's ownOnTop: nproc's given sides get the
+// init stage's own tasks on top (own), which count in the namespace too,
+// so that the program gets the number asked for; the hard one rises no
+// higher than this process's (that takes CAP_SYS_RESOURCE).
+static void own_on_top(const struct limit *l, struct rlimit *want, rlim_t own) {
+	struct rlimit cur;
+	if (l->resource != RLIMIT_NPROC || own == 0 || getrlimit(RLIMIT_NPROC, &cur) < 0)
+		return;
+	if (l->keep & 2)
+		want->rlim_max = cur.rlim_max;
+	else if (want->rlim_max < cur.rlim_max)
+		want->rlim_max = min_limit(plus(want->rlim_max, own), cur.rlim_max);
+	if (!(l->keep & 1))
+		want->rlim_cur = min_limit(plus(want->rlim_cur, own), want->rlim_max);
+}
+
+// omega_apply_limits is rlimits.Apply, right before the program starts;
+// nproc gets own on top (own_on_top).
+void omega_apply_limits(const struct spec *s, rlim_t own) {
 	for (uint32_t i = 0; i < s->nlimits; i++) {
 		const struct limit *l = &s->limits[i];
 		char a[24], b[24];
 		if (l->resource < 0)
 			omega_die(125, "rlimits: %s: no resource number", l->name);
 		struct rlimit want = {l->soft, l->hard}, cur;
+		own_on_top(l, &want, own);
 		if (l->keep) {
 			if (getrlimit(l->resource, &cur) < 0)
 				omega_dief(errno, "rlimits: %s: getrlimit", l->name);

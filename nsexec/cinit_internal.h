@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <linux/filter.h>
@@ -184,6 +185,7 @@ void omega_new_session_keyring(void);
 const char *omega_cap_user_counts(void);
 void omega_refuse_appended(const struct spec *s);
 void omega_user_counts(const struct spec *s, int early, const char *early_err);
+rlim_t omega_own_tasks(const struct spec *s);
 void omega_watch_parent(void);
 int omega_parent_gone(void);
 void omega_drop_bounding(void);
@@ -195,7 +197,7 @@ void omega_landlock_writes_only(struct spec *s, int old_cwd);
 void omega_refuse_host_dirs(const struct spec *s);
 void omega_enter_mounts(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
-void omega_apply_limits(const struct spec *s);
+void omega_apply_limits(const struct spec *s, rlim_t own);
 
 // ------------------------------------------------ broker (cinit_broker.c)
 

@@ -128,11 +128,11 @@ static const char *limits_failed(const char *call) {
 	return limits_err;
 }
 
-// own_tasks are the init stage's tasks beside the program, which count
+// omega_own_tasks are the init stage's tasks beside the program, which count
 // against nproc in the namespace too: PID 1, and the first thread of its
 // connect broker, which stays (more only while connects queue). The
 // program gets its half besides (ucounts_linux.go's shareLimits).
-static rlim_t own_tasks(const struct spec *s) {
+rlim_t omega_own_tasks(const struct spec *s) {
 	if (!(s->flags & F_PID1))
 		return 0; // this process becomes the program
 	return omega_brokered(s) ? 2 : 1;
@@ -150,8 +150,8 @@ static const char *halve_shared_limits(const struct spec *s) {
 		if (cur.rlim_cur == RLIM_INFINITY)
 			continue;
 		rlim_t v = cur.rlim_cur - cur.rlim_cur / 2;
-		if (shared_limits[i] == RLIMIT_NPROC && v + own_tasks(s) <= cur.rlim_cur)
-			v += own_tasks(s);
+		if (shared_limits[i] == RLIMIT_NPROC && v + omega_own_tasks(s) <= cur.rlim_cur)
+			v += omega_own_tasks(s);
 		struct rlimit half = {v, v};
 		if (setrlimit(shared_limits[i], &half) < 0)
 			return limits_failed("setrlimit");

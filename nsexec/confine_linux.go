@@ -62,11 +62,23 @@ func confine(s *Spec, w warner) error {
 		return fmt.Errorf("landlock: unavailable and --fail-closed is set")
 	}
 	if s.Seccomp != nil {
-		if err := s.Seccomp.Install(); err != nil {
+		if err := installProfile(s); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}
 	}
 	return nil
+}
+
+// installProfile installs the program's seccomp profile. PID 1 forks the
+// program from this thread, which passes it on: its other threads stay
+// outside it (as outside Landlock and the capability drop, which are
+// this thread's too), so that PID 1's own calls run there (offThread),
+// which a custom profile may kill (prlimit64: its nproc trim, --rlimit).
+func installProfile(s *Spec) error {
+	if s.PID1 {
+		return s.Seccomp.InstallThread()
+	}
+	return s.Seccomp.Install()
 }
 
 // becomeUser switches to u's ids and restores what the switch resets:

@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -25,16 +26,28 @@ var Forwarded = []os.Signal{
 // is gone; the kernel then kills whatever is left in the namespace.
 func supervise(s *Spec, env []string) error {
 	sigs := make(chan os.Signal, 16)
-	signal.Notify(sigs, Forwarded...)
-	// The program's fork keeps what this process ignores (Go resets only
-	// the handlers it has): PID 1 ignores them from now on too, which
-	// leaves nothing to forward of them. SIGCHLD is never among them.
-	ignoreSignals(s.IgnoredSignals)
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	for i := 0; i < s.KeepFDs; i++ {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
 	}
-	if err := closeFrom(3 + s.KeepFDs); err != nil {
+	// PID 1's own calls, where the program's profile does not apply.
+	var limits []rlimits.Limit
+	var err error
+	offThread(func() {
+		signal.Notify(sigs, Forwarded...)
+		// The program's fork keeps what this process ignores (Go resets
+		// only the handlers it has): PID 1 ignores them from now on too,
+		// which leaves nothing to forward of them. SIGCHLD is never
+		// among them.
+		ignoreSignals(s.IgnoredSignals)
+		err = closeFrom(3 + s.KeepFDs)
+		// Its tasks, counted right before it starts the program, which
+		// they leave its nproc whole (--rlimit's too).
+		own := ownTasks()
+		trimOwnTasks(own)
+		limits = ownOnTop(s.Limits, own)
+	})
+	if err != nil {
 		return err
 	}
 	// The launcher started this process with the forwarded signals
@@ -50,8 +63,7 @@ func supervise(s *Spec, env []string) error {
 	// gets a session of its own and no controlling terminal to inject into.
 	// --rlimit's limits bind the program from its first instruction on,
 	// and never PID 1 (rlimitgate_linux.go).
-	trimOwnTasks(ownTasks())
-	prog, err := startProgram(s, &os.ProcAttr{
+	prog, err := startProgram(s, limits, &os.ProcAttr{
 		Env:   env,
 		Files: files,
 		Sys:   programSession(s),
@@ -62,7 +74,26 @@ func supervise(s *Spec, env []string) error {
 	if prog.gone != nil { // killed before it ran
 		os.Exit(exitStatus(*prog.gone))
 	}
-	proc := prog.proc
+	offThread(func() { watch(s, prog.proc, sigs) })
+	return nil
+}
+
+// offThread runs f on another OS thread and waits for it. The caller's
+// goroutine is locked to this one, the only one the program's profile
+// binds (installProfile), and the Go runtime starts a thread asked for
+// from a locked one from its template thread, which predates the
+// profile: f's runs outside it.
+func offThread(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	<-done
+}
+
+// watch is supervise's once the program runs: it exits with its status.
+func watch(s *Spec, proc *os.Process, sigs chan os.Signal) {
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
@@ -78,7 +109,6 @@ func supervise(s *Spec, env []string) error {
 		warner{json: s.LogJSON}.warn(lostWarning(p))
 	}
 	os.Exit(status)
-	return nil
 }
 
 // forward sends each signal to the program; with --pty (terminal) a

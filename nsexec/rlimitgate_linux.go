@@ -24,9 +24,10 @@ type started struct {
 // execve, which then stops it before the program's first instruction;
 // PID 1 sets the limits with prlimit and detaches. The child's tracer is
 // the thread that forked it, PID 1's locked one, and only it may detach.
-// Without limits the launch stays a plain fork and exec.
-func startProgram(s *Spec, attr *os.ProcAttr) (started, error) {
-	if len(s.Limits) == 0 {
+// Without limits the launch stays a plain fork and exec. limits are
+// s.Limits with PID 1's tasks on top of nproc's (ownOnTop).
+func startProgram(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr) (started, error) {
+	if len(limits) == 0 {
 		proc, err := startProc(s.Path, s.Argv, attr)
 		return started{proc: proc}, err
 	}
@@ -41,19 +42,19 @@ func startProgram(s *Spec, attr *os.ProcAttr) (started, error) {
 			return started{}, err // the execve's own failure
 		}
 	} else {
-		st, gerr := holdAtExec(proc, s.Limits)
+		st, gerr := holdAtExec(proc, limits)
 		if !errors.Is(gerr, errGateKilled) {
 			return st, gerr
 		}
 		refused = gerr
 	}
-	return startLate(s, attr, refused)
+	return startLate(s, limits, attr, refused)
 }
 
 // startLate is the launch where ptrace is refused (Yama's ptrace_scope 2
 // or 3, a seccomp filter around omega-run or in the profile): the limits
 // are set on the program just after it has started.
-func startLate(s *Spec, attr *os.ProcAttr, refused error) (started, error) {
+func startLate(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr, refused error) (started, error) {
 	if s.FailClosed {
 		return started{}, fmt.Errorf("--fail-closed: --rlimit: %v: the limits could only be set on the program after its start", refused)
 	}
@@ -63,11 +64,18 @@ func startLate(s *Spec, attr *os.ProcAttr, refused error) (started, error) {
 	}
 	warner{json: s.LogJSON}.warn("--rlimit: " + refused.Error() +
 		" (Yama's ptrace_scope 2 or 3, a seccomp filter, or omega-run itself traced: strace -f), so the limits are set on the program just after it starts: its first instructions run without them")
-	if err := rlimits.ApplyTo(proc.Pid, s.Limits); err != nil {
+	if err := applyTo(proc.Pid, limits); err != nil {
 		_ = proc.Kill()
 		return started{}, err
 	}
 	return started{proc: proc}, nil
+}
+
+// applyTo sets the program's limits from a thread outside its profile,
+// which may kill prlimit64 (offThread).
+func applyTo(pid int, limits []rlimits.Limit) (err error) {
+	offThread(func() { err = rlimits.ApplyTo(pid, limits) })
+	return err
 }
 
 func startProc(path string, argv []string, attr *os.ProcAttr) (*os.Process, error) {
@@ -111,7 +119,7 @@ func holdAtExec(proc *os.Process, limits []rlimits.Limit) (started, error) {
 		}
 		return started{gone: &ws}, nil // SIGKILL before the program ran
 	}
-	err := rlimits.ApplyTo(proc.Pid, limits)
+	err := applyTo(proc.Pid, limits)
 	sig := ws.StopSignal()
 	if sig == unix.SIGTRAP {
 		sig = 0

@@ -134,6 +134,42 @@ func trimOwnTasks(own uint64) {
 	_ = unix.Setrlimit(unix.RLIMIT_NPROC, &unix.Rlimit{Cur: half + own, Max: half + own})
 }
 
+// ownOnTop gives --rlimit's nproc the init stage's own tasks on top, as
+// halveSharedLimits gives the caller's half: they count in the namespace
+// too, and the program gets the number asked for. A side kept from this
+// process (prlimit's "SOFT:" and ":HARD") stays as it is; a hard limit
+// rises no higher than this process's, which takes CAP_SYS_RESOURCE.
+// cinit_env.c's omega_apply_limits does the same.
+func ownOnTop(limits []rlimits.Limit, own uint64) []rlimits.Limit {
+	i := slices.IndexFunc(limits, func(l rlimits.Limit) bool { return l.Resource == unix.RLIMIT_NPROC })
+	var cur unix.Rlimit
+	if i < 0 || own == 0 || unix.Getrlimit(unix.RLIMIT_NPROC, &cur) != nil {
+		return limits
+	}
+	l := limits[i]
+	switch {
+	case l.KeepHard:
+		l.Hard = cur.Max
+	case l.Hard < cur.Max:
+		l.Hard = min(plus(l.Hard, own), cur.Max)
+	}
+	if l.KeepSoft {
+		l.Soft = min(cur.Cur, l.Hard)
+	} else {
+		l.Soft = min(plus(l.Soft, own), l.Hard)
+	}
+	l.KeepSoft, l.KeepHard = false, false
+	return append(append(limits[:i:i], l), limits[i+1:]...)
+}
+
+// plus is v+n, unless v is unlimited.
+func plus(v, n uint64) uint64 {
+	if v == unix.RLIM_INFINITY || v > unix.RLIM_INFINITY-1-n {
+		return v
+	}
+	return v + n
+}
+
 // ownTasks counts this process's threads: the Go runtime's, 5 when
 // the init stage starts and 8 to 10 by the time it starts the program.
 func ownTasks() uint64 {

@@ -15,7 +15,14 @@ import (
 // executes. It cannot be undone. The caller must have set no_new_privs
 // (or hold CAP_SYS_ADMIN); omega-run installs the filter last, right
 // before execve, so that its own setup is not filtered. It needs no cgo.
-func (p *Program) Install() error {
+func (p *Program) Install() error { return p.install(unix.SECCOMP_FILTER_FLAG_TSYNC) }
+
+// InstallThread loads the filter into the calling OS thread only, which
+// passes it to what that thread forks or executes; the process's other
+// threads stay outside it. The caller holds runtime.LockOSThread.
+func (p *Program) InstallThread() error { return p.install(0) }
+
+func (p *Program) install(sync uintptr) error {
 	if p == nil || len(p.BPF) == 0 {
 		return errors.New("install: empty program")
 	}
@@ -31,7 +38,7 @@ func (p *Program) Install() error {
 		filters[i] = unix.SockFilter{Code: in.code, Jt: in.jt, Jf: in.jf, K: in.k}
 	}
 	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
-	flags := uintptr(unix.SECCOMP_FILTER_FLAG_TSYNC | p.Flags)
+	flags := sync | uintptr(p.Flags)
 	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
 	runtime.KeepAlive(filters)
 	switch {

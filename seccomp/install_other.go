@@ -8,3 +8,6 @@ import "errors"
 func (p *Program) Install() error {
 	return errors.New("filters are only supported on Linux")
 }
+
+// InstallThread fails as Install does.
+func (p *Program) InstallThread() error { return p.Install() }
