@@ -116,15 +116,14 @@ func halveSharedLimits(given []rlimits.Limit, own uint64) error {
 var callerNproc uint64
 
 // laterTasks are the threads PID 1's Go runtime may start between the
-// limits, set before the program's seccomp profile (which may refuse
-// prlimit64: a custom one), and the program's start: 1 to 5 measured.
-// The limits count them in advance; trimOwnTasks takes back those that
-// did not come.
+// limits, set as it confines itself, and the program's start: 1 to 5
+// measured. The limits count them in advance; trimOwnTasks takes back
+// those that did not come.
 const laterTasks = 6
 
 // trimOwnTasks lowers nproc to half the caller's and own, PID 1's tasks
-// counted right before it starts the program. A profile that refuses
-// prlimit64 leaves the limit as set, at most laterTasks above.
+// counted right before it starts the program; called off the profile's
+// thread (offThread), which a custom profile would kill on prlimit64.
 func trimOwnTasks(own uint64) {
 	var cur unix.Rlimit
 	half := callerNproc - callerNproc/2
@@ -192,9 +191,9 @@ func userCounts(s *Spec, w warner) error {
 
 // shareLimits is omega_user_counts' for the limits, set as the init
 // stage confines itself, before it installs the program's seccomp
-// profile (which may refuse prlimit64): PID 1 (pid1) counts its Go
-// runtime's threads, and laterTasks, which trimOwnTasks takes back when
-// it starts the program. They need no /proc/sys, which a container or a
+// profile (which may refuse prlimit64; without PID 1 it binds this whole
+// process): PID 1 (pid1) counts its Go runtime's threads, and
+// laterTasks, which trimOwnTasks takes back when it starts the program. They need no /proc/sys, which a container or a
 // unit's ProtectKernelTunables= keeps read-only.
 func shareLimits(s *Spec, w warner) error {
 	if !s.UserCounts {

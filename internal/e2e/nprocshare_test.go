@@ -218,7 +218,7 @@ func TestSharedLimitsWithoutProcSys(t *testing.T) {
 
 // TestSharedLimitsInside: what the program sees — half the caller's
 // limits, hard too (nproc with the init stage's tasks on top); a limit
-// the caller gives with --rlimit is theirs.
+// the caller gives with --rlimit is theirs (nproc with those on top).
 func TestSharedLimitsInside(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
