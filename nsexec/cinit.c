@@ -127,18 +127,36 @@ static pid_t fork_program(const struct spec *s, char **env, const int pair[2]) {
 		omega_foreground();
 	else if ((s->flags & F_NEW_SESSION) && setsid() < 0)
 		exec_failed(s->path, errno);
+	set_service_pids(s, env);
+	// Limits go in the program's process only: set in PID 1 they would
+	// bind it too (its connect broker's fds and time, a low nproc its
+	// fork). Before its profile, which may kill setting them (a custom
+	// one); a nofile below the fds open here leaves the connect broker
+	// no listener, which the broker says.
+	omega_apply_limits(s, omega_own_tasks(s));
 	if (omega_brokered(s)) {
 		close(pair[0]);
-		if (omega_broker_child(s, pair[1]) < 0 && (s->flags & F_SECCOMP))
-			omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
+		if (omega_broker_child(s, pair[1]) < 0)
+			omega_install_profile(s);
+	} else {
+		omega_install_profile(s);
 	}
-	set_service_pids(s, env);
-	// Limits go last, in the program's process only: set in PID 1
-	// they would bind it too (its connect broker's fds and time, a
-	// low nproc its fork), and a low one must not stop the setup.
-	omega_apply_limits(s, omega_own_tasks(s));
 	execve(s->path, (char **)s->argv.v, env);
 	exec_failed(s->path, errno);
+}
+
+// own_profile gives PID 1 the program's profile, which omega_confine
+// left for after the fork: the program's process installs it after its
+// limits. Where it fails, that process most likely failed the same way
+// and said so (125): one message, not two.
+static void own_profile(const struct spec *s, pid_t child) {
+	if (!(s->flags & F_SECCOMP) || (s->flags & F_PLAIN) || omega_seccomp_try(s->bpf, s->bpf_len, s->seccomp_flags) == 0)
+		return;
+	int e = errno, st;
+	if (waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 125)
+		_exit(125);
+	errno = e;
+	omega_install_profile(s); // says why
 }
 
 // take_broker receives the broker's listener from the program over
@@ -207,7 +225,8 @@ static void reap(pid_t child) {
 // child, forwards signals to it, reaps every zombie and exits with the
 // program's status once it is gone; the kernel then kills whatever is
 // left in the namespace. PID 1 is confined like the program (omega_confine
-// ran before the fork) and stays non-dumpable.
+// ran before the fork, own_profile or the broker's filter right after it)
+// and stays non-dumpable.
 static void __attribute__((noreturn)) supervise(const struct spec *s, char **env) {
 	sigset_t set;
 	sigemptyset(&set);
@@ -223,6 +242,8 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 			omega_dief(errno, "connect broker: socketpair");
 	}
 	pid_t child = fork_program(s, env, pair);
+	if (!omega_brokered(s))
+		own_profile(s, child);
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once.
@@ -368,6 +389,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_PID1)
 		supervise(&s, env);
 	omega_apply_limits(&s, 0); // this process becomes the program
+	omega_install_profile(&s);
 	omega_set_cloexec_from(3 + s.keep_fds);
 	set_service_pids(&s, env); // an exec in place: this is the program's pid
 	ignore_signals(&s);

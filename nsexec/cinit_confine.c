@@ -274,9 +274,19 @@ void omega_new_session_keyring(void) {
 	}
 }
 
+// omega_install_profile installs the program's seccomp profile, after
+// its limits, which a custom profile may forbid setting (kill on
+// prlimit64): in the process that becomes the program, and in PID 1 once
+// it has forked that (cinit.c).
+void omega_install_profile(const struct spec *s) {
+	if ((s->flags & F_SECCOMP) && !(s->flags & F_PLAIN))
+		omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
+}
+
 // omega_confine is confine_linux.go's confine, in its order: bounding set (needs
 // CAP_SETPCAP), Landlock ruleset built, user switch (CAP_SETUID), the other
-// capabilities, no_new_privs, Landlock enforced, seccomp last.
+// capabilities, no_new_privs, Landlock enforced; seccomp comes last
+// (omega_install_profile).
 void omega_confine(const struct spec *s) {
 	int ruleset = -1;
 	if (!(s->flags & F_PLAIN)) {
@@ -322,8 +332,4 @@ void omega_confine(const struct spec *s) {
 	} else if (s->flags & F_FAIL_CLOSED) {
 		omega_die(125, "landlock: unavailable and --fail-closed is set");
 	}
-	// With the connect broker, PID 1 and the program get their filters
-	// after the fork (cinit.c's supervise).
-	if ((s->flags & F_SECCOMP) && !omega_brokered(s))
-		omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);
 }

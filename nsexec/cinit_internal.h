@@ -198,6 +198,7 @@ void omega_refuse_host_dirs(const struct spec *s);
 void omega_enter_mounts(struct spec *s);
 char **omega_program_env(const struct spec *s, char **inherited);
 void omega_apply_limits(const struct spec *s, rlim_t own);
+void omega_install_profile(const struct spec *s);
 
 // ------------------------------------------------ broker (cinit_broker.c)
 

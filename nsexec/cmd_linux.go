@@ -10,7 +10,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -203,10 +202,7 @@ func ExecInPlace(s *Spec) error {
 	if err := confine(s, w); err != nil {
 		return err
 	}
-	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
-	if err := rlimits.Apply(s.Limits); err != nil {
-		return err
-	}
+	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv) // its limits set (confine)
 	ignoreSignals(s.IgnoredSignals)
 	if s.Plain {
 		// rwx is a plain exec: every inherited fd stays as it was, and

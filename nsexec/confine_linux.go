@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/omega-run/omega-run/landlock"
+	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,6 +45,13 @@ func confine(s *Spec, w warner) error {
 	// one may refuse prlimit64.
 	if err := shareLimits(s, w); err != nil {
 		return err
+	}
+	// Without PID 1 this process becomes the program: its --rlimit
+	// limits now, before its profile, which may kill setting them.
+	if !s.PID1 {
+		if err := rlimits.Apply(s.Limits); err != nil {
+			return err
+		}
 	}
 	if s.Plain {
 		return nil // rwx: ids and limits only

@@ -14,7 +14,6 @@ import (
 	"github.com/omega-run/omega-run/internal/stderr"
 	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/landlock"
-	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
 
@@ -112,10 +111,7 @@ func runInit(w *warner) error {
 	if err := confine(s, *w); err != nil {
 		return err
 	}
-	if !s.PID1 {
-		if err := rlimits.Apply(s.Limits); err != nil {
-			return err
-		}
+	if !s.PID1 { // its limits set (confine)
 		if s.ListenPID { // an exec in place: this is the program's pid
 			setPIDVar(env, "LISTEN_PID", os.Getpid())
 		}

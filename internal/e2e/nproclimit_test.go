@@ -5,6 +5,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,12 +62,12 @@ const killsSetting = `{"defaultAction":"SCMP_ACT_ALLOW","syscalls":[` +
 // trims its own nproc right before it starts the program, and sets
 // --rlimit's on it, after the profile: those calls run on its threads
 // the profile does not bind (it carried it on all of them before, and was
-// killed: 125, blamed on a filter around omega-run). The program runs,
-// with half the caller's nproc and PID 1's tasks on top; with --rlimit
-// nproc=N it forks N-1 more (the Go init stage only: the C one sets
-// --rlimit's in the program's process after the profile, which kills it).
+// killed: 125, blamed on a filter around omega-run). The C init stage set
+// --rlimit's in the program's process after the profile, and rx (both)
+// in the process that becomes the program: they killed it (159); both
+// set them before it now. The program runs, with half the caller's nproc
+// (PID 1's tasks on top), and with --rlimit nproc=N forks N-1 more.
 func TestProfileKillsSettingLimits(t *testing.T) {
-	goInit := strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit")
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w, flags := nprocWorld(t, u)
@@ -78,13 +79,15 @@ func TestProfileKillsSettingLimits(t *testing.T) {
 			if r.code != 0 || !halfShown(r.stdout, "500 500 4096 4096") {
 				t.Errorf("%+v; want the program run, its limits halved", r)
 			}
-			if !goInit {
-				return
-			}
-			out, held := forkHeld(t, w, append(flags, "--rlimit", "nproc="+strconv.Itoa(nprocAsked))...)
+			asked := "nproc=" + strconv.Itoa(nprocAsked)
+			out, held := forkHeld(t, w, append(flags, "--rlimit", asked)...)
 			if held < nprocAsked-2 || held > nprocAsked-1 {
-				t.Errorf("--rlimit nproc=%d: the program forked %d more (%d or %d wanted): %s",
-					nprocAsked, held, nprocAsked-2, nprocAsked-1, out)
+				t.Errorf("--rlimit %s: the program forked %d more (%d or %d wanted): %s",
+					asked, held, nprocAsked-2, nprocAsked-1, out)
+			}
+			r = w.run(append(flags, "--mode", "rx", "--rlimit", asked, "--", "bash", "-c", "echo $(ulimit -Su) $(ulimit -Hu)")...)
+			if want := fmt.Sprintf("%d %d\n", nprocAsked, nprocAsked); r.code != 0 || r.stdout != want {
+				t.Errorf("rx: %+v; want the program run with %s", r, asked)
 			}
 		})
 	}
