@@ -78,3 +78,43 @@ func KernelSupport() error {
 	}
 	return nil
 }
+
+// filterFlagWaitKillableRecv is SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV
+// (Linux 5.19): once the supervisor has received a call, only a fatal
+// signal ends the wait, so that no other signal restarts the call.
+const filterFlagWaitKillableRecv = 1 << 5
+
+// InstallListener loads the filter into the calling thread only (no
+// TSYNC, which the kernel refuses with a listener) and returns its
+// listener fd (SECCOMP_FILTER_FLAG_NEW_LISTENER): whatever the filter
+// answers with SECCOMP_RET_USER_NOTIF waits for the holder of that fd.
+// The thread's children inherit the filter. The caller holds
+// runtime.LockOSThread and has set no_new_privs.
+func (p *Program) InstallListener() (int, error) {
+	if p == nil || len(p.BPF) == 0 {
+		return -1, errors.New("install: empty program")
+	}
+	prog, err := decode(p.BPF, binary.NativeEndian)
+	if err != nil {
+		return -1, fmt.Errorf("install: %w", err)
+	}
+	if len(prog) > maxInsns {
+		return -1, fmt.Errorf("install: %d instructions, the kernel takes at most %d", len(prog), maxInsns)
+	}
+	filters := make([]unix.SockFilter, len(prog))
+	for i, in := range prog {
+		filters[i] = unix.SockFilter{Code: in.code, Jt: in.jt, Jf: in.jf, K: in.k}
+	}
+	fprog := unix.SockFprog{Len: uint16(len(filters)), Filter: &filters[0]}
+	flags := uintptr(unix.SECCOMP_FILTER_FLAG_NEW_LISTENER | p.Flags)
+	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags|filterFlagWaitKillableRecv,
+		uintptr(unsafe.Pointer(&fprog)))
+	if errno == unix.EINVAL { // before Linux 5.19: signals may then restart a brokered call
+		fd, _, errno = unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&fprog)))
+	}
+	runtime.KeepAlive(filters)
+	if errno != 0 {
+		return -1, fmt.Errorf("seccomp(NEW_LISTENER): %w", errno)
+	}
+	return int(fd), nil
+}
