@@ -69,7 +69,9 @@ func confine(s *Spec, w warner) error {
 	if !enforced && s.FailClosed {
 		return fmt.Errorf("landlock: unavailable and --fail-closed is set")
 	}
-	if s.Seccomp != nil {
+	// With the connect broker, PID 1's thread gets the program's filter
+	// right before the program's fork (startBroker).
+	if s.Seccomp != nil && !brokered(s) {
 		if err := installProfile(s); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}

@@ -29,8 +29,8 @@ func Init() {
 	if CInit {
 		// A cgo build's constructor runs the C init stage before Go
 		// starts; getting here means it found no argv (cinit_args.c).
-		// The Go init stage would run instead, without the C stage's
-		// connect broker: refuse rather than confine differently.
+		// The Go init stage would run instead of the one this build
+		// was made and tested with: refuse rather than confine differently.
 		fmt.Fprintln(stderr.Writer, "omega-run: init: the C init stage did not start (its constructor found no argv)")
 		os.Exit(125)
 	}
@@ -187,6 +187,7 @@ func enterMounts(s *Spec, w *warner) error {
 		}
 		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
 			s.Mounts.Unprotected() + root + "; " + hint + "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
+		s.Broker = nil                // the broker tells the writable set by its mounts
 		if s.Mounts.TmpdirIfRefused { // Landlock alone, as in rx: access(2) says /var/tmp is writable
 			s.Env = append([]string{"TMPDIR=/tmp"}, s.Env...)
 		}
@@ -203,9 +204,6 @@ func enterMounts(s *Spec, w *warner) error {
 	}
 	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
 		s.Landlock.WritesOnly = false
-	}
-	if s.Broker != nil && s.PID1 {
-		w.warn("no connect broker in this build (its init stage is the Go one): " + BrokerGap)
 	}
 	return nil
 }

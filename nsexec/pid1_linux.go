@@ -41,15 +41,27 @@ func supervise(s *Spec, env []string) error {
 		// among them.
 		ignoreSignals(s.IgnoredSignals)
 		err = closeFrom(3 + s.KeepFDs)
+	})
+	if err != nil {
+		return err
+	}
+	// With the connect broker, the program's filter and its listener go
+	// on this thread now, after closeFrom, which would close the
+	// listener, and before the count below, which its goroutine's
+	// thread is in.
+	var b *goBroker
+	if brokered(s) {
+		if b, err = startBroker(s, warner{json: s.LogJSON}); err != nil {
+			return err
+		}
+	}
+	offThread(func() {
 		// Its tasks, counted right before it starts the program, which
 		// they leave its nproc whole (--rlimit's too).
 		own := ownTasks()
 		trimOwnTasks(own)
 		limits = ownOnTop(s.Limits, own)
 	})
-	if err != nil {
-		return err
-	}
 	// The launcher started this process with the forwarded signals
 	// blocked (sigmask_linux.go); Notify unblocks them on the runtime's
 	// signal thread, and the program inherits this thread's mask: the
@@ -74,14 +86,27 @@ func supervise(s *Spec, env []string) error {
 	if prog.gone != nil { // killed before it ran
 		os.Exit(exitStatus(*prog.gone))
 	}
-	offThread(func() { watch(s, prog.proc, sigs) })
+	proc := prog.proc
+	offThread(func() { leaveGroup(s, proc, sigs) })
+	if b == nil {
+		offThread(func() { exitWith(s, reap(proc.Pid)) })
+		return nil
+	}
+	if err := b.started(s, files[3:]); err != nil {
+		return err
+	}
+	// This thread makes the connects that need its Landlock domain;
+	// wait4 reaps the program's children from any thread.
+	go func() { exitWith(s, reap(proc.Pid)) }()
+	b.serveDomain()
 	return nil
 }
 
 // offThread runs f on another OS thread and waits for it. The caller's
 // goroutine is locked to this one, the only one the program's profile
-// binds (installProfile), and the Go runtime starts a thread asked for
-// from a locked one from its template thread, which predates the
+// binds (installProfile; with the broker, until b.started puts PID 1's
+// own filter on every thread), and the Go runtime starts a thread asked
+// for from a locked one from its template thread, which predates the
 // profile: f's runs outside it.
 func offThread(f func()) {
 	done := make(chan struct{})
@@ -92,14 +117,18 @@ func offThread(f func()) {
 	<-done
 }
 
-// watch is supervise's once the program runs: it exits with its status.
-func watch(s *Spec, proc *os.Process, sigs chan os.Signal) {
-	// The program stays in the caller's process group, so keys typed at
-	// the terminal reach it directly; PID 1 leaves that group so that it
-	// only sees signals sent to it on purpose, and forwards each once.
+// leaveGroup starts forwarding signals to the program once it runs. The
+// program stays in the caller's process group, so keys typed at the
+// terminal reach it directly; PID 1 leaves that group so that it only
+// sees signals sent to it on purpose, and forwards each once.
+func leaveGroup(s *Spec, proc *os.Process, sigs chan os.Signal) {
 	_ = unix.Setpgid(0, 0)
 	go forward(sigs, proc.Pid, s.Terminal)
-	status := reap(proc.Pid)
+}
+
+// exitWith exits with the program's status, after the warnings about its
+// end.
+func exitWith(s *Spec, status int) {
 	for i, p := range readOnlyLost() {
 		if _, err := unix.IoctlGetTermios(2, unix.TCGETS); i == 0 && err == nil && !s.LogJSON {
 			// The program wrote to this terminal last, and could have

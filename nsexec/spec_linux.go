@@ -46,7 +46,7 @@ type Spec struct {
 	Landlock landlock.Rules
 	Seccomp  *seccomp.Program
 	// Broker makes PID 1 decide and perform every connect(2) of the
-	// program (C init stage only; see Broker).
+	// program (see Broker).
 	Broker     *Broker
 	FailClosed bool
 	// Plain skips every restriction (rwx): only ids, limits and the
@@ -125,8 +125,8 @@ const (
 // program's socket (a pidfd_getfd copy) itself, through the opened file,
 // so that nothing the program changes afterwards alters what was checked.
 // Other address families are connected as given, from PID 1, which shares
-// the program's namespaces, ids and Landlock domain.
-// Only the C init stage has one; the Go one warns that it does not.
+// the program's namespaces, ids and Landlock domain. Both init stages
+// have one (cinit_broker.c, broker_linux.go).
 type Broker struct {
 	// Filter is the program's whole filter (seccomp.WithConnectBroker of
 	// Spec.Seccomp), installed with a listener in place of Spec.Seccomp.
@@ -139,6 +139,9 @@ type Broker struct {
 	// /run files); compared by device and inode at each connect.
 	Sockets []string
 }
+
+// brokered tells whether PID 1 brokers the program's connects.
+func brokered(s *Spec) bool { return s.Broker != nil && s.PID1 }
 
 // encodeFor is s in the wire format (wire_linux.go) with the Landlock
 // plan for this kernel.

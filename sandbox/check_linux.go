@@ -4,7 +4,6 @@ import (
 	"runtime"
 
 	"github.com/omega-run/omega-run/landlock"
-	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/seccomp"
 )
@@ -64,11 +63,7 @@ func lateSockets(namespaces bool) string {
 	}
 	pol := profiles.Policy{Mode: ModeSandbox, Seccomp: profiles.SeccompDefault}
 	_, warning := brokerNeeded(pol, filterBuilt(pol.Seccomp))
-	switch {
-	case warning != "":
-	case !nsexec.CInit:
-		warning = "no connect broker in this build (its init stage is the Go one)"
-	default:
+	if warning == "" {
 		if _, err := seccomp.ConnectBroker(); err != nil {
 			warning = err.Error()
 		}

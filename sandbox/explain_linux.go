@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/omega-run/omega-run/landlock"
-	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/rlimits"
 	"github.com/omega-run/omega-run/seccomp"
@@ -118,9 +117,6 @@ func explainSockets(pol profiles.Policy, prog *seccomp.Program, namespaces bool,
 		return "private /tmp and /run; elsewhere Landlock RESOLVE_UNIX, outside the writable set and --allow-socket"
 	}
 	need, warning := brokerNeeded(pol, prog != nil)
-	if need && !nsexec.CInit {
-		need, warning = false, "no connect broker in this build (its init stage is the Go one): "+nsexec.BrokerGap
-	}
 	if !need {
 		if warning != "" {
 			*warnings = append(*warnings, warning)

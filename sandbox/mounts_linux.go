@@ -223,8 +223,8 @@ func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain b
 	socks, dropped, err := hostSockets(pol, plan, uid, aliases)
 	plan.HideFiles = append(plan.HideFiles, socks...)
 	var warnings []string
-	if err != nil && (pol.Seccomp == profiles.SeccompNone || !nsexec.CInit) && landlock.EffectiveABI() < 9 {
-		// Neither the connect broker (none with the Go init stage) nor
+	if err != nil && pol.Seccomp == profiles.SeccompNone && landlock.EffectiveABI() < 9 {
+		// Neither the connect broker (none without a filter) nor
 		// Landlock refuses them then.
 		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
 	}

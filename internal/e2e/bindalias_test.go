@@ -14,8 +14,8 @@ import (
 // (mount --bind /srv/app /mnt/app, a unit's BindPaths=) shows a host
 // socket under a second name, which /proc/net/unix does not give: the
 // mask covered the bound path only, and a datagram reached the socket
-// through the other one, with --net none too (a connect() too with the Go
-// init stage, which has no broker). rwx is the control.
+// through the other one, with --net none too (the connect broker refuses
+// a connect()). rwx is the control.
 func TestHostSocketBindAlias(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range []string{"rwx", "sandbox"} {

@@ -36,7 +36,7 @@ func secretAt(t *testing.T, w *world, rel string) string {
 	return p
 }
 
-// brokered are the rows only the connect broker of the C init stage
+// brokered are the rows only the connect broker (of either init stage)
 // stops on this kernel (Landlock ABI < 9).
 var brokered = map[string]bool{
 	"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true,
@@ -365,9 +365,6 @@ func TestEscapes(t *testing.T) {
 					continue
 				}
 				t.Run(u.name+"/"+e.name+"/"+mode, func(t *testing.T) {
-					if brokered[e.name] && mode == "sandbox" && strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
-						t.Skip("the Go init stage has no connect broker (omega-run warns so)")
-					}
 					w := newWorld(t, u)
 					got := e.try(t, w, mode)
 					want := e.through[mode]

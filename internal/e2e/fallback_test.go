@@ -358,9 +358,6 @@ func TestOpenat2Refused(t *testing.T) {
 // launch warns that late host sockets stay reachable, and --fail-closed
 // refuses saying that, not only "connect broker: seccomp(NEW_LISTENER)".
 func TestFailClosedNoBroker(t *testing.T) {
-	if goInitStage() {
-		t.Skip("the Go init stage has no connect broker")
-	}
 	w := newWorld(t, nobody)
 	listener := []string{probe, "landlock-abi", "7"} // answers landlock_create_ruleset through a seccomp listener
 	r := w.under(listener, "--", "/bin/echo", "ran")

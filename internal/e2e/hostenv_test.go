@@ -190,7 +190,7 @@ exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
 				if got, _ := os.ReadFile(cfg); w.sentinel() != "original" || len(got) != 0 {
 					t.Errorf("written: sentinel %q, config %q", w.sentinel(), got)
 				}
-				if name == "5.4" && !goInitStage() && !strings.Contains(r.stderr, "connect broker unavailable (pidfd_getfd") {
+				if name == "5.4" && !strings.Contains(r.stderr, "connect broker unavailable (pidfd_getfd") {
 					t.Errorf("no word of the connect broker: %q", r.stderr)
 				}
 			})
@@ -297,9 +297,6 @@ func TestHostSocketsUnlisted(t *testing.T) {
 // program's unix connects then fail (the broker fails closed), and the
 // launch says why, once, instead of leaving every connect a mystery.
 func TestBrokerPidfdRefused(t *testing.T) {
-	if goInitStage() {
-		t.Skip("the Go init stage has no connect broker")
-	}
 	w := newWorld(t, nobody)
 	own := `import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/own.sock"); s.listen(1)
 for _ in range(2):

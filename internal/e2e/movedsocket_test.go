@@ -14,9 +14,8 @@ import (
 // (OpenSSH's ControlMaster binds a temporary name, links it to
 // ControlPath and removes the first) is listed in /proc/net/unix under
 // the path it was bound at, which is gone: it was left unmasked, and a
-// datagram reached it by its new name (a connect() too with the Go init
-// stage, which has no broker; the C one's broker refuses it). rwx is the
-// control.
+// datagram reached it by its new name (the connect broker of either init
+// stage refuses a connect()). rwx is the control.
 func TestMovedHostSocket(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range []string{"rwx", "sandbox"} {

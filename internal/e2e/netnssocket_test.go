@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bufio"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -19,8 +18,8 @@ import (
 // found by its path from any namespace, but is not listed in the
 // launcher's own /proc/net/unix: it was left unmasked, and a datagram
 // (sendto, which the connect broker does not see) reached it from sandbox
-// mode with --net none; and, with the Go init stage, which has no
-// connect broker, a connect() to a stream socket. rwx is the control.
+// mode with --net none; and, before the Go init stage had a connect
+// broker, a connect() to a stream socket from it. rwx is the control.
 // Only --net none reads the other namespaces' tables (a read of /proc
 // per process, ≈ 0.7 ms at 95 processes): with --net host the datagram
 // stays open, as README's threat model says, and the connect broker
@@ -41,7 +40,7 @@ func TestOtherNetnsSocket(t *testing.T) {
 					r := w.run("--mode", c.mode, "--net", c.net, "--", probe, k.send, path)
 					through := c.through
 					if c.net == "host" && c.mode == "sandbox" {
-						through = k.send == "send-dgram" || strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit")
+						through = k.send == "send-dgram"
 					}
 					if g := got(); g != through {
 						t.Errorf("got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, through, r.code, r.stdout, r.stderr)

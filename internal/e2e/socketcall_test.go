@@ -75,9 +75,6 @@ func TestI386Connect(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range []string{"rwx", "sandbox"} {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				if mode == "sandbox" && strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
-					t.Skip("the Go init stage has no connect broker (omega-run warns so)")
-				}
 				w := newWorld(t, u)
 				prof := filepath.Join(w.home, "with-i386.json")
 				writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"], "syscalls": []}`)

@@ -134,8 +134,8 @@ func TestNetNoneVsockNoUserns(t *testing.T) {
 // TestNetNoneIOUring: with --net none, io_uring_setup fails (ENOSYS) under
 // a profile that allows everything, in both modes and both init stages: a
 // ring's IORING_OP_SOCKET makes a vsock socket with no socket(2) call for
-// the --net none guard to see (the Go init stage has no connect broker,
-// whose filter refuses io_uring too).
+// the --net none guard to see (where there is no connect broker, whose
+// filter refuses io_uring too).
 func TestNetNoneIOUring(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(mode, func(t *testing.T) {

@@ -1,0 +1,101 @@
+//go:build linux && (!cgo || omega_goinit)
+
+package nsexec
+
+import (
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// broker_domain_linux.go: the connects the Go init stage's broker makes on
+// PID 1's locked thread, the one with the program's Landlock domain
+// (broker_linux.go says which). That thread makes one at a time, so no
+// connect may hold it: a blocking unix connect waits for room in the
+// listener's backlog, for ever where the listener never accepts, and
+// every other such connect of the program would wait behind it. So the
+// thread lends such a connect domainSlice at most (SO_SNDTIMEO, which
+// bounds a unix connect's wait, set on the socket for that time and put
+// back after), and the call's worker comes back with it until it gets
+// through, or until the socket's own SO_SNDTIMEO has passed (EAGAIN, as
+// the kernel says then). A program thread that sets SO_SNDTIMEO on that
+// socket while its connect waits may see its value put back.
+
+// A connect that waits takes the thread for domainSlice, then leaves it
+// for a pause that doubles from domainSlice up to domainPauseMax: a
+// listener that never accepts holds the thread ~2 % of the time per
+// waiting connect, and delays another connect by domainSlice at most;
+// one that accepts at last is seen domainPauseMax later at most.
+const (
+	domainSlice    = 5 * time.Millisecond
+	domainPauseMax = 200 * time.Millisecond
+)
+
+// domainConnect has the locked thread make the connect, slice by slice.
+func (b *goBroker) domainConnect(c *call) unix.Errno {
+	c.done = make(chan unix.Errno, 1)
+	start := time.Now()
+	own := sendTimeout(c.sock)
+	pause := domainSlice
+	for {
+		b.domain <- c
+		e := <-c.done
+		if e != errSliceOver {
+			return e
+		}
+		if own > 0 && time.Since(start) >= own {
+			return unix.EAGAIN
+		}
+		if !b.valid(c.id) {
+			return unix.ESRCH // its thread was killed: nobody waits
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, domainPauseMax)
+	}
+}
+
+// errSliceOver says that a connect waited its slice out and goes on
+// waiting; never an answer.
+const errSliceOver = unix.Errno(^uintptr(0) >> 1)
+
+// serveDomain makes the connects that need the locked thread's Landlock
+// domain, on it. It never returns: the program's reaper exits.
+func (b *goBroker) serveDomain() {
+	for c := range b.domain {
+		c.done <- connectSlice(c)
+	}
+}
+
+// connectSlice makes c's connect, waiting domainSlice at most where it
+// would block (a blocking unix socket whose own SO_SNDTIMEO is longer).
+func connectSlice(c *call) unix.Errno {
+	addr := c.ss[:c.len]
+	fl, err := unix.FcntlInt(uintptr(c.sock), unix.F_GETFL, 0)
+	family, ferr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
+	if err != nil || ferr != nil || fl&unix.O_NONBLOCK != 0 || family != unix.AF_UNIX {
+		return connectRaw(c.sock, addr)
+	}
+	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
+	if err != nil || (old.Nano() > 0 && time.Duration(old.Nano()) <= domainSlice) {
+		return connectRaw(c.sock, addr)
+	}
+	slice := unix.NsecToTimeval(domainSlice.Nanoseconds())
+	if unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &slice) != nil {
+		return connectRaw(c.sock, addr)
+	}
+	e := connectRaw(c.sock, addr)
+	_ = unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
+	if e == unix.EAGAIN {
+		return errSliceOver
+	}
+	return e
+}
+
+// sendTimeout is sock's SO_SNDTIMEO (0: none).
+func sendTimeout(sock int) time.Duration {
+	tv, err := unix.GetsockoptTimeval(sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
+	if err != nil {
+		return 0
+	}
+	return time.Duration(tv.Nano())
+}
