@@ -88,6 +88,12 @@ func steps(path string, linked bool) []step {
 // launch looked (noOthersLink refuses the data dir through one).
 // With create, the missing directories of path are made, 0700.
 func openDirWalk(path string, create bool) (int, error) {
+	return openWalk(path, create, false)
+}
+
+// openWalk is openDirWalk that, with leafAny, also opens a last name that
+// is no directory (a writable root may be a file).
+func openWalk(path string, create, leafAny bool) (int, error) {
 	if !filepath.IsAbs(path) {
 		return -1, fmt.Errorf("%s: not an absolute path", path) // the policy's paths all are
 	}
@@ -124,6 +130,10 @@ func openDirWalk(path string, create bool) (int, error) {
 			continue
 		case unix.S_IFLNK:
 		default:
+			if leafAny && len(todo) == 0 {
+				unix.Close(cur)
+				return fd, nil
+			}
 			unix.Close(fd)
 			unix.Close(cur)
 			return -1, &fs.PathError{Op: "open", Path: next, Err: unix.ENOTDIR}

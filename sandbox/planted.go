@@ -51,6 +51,9 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 			r.real = real // checked before anything was created
 		} else {
 			r.real, r.links, r.err = safefile.ResolveLinks(p, false, dataDirLinkCheck(pol, p))
+			if r.err == nil {
+				r.err = confirmWalked(pol, p, r.real)
+			}
 		}
 		if r.err == nil {
 			writable = append(writable, r.real)

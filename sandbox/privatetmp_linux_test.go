@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -74,5 +75,66 @@ func TestCanonicalRootsOthersLink(t *testing.T) {
 	}
 	if canon, err := canonicalRoots(pol, nil); err != nil || canon[pol.PrivateTmp()] != filepath.Join(target, "tmp") {
 		t.Errorf("canonicalRoots through root's symlink: %v, %v; want the tmp at %s", canon, err, target)
+	}
+}
+
+// TestCanonicalRootsSwapRace: the data dir's owner flips it between a
+// directory and a symlink of theirs while root's launch resolves the
+// roots in it. Resolved by path, a name checked as a directory was then
+// gone through as the link (the kernel follows it in the next lstat), to
+// a root-owned symlink named tmp whose target, a root-owned directory,
+// became the program's /tmp (and got root's chmod 1777): only the links
+// followed last were checked to be root's.
+func TestCanonicalRootsSwapRace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (a symlink of another user's)")
+	}
+	base, err := os.MkdirTemp("/var/tmp", "omega-race-") // outside /tmp, see above
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, decoy, rootDir := filepath.Join(base, "home"), filepath.Join(base, "decoy"), filepath.Join(base, "rootdir")
+	pol, err := Options{Mode: ModeSandbox, Home: home}.Policy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alt := pol.DataDir + "-alt"
+	for _, d := range []string{pol.PrivateTmp(), decoy, rootDir} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A root-owned link named tmp somewhere (Fedora's /usr/tmp is one).
+	if err := os.Symlink(rootDir, filepath.Join(decoy, "tmp")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(decoy, alt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(alt, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			unix.Renameat2(unix.AT_FDCWD, pol.DataDir, unix.AT_FDCWD, alt, unix.RENAME_EXCHANGE)
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	// A race: tried for a while (before the fix it was won within a few
+	// thousand tries here).
+	for i, end := 0, time.Now().Add(5*time.Second); i < 50000 && time.Now().Before(end); i++ {
+		canon, err := canonicalRoots(pol, nil)
+		if err == nil && canon[pol.PrivateTmp()] != pol.PrivateTmp() {
+			t.Fatalf("try %d: the sandbox's /tmp resolved to %s through the owner's swapped-in link", i, canon[pol.PrivateTmp()])
+		}
 	}
 }

@@ -137,3 +137,39 @@ func dataDirLinkCheck(pol profiles.Policy, root string) func(string) error {
 		return nil
 	}
 }
+
+// confirmWalked is, for root, resolveRoots' second look at a root p in
+// the data dir that it resolved by path, to real: both must lead to one
+// file by walks of fds that follow root's links only. By path, a name
+// lstat'ed as a directory could be gone through as a link its owner
+// swapped in just after (the kernel follows it in the next lstat), to a
+// root-owned link named like the root (tmp) that dataDirLinkCheck
+// passes, and its target (a root-owned directory) would have been the
+// program's, and its /tmp's chmod 1777.
+func confirmWalked(pol profiles.Policy, p, real string) error {
+	if os.Geteuid() != 0 || !profiles.Within(p, pol.DataDir) {
+		return nil
+	}
+	want, err := walkedStat(p)
+	if err != nil {
+		return err
+	}
+	got, err := walkedStat(real)
+	if err == nil && (got.Dev != want.Dev || got.Ino != want.Ino) {
+		err = fmt.Errorf("%s resolved to %s, where it no longer leads: a directory on its way was swapped for a symlink while omega-run looked", p, real)
+	}
+	return err
+}
+
+func walkedStat(path string) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	fd, err := openWalk(path, false, true)
+	if err != nil {
+		return st, err
+	}
+	defer unix.Close(fd)
+	if err := unix.Fstat(fd, &st); err != nil {
+		return st, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	return st, nil
+}

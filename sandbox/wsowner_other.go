@@ -10,6 +10,9 @@ func ownLikeDataDir(string) error { return nil }
 // dataDirLinkCheck is Linux's, as --user is.
 func dataDirLinkCheck(profiles.Policy, string) func(string) error { return nil }
 
+// confirmWalked is Linux's, as --user is.
+func confirmWalked(profiles.Policy, string, string) error { return nil }
+
 // checkDataDirOwner is Linux's, as --user is.
 func (p *plan) checkDataDirOwner(string) error { return nil }
 
