@@ -28,10 +28,13 @@ var beforeMake = func() {}
 // not by path: d may lie in the writable set, or in the --user's data
 // dir as root, whose owner could swap a directory on the path for a
 // symlink once the launch has looked (noOthersLink) and have root make
-// a directory of its own where that leads (in /etc).
+// a directory of its own where that leads (in /etc). One there already
+// is left as it is: made again by path (os.MkdirAll), a directory on
+// its way swapped for a link since it was seen had root make it where
+// the link led.
 func mkdirOwnerOnly(d string) error {
-	if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
-		return os.MkdirAll(d, 0o700) // there already; MkdirAll says what is wrong
+	if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+		return nil
 	}
 	beforeMake()
 	fd, err := openDirWalk(d, true)

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMkdirOneSwappedParent: the data dir swapped for a symlink between
@@ -150,4 +153,57 @@ func TestCreateEmptyThroughOthersLink(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(decoy, "config.toml")); err == nil {
 		t.Error("config.toml created where the symlink led")
 	}
+}
+
+// TestMkdirOwnerOnlyExistingSwapRace: the data dir's owner flips it
+// between a directory holding tmp and a symlink of theirs to a
+// root-owned directory without one, while root's launch makes sure tmp
+// is there: seen there, it was made again by path (os.MkdirAll), which
+// follows the link swapped in since and made tmp where it led.
+func TestMkdirOwnerOnlyExistingSwapRace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("requires root (a symlink of another user's)")
+	}
+	root := t.TempDir()
+	data, decoy := filepath.Join(root, "home", ".omega"), filepath.Join(root, "etc")
+	for _, d := range []string{filepath.Join(data, "tmp"), decoy} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := flipWithLink(t, data, decoy)
+	defer stop()
+	made := filepath.Join(decoy, "tmp")
+	for i, end := 0, time.Now().Add(5*time.Second); i < 50000 && time.Now().Before(end); i++ {
+		mkdirOwnerOnly(filepath.Join(data, "tmp")) // fails whenever it meets the link
+		if _, err := os.Lstat(made); err == nil {
+			t.Fatalf("try %d: %s made through the owner's swapped-in link", i, made)
+		}
+	}
+}
+
+// flipWithLink swaps dir, over and over until stop, with a symlink of
+// uid 65534's to target (renameat2 RENAME_EXCHANGE), as dir's owner
+// racing root's launch could.
+func flipWithLink(t *testing.T, dir, target string) (stop func()) {
+	alt := dir + "-alt"
+	if err := os.Symlink(target, alt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(alt, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	quit, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-quit:
+				return
+			default:
+				unix.Renameat2(unix.AT_FDCWD, dir, unix.AT_FDCWD, alt, unix.RENAME_EXCHANGE)
+			}
+		}
+	}()
+	return func() { close(quit); <-done }
 }

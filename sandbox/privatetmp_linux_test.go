@@ -99,36 +99,17 @@ func TestCanonicalRootsSwapRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alt := pol.DataDir + "-alt"
 	for _, d := range []string{pol.PrivateTmp(), decoy, rootDir} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// A root-owned link named tmp somewhere (Fedora's /usr/tmp is one).
+	// A root-owned link named tmp, to an absolute path, somewhere.
 	if err := os.Symlink(rootDir, filepath.Join(decoy, "tmp")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(decoy, alt); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Lchown(alt, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			unix.Renameat2(unix.AT_FDCWD, pol.DataDir, unix.AT_FDCWD, alt, unix.RENAME_EXCHANGE)
-		}
-	}()
-	defer func() { close(stop); <-done }()
+	stop := flipWithLink(t, pol.DataDir, decoy)
+	defer stop()
 	// A race: tried for a while (before the fix it was won within a few
 	// thousand tries here).
 	for i, end := 0, time.Now().Add(5*time.Second); i < 50000 && time.Now().Before(end); i++ {
