@@ -109,19 +109,7 @@ func openWalk(path string, create, leafAny bool) (int, error) {
 		s := todo[0]
 		todo = todo[1:]
 		next := filepath.Join(at, s.name)
-		fd, err := unix.Openat(cur, s.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-		if errors.Is(err, unix.ENOENT) && create && !s.linked {
-			fd, err = mkdirAt(cur, s.name, next)
-		} else if err != nil {
-			err = &fs.PathError{Op: "open", Path: next, Err: err}
-		}
-		var st unix.Stat_t
-		if err == nil {
-			if err = unix.Fstat(fd, &st); err != nil {
-				unix.Close(fd)
-				err = &fs.PathError{Op: "fstat", Path: next, Err: err}
-			}
-		}
+		fd, st, err := openStep(cur, s, next, create)
 		if err != nil {
 			unix.Close(cur)
 			return -1, err
@@ -157,6 +145,27 @@ func openWalk(path string, create, leafAny bool) (int, error) {
 		todo = append(steps(target, true), todo...)
 	}
 	return cur, nil
+}
+
+// openStep opens s in the directory cur (at next, for errors) without
+// following a symlink, making it first, with create, when it is missing
+// and no link's target named it.
+func openStep(cur int, s step, next string, create bool) (int, unix.Stat_t, error) {
+	var st unix.Stat_t
+	fd, err := unix.Openat(cur, s.name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if errors.Is(err, unix.ENOENT) && create && !s.linked {
+		fd, err = mkdirAt(cur, s.name, next)
+	} else if err != nil {
+		err = &fs.PathError{Op: "open", Path: next, Err: err}
+	}
+	if err != nil {
+		return -1, st, err
+	}
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return -1, st, &fs.PathError{Op: "fstat", Path: next, Err: err}
+	}
+	return fd, st, nil
 }
 
 func openRoot() (int, error) {
