@@ -129,7 +129,7 @@ func openWalk(path string, create, leafAny bool) (int, error) {
 			unix.Close(cur)
 			return -1, &fs.PathError{Op: "open", Path: next, Err: unix.ENOTDIR}
 		}
-		target, err := followable(fd, next, st.Uid, &links)
+		target, err := followable(cur, fd, next, &st, &links)
 		unix.Close(fd)
 		if err == nil && filepath.IsAbs(target) {
 			unix.Close(cur)
@@ -176,11 +176,17 @@ func openRoot() (int, error) {
 	return fd, nil
 }
 
-// followable reads the symlink fd (at link, of uid) that openDirWalk may
-// follow, the 41st being a loop.
-func followable(fd int, link string, uid uint32, links *int) (string, error) {
-	if os.Geteuid() == 0 && uid != 0 {
-		return "", othersLinkError{link, uid}
+// followable reads the symlink fd (at link, st, in the directory dir)
+// that openDirWalk may follow, the 41st being a loop.
+func followable(dir, fd int, link string, st *unix.Stat_t, links *int) (string, error) {
+	if os.Geteuid() == 0 {
+		uid, err := linkOwner(st, func(d *unix.Stat_t) error { return unix.Fstat(dir, d) })
+		if err != nil {
+			return "", &fs.PathError{Op: "fstat", Path: filepath.Dir(link), Err: err}
+		}
+		if uid != 0 {
+			return "", othersLinkError{link, uid}
+		}
 	}
 	if *links++; *links > 40 {
 		return "", &fs.PathError{Op: "open", Path: link, Err: unix.ELOOP}
@@ -194,6 +200,28 @@ func followable(fd int, link string, uid uint32, links *int) (string, error) {
 		return "", &fs.PathError{Op: "readlink", Path: link, Err: err}
 	}
 	return string(buf[:n]), nil
+}
+
+// linkOwner is whose the symlink st counts as where root follows only
+// root's: its owner's, but a link of root's with another name too
+// (st_nlink > 1) in a directory of another user's (statDir) is that
+// user's. Where fs.protected_hardlinks is 0, the kernel's default, anyone
+// can give a link of root's on their filesystem (/var/run -> /run) a
+// name of their choosing in a directory of theirs.
+func linkOwner(st *unix.Stat_t, statDir func(*unix.Stat_t) error) (uint32, error) {
+	if st.Uid != 0 || st.Nlink <= 1 {
+		return st.Uid, nil
+	}
+	var dir unix.Stat_t
+	if err := statDir(&dir); err != nil {
+		return 0, err
+	}
+	return dir.Uid, nil
+}
+
+// lstatDirOf is linkOwner's statDir for a link named by path.
+func lstatDirOf(link string) func(*unix.Stat_t) error {
+	return func(st *unix.Stat_t) error { return unix.Lstat(filepath.Dir(link), st) }
 }
 
 // othersLinkError is a symlink of another user's met by root on the way

@@ -106,8 +106,15 @@ func noOthersLink(dataDir string) error {
 		if unix.Lstat(d, &st) != nil {
 			return nil // missing: made by root, below what is checked
 		}
-		if st.Mode&unix.S_IFMT == unix.S_IFLNK && st.Uid != 0 {
-			return othersLinkToDataDir(dataDir, d, st.Uid)
+		if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+			continue
+		}
+		uid, err := linkOwner(&st, lstatDirOf(d))
+		if err != nil {
+			return &fs.PathError{Op: "lstat", Path: filepath.Dir(d), Err: err}
+		}
+		if uid != 0 {
+			return othersLinkToDataDir(dataDir, d, uid)
 		}
 	}
 	return nil
@@ -131,8 +138,12 @@ func dataDirLinkCheck(pol profiles.Policy, root string) func(string) error {
 		if err := unix.Lstat(link, &st); err != nil {
 			return &fs.PathError{Op: "lstat", Path: link, Err: err}
 		}
-		if st.Uid != 0 {
-			return othersLinkToDataDir(pol.DataDir, link, st.Uid)
+		uid, err := linkOwner(&st, lstatDirOf(link))
+		if err != nil {
+			return &fs.PathError{Op: "lstat", Path: filepath.Dir(link), Err: err}
+		}
+		if uid != 0 {
+			return othersLinkToDataDir(pol.DataDir, link, uid)
 		}
 		return nil
 	}
