@@ -172,6 +172,7 @@ func confirmWalked(pol profiles.Policy, p, real string) error {
 	return err
 }
 
+// walkedStat is the stat of what openWalk reaches at path.
 func walkedStat(path string) (unix.Stat_t, error) {
 	var st unix.Stat_t
 	fd, err := openWalk(path, false, true)
