@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,35 @@ func TestDataDirThroughOwnLinks(t *testing.T) {
 				t.Errorf("config.toml not made in the link's target: %v", err)
 			}
 		})
+	}
+}
+
+// TestDataDirHardLinkedRootLink: root runs a --user in a data dir in that
+// user's home, which the user has made a second name of a symlink of
+// root's (/var/run -> /run), as fs.protected_hardlinks=0, the kernel's
+// default, lets anyone: the launch must refuse it (125) and make nothing
+// where the link leads, as for a symlink of the user's own.
+func TestDataDirHardLinkedRootLink(t *testing.T) {
+	w := newWorld(t, rootUser)
+	home, run := filepath.Join(w.extra, "nobody-home"), filepath.Join(w.extra, "run")
+	mustMkdir(t, home)
+	mustMkdir(t, run)
+	chownTree(t, home, nobody)
+	varRun := filepath.Join(w.extra, "varrun")
+	if err := os.Symlink(run, varRun); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(home, ".omega")
+	if err := os.Link(varRun, data); err != nil { // the user's ln, made here by root
+		t.Fatal(err)
+	}
+	r := w.run("--user", "nobody", "--data-dir", data, "--workdir", "/", "--", "/bin/true")
+	if r.code != 125 || !strings.Contains(r.stderr, "a symlink of another user (uid 65534)") {
+		t.Errorf("exit %d, stderr %q; want 125, the link named as uid 65534's", r.code, r.stderr)
+	}
+	for _, name := range []string{"workspace", "tmp", "config.toml"} {
+		if _, err := os.Lstat(filepath.Join(run, name)); err == nil {
+			t.Errorf("%s made where the hard-linked symlink leads", name)
+		}
 	}
 }
