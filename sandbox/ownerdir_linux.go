@@ -205,9 +205,10 @@ func followable(dir, fd int, link string, st *unix.Stat_t, links *int) (string, 
 // linkOwner is whose the symlink st counts as where root follows only
 // root's: its owner's, but a link of root's with another name too
 // (st_nlink > 1) in a directory of another user's (statDir) is that
-// user's. Where fs.protected_hardlinks is 0, the kernel's default, anyone
-// can give a link of root's on their filesystem (/var/run -> /run) a
-// name of their choosing in a directory of theirs.
+// user's, and in one of root's that others may write (/var/tmp)
+// anyone's. Where fs.protected_hardlinks is 0, the kernel's default,
+// anyone can give a link of root's on their filesystem (/var/run ->
+// /run) a name of their choosing in a directory they may write.
 func linkOwner(st *unix.Stat_t, statDir func(*unix.Stat_t) error) (uint32, error) {
 	if st.Uid != 0 || st.Nlink <= 1 {
 		return st.Uid, nil
@@ -216,7 +217,21 @@ func linkOwner(st *unix.Stat_t, statDir func(*unix.Stat_t) error) (uint32, error
 	if err := statDir(&dir); err != nil {
 		return 0, err
 	}
+	if dir.Uid == 0 && dir.Mode&0o022 != 0 {
+		return anyone, nil
+	}
 	return dir.Uid, nil
+}
+
+// anyone is linkOwner's owner of a link anyone may have made.
+const anyone = ^uint32(0)
+
+// whoseLink says whose a symlink that root does not follow is.
+func whoseLink(uid uint32) string {
+	if uid == anyone {
+		return "a second name of a symlink of root's in a directory others may write, which anyone could have made"
+	}
+	return fmt.Sprintf("a symlink of another user (uid %d), who could point it anywhere (at /etc)", uid)
 }
 
 // lstatDirOf is linkOwner's statDir for a link named by path.
@@ -233,7 +248,7 @@ type othersLinkError struct {
 }
 
 func (e othersLinkError) Error() string {
-	return fmt.Sprintf("it is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): omega-run as root makes nothing through it; name the real path", e.link, e.uid)
+	return fmt.Sprintf("it is reached through %s, %s: omega-run as root makes nothing through it; name the real path", e.link, whoseLink(e.uid))
 }
 
 func (othersLinkError) Is(target error) bool { return target == fs.ErrPermission }

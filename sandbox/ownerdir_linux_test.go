@@ -210,57 +210,71 @@ func flipWithLink(t *testing.T, dir, target string) (stop func()) {
 
 // TestHardLinkedRootLink: with fs.protected_hardlinks=0 (the kernel's
 // default) a user can give a symlink of root's (/var/run -> /run) a
-// second name in their own directory: their data dir. Root's launch,
-// which follows root's links only, must count it as theirs: the data
-// dir is refused, and nothing is made or resolved where it leads.
+// second name in a directory they may write: their home, or /var/tmp
+// (root's, 1777), where root was to use a data dir made for them (install
+// -d -o) that they then replaced. Root's launch, which follows root's
+// links only, must count it as theirs: the data dir is refused, and
+// nothing is made or resolved where it leads.
 func TestHardLinkedRootLink(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("requires root (a link of root's, and a directory of another user's)")
 	}
-	base, err := os.MkdirTemp("/var/tmp", "omega-hardlink-") // outside /tmp: see TestCanonicalRootsOthersLink
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	home, decoy, rootLink := filepath.Join(base, "home"), filepath.Join(base, "run"), filepath.Join(base, "varrun")
-	for _, d := range []string{home, filepath.Join(decoy, "tmp")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.Chown(home, 65534, 65534); err != nil {
-		t.Fatal(err)
-	}
-	pol, err := Options{Mode: ModeSandbox, Home: home}.Policy()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(decoy, rootLink); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Link(rootLink, pol.DataDir); err != nil { // as the user could
-		t.Fatal(err)
-	}
-	if err := noOthersLink(pol.DataDir); err == nil {
-		t.Error("noOthersLink: no error for a hard link of root's symlink in uid 65534's home")
-	}
-	if _, err := canonicalRoots(pol, nil); err == nil {
-		t.Error("canonicalRoots: no error through a hard link of root's symlink in uid 65534's home")
-	}
-	if err := mkdirOwnerOnly(pol.Workspace()); err == nil {
-		t.Error("mkdirOwnerOnly: no error through a hard link of root's symlink in uid 65534's home")
-	}
-	if _, err := os.Lstat(filepath.Join(decoy, "workspace")); err == nil {
-		t.Error("workspace made where the hard-linked symlink led")
-	}
-	// Root's own link, of one name, in a directory of root's, is followed.
-	if err := os.Remove(rootLink); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(home, 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	if err := noOthersLink(pol.DataDir); err != nil {
-		t.Errorf("noOthersLink through root's own link: %v", err)
+	for _, c := range []struct {
+		name string
+		uid  int
+		mode os.FileMode
+		want string
+	}{
+		{"home", 65534, 0o755, "(uid 65534)"},
+		{"var-tmp", 0, 0o1777, "in a directory others may write"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			base, err := os.MkdirTemp("/var/tmp", "omega-hardlink-") // outside /tmp: see TestCanonicalRootsOthersLink
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(base) })
+			home, decoy, rootLink := filepath.Join(base, "home"), filepath.Join(base, "run"), filepath.Join(base, "varrun")
+			for _, d := range []string{home, filepath.Join(decoy, "tmp")} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chown(home, c.uid, c.uid); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(home, c.mode); err != nil {
+				t.Fatal(err)
+			}
+			pol, err := Options{Mode: ModeSandbox, Home: home}.Policy()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(decoy, rootLink); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(rootLink, pol.DataDir); err != nil { // as the user could
+				t.Fatal(err)
+			}
+			if err := noOthersLink(pol.DataDir); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("noOthersLink: %v, want an error saying %q", err, c.want)
+			}
+			if _, err := canonicalRoots(pol, nil); err == nil {
+				t.Error("canonicalRoots: no error through the hard-linked symlink")
+			}
+			if err := mkdirOwnerOnly(pol.Workspace()); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("mkdirOwnerOnly: %v, want an error saying %q", err, c.want)
+			}
+			if _, err := os.Lstat(filepath.Join(decoy, "workspace")); err == nil {
+				t.Error("workspace made where the hard-linked symlink led")
+			}
+			// Root's own link, of one name, is followed.
+			if err := os.Remove(rootLink); err != nil {
+				t.Fatal(err)
+			}
+			if err := noOthersLink(pol.DataDir); err != nil {
+				t.Errorf("noOthersLink through root's own link: %v", err)
+			}
+		})
 	}
 }

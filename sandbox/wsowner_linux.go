@@ -121,7 +121,7 @@ func noOthersLink(dataDir string) error {
 }
 
 func othersLinkToDataDir(dataDir, link string, uid uint32) error {
-	return fmt.Errorf("the data dir %s is reached through %s, a symlink of another user (uid %d), who could point it anywhere (at /etc): name the data dir by its real path", dataDir, link, uid)
+	return fmt.Errorf("the data dir %s is reached through %s, %s: name the data dir by its real path", dataDir, link, whoseLink(uid))
 }
 
 // dataDirLinkCheck is, for root, resolveRoots' check of each symlink on
