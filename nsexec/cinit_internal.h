@@ -8,6 +8,7 @@
 //	cinit_errors.c   error exits, mount-step errors, warnings
 //	cinit_spec.c     reading and decoding the spec (and the test's dump)
 //	cinit_mounts.c   the mount plan: read-only root, /run, /dev, masks
+//	cinit_mountinfo.c one line of /proc/self/mountinfo (remount, /proc's options)
 //	cinit_hiddenwd.c refusing a working directory inside a hidden one
 //	cinit_confine.c  capabilities, Landlock, seccomp, user switch,
 //	                 environment and resource limits
@@ -165,6 +166,14 @@ struct omega_mount_attr {
 
 int omega_mount(const char *src, const char *dst, const char *fstype, unsigned long flags, const char *data);
 void omega_proc_options(char *out, size_t n);
+
+// One line of /proc/self/mountinfo, split in place (cinit_mountinfo.c):
+// the paths unescaped, source "" where the mount has none.
+struct omega_mountinfo {
+	unsigned long long id;
+	char *dev, *root, *point, *options, *fstype, *source, *super;
+};
+int omega_mountinfo_line(char *line, struct omega_mountinfo *m);
 int omega_bind_fd(int fd, const char *dst, unsigned long flags);
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);

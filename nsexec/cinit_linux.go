@@ -15,8 +15,7 @@ static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 #include <stdio.h>
-const char *omega_errstr(int e);
-void omega_put_term_safe(FILE *f, const char *msg);
+#include "cinit_internal.h"
 
 static char *omega_term_safe_dup(const char *msg) {
 	char *out = NULL;
@@ -31,7 +30,11 @@ static char *omega_term_safe_dup(const char *msg) {
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/omega-run/omega-run/internal/mountinfo"
+)
 
 // CInit tells whether the init stage of this binary is the C one.
 const CInit = true
@@ -71,4 +74,18 @@ func cDescribe(b []byte) string {
 	}
 	defer C.free(unsafe.Pointer(out))
 	return C.GoString(out)
+}
+
+// cMountinfoLine reads one line of mountinfo with the C init stage's
+// parser, and the mount's source; false for a line it cannot read.
+func cMountinfoLine(line string) (m mountinfo.Mount, source string, ok bool) {
+	cs := C.CString(line)
+	defer C.free(unsafe.Pointer(cs))
+	var c C.struct_omega_mountinfo
+	if C.omega_mountinfo_line(cs, &c) < 0 {
+		return m, "", false
+	}
+	m = mountinfo.Mount{ID: uint64(c.id), Dev: C.GoString(c.dev), Root: C.GoString(c.root), Point: C.GoString(c.point),
+		Options: C.GoString(c.options), FSType: C.GoString(c.fstype), SuperOptions: C.GoString(c.super)}
+	return m, C.GoString(c.source), true
 }

@@ -39,21 +39,12 @@ void omega_proc_options(char *out, size_t n) {
 	char *line = NULL;
 	size_t cap = 0;
 	while (getline(&line, &cap, f) > 0) {
-		char *save = NULL, *field[5], *tok;
-		for (int i = 0; i < 5; i++) // "ID PARENT MAJ:MIN ROOT MOUNTPOINT"
-			field[i] = strtok_r(i ? NULL : line, " \n", &save);
-		if (field[4] == NULL || strcmp(field[4], "/proc") != 0)
-			continue;
-		// After the options and optional fields: "- FSTYPE SOURCE SUPEROPTS".
-		while ((tok = strtok_r(NULL, " \n", &save)) && strcmp(tok, "-") != 0)
-			;
-		char *fstype = strtok_r(NULL, " \n", &save), *src = strtok_r(NULL, " \n", &save);
-		char *opts = strtok_r(NULL, " \n", &save);
-		if (fstype == NULL || strcmp(fstype, "proc") != 0 || src == NULL || opts == NULL)
+		struct omega_mountinfo m; // a line not understood is skipped, as procOptions does
+		if (omega_mountinfo_line(line, &m) < 0 || strcmp(m.point, "/proc") != 0 || strcmp(m.fstype, "proc") != 0)
 			continue;
 		out[0] = 0; // a later mount on /proc covers this one
 		char *osave = NULL;
-		for (char *o = strtok_r(opts, ",", &osave); o; o = strtok_r(NULL, ",", &osave))
+		for (char *o = strtok_r(m.super, ",", &osave); o; o = strtok_r(NULL, ",", &osave))
 			keep_opt(o, out, n);
 	}
 	free(line);

@@ -44,19 +44,6 @@ static int remount_one(int fd, uint64_t set, uint64_t clr) {
 	return mount(NULL, target, NULL, MS_REMOUNT | MS_BIND | flags, NULL);
 }
 
-// unescape undoes mountinfo's octal escapes (\040 for a space) in place.
-static void unescape(char *s) {
-	char *out = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else
-			*out++ = *s;
-	}
-	*out = 0;
-}
-
 // below tells whether mount point mp lies strictly below path.
 static int below(const char *mp, const char *path) {
 	size_t n = strlen(path);
@@ -92,16 +79,12 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 	size_t cap = 0;
 	int rc = 0;
 	while (rc == 0 && getline(&line, &cap, f) > 0) {
-		char mp[4096];
-		int id;
-		// id parent major:minor root mount-point ...
-		if (sscanf(line, "%d %*s %*s %*s %4095s", &id, mp) != 2)
-			continue;
-		if (strlen(mp) == sizeof mp - 1) {
-			rc = omega_step_fail(ENAMETOOLONG, "remount below %s (%s): a mount point in /proc/self/mountinfo", path, how);
+		struct omega_mountinfo m;
+		if (omega_mountinfo_line(line, &m) < 0) { // a mount it cannot read could be one to change
+			rc = omega_step_fail(EIO, "remount below %s (%s): a line of /proc/self/mountinfo not understood", path, how);
 			break;
 		}
-		unescape(mp);
+		const char *mp = m.point;
 		if (!below(mp, path))
 			continue;
 		int fd = omega_open_nofollow(mp);
@@ -114,10 +97,12 @@ static int remount_below(const char *path, uint64_t set, uint64_t clr, const cha
 		int at = mnt_id_of(fd);
 		if (at < 0)
 			rc = omega_step_fail(EIO, "remount %s (%s): no mnt_id in /proc/self/fdinfo", mp, how);
-		else if (at == id && remount_one(fd, set, clr) < 0)
+		else if ((unsigned long long)at == m.id && remount_one(fd, set, clr) < 0)
 			rc = omega_step_fail(errno, "remount %s (%s)", mp, how);
 		close(fd);
 	}
+	if (rc == 0 && ferror(f))
+		rc = omega_step_fail(errno, "remount below %s (%s): /proc/self/mountinfo", path, how);
 	free(line);
 	fclose(f);
 	return rc;
