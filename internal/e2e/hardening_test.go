@@ -16,21 +16,25 @@ import (
 // TestUnitProcSubsetKept: a unit's ProcSubset=pid hides /proc's files
 // about the system (/proc/sys, cpuinfo, ...) and ProtectProc=invisible
 // other users' processes; the sandbox's fresh /proc must hide no less
-// than the /proc omega-run was given (it showed all of it again).
+// than the /proc omega-run was given (it showed all of it again). Also
+// with an empty source, an empty field of mountinfo, which the C init
+// stage's reading collapsed, missing the proc.
 func TestUnitProcSubsetKept(t *testing.T) {
-	const script = "mount -t proc -o hidepid=invisible,subset=pid proc /proc"
 	const prog = "test -e /proc/sys/kernel && echo sys; test -e /proc/cpuinfo && echo cpuinfo; test -e /proc/self/status && echo self; grep -c ' /proc .* proc proc .*subset=pid' /proc/self/mountinfo"
-	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			r := underRootWrapper(w, script, "--", "/bin/sh", "-c", prog)
-			if r.code == 99 {
-				t.Skip("cannot mount a proc with subset=pid here")
-			}
-			if r.code != 0 || !strings.HasPrefix(r.stdout, "self\n") {
-				t.Fatalf("%+v; want the program run with only /proc's pid part in sight", r)
-			}
-		})
+	for name, src := range map[string]string{"proc": "proc", "empty source": `""`} {
+		script := "mount -t proc -o hidepid=invisible,subset=pid " + src + " /proc"
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := underRootWrapper(w, script, "--", "/bin/sh", "-c", prog)
+				if r.code == 99 {
+					t.Skip("cannot mount a proc with subset=pid here")
+				}
+				if r.code != 0 || !strings.HasPrefix(r.stdout, "self\n") {
+					t.Fatalf("%+v; want the program run with only /proc's pid part in sight", r)
+				}
+			})
+		}
 	}
 }
 
