@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,13 +17,14 @@ type Credentials struct {
 }
 
 // switchUser sets the ids of every thread (the Go runtime and libc
-// broadcast set*id), so nothing in this process stays privileged.
+// broadcast set*id), so nothing in this process stays privileged. The
+// groups too: syscall.Setgroups, as unix.Setgroups is this thread's only.
 func switchUser(c *Credentials) error {
 	groups := make([]int, len(c.Groups))
 	for i, g := range c.Groups {
 		groups[i] = int(g)
 	}
-	if err := unix.Setgroups(groups); err != nil {
+	if err := syscall.Setgroups(groups); err != nil {
 		return &os.SyscallError{Syscall: "setgroups", Err: err}
 	}
 	if err := unix.Setresgid(int(c.GID), int(c.GID), int(c.GID)); err != nil {
