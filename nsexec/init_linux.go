@@ -108,7 +108,7 @@ func runInit(w *warner) error {
 			return err
 		}
 	}
-	if err := confine(s, *w); err != nil {
+	if err := confineInit(s, *w); err != nil {
 		return err
 	}
 	if !s.PID1 { // its limits set (confine)

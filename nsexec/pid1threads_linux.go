@@ -1,0 +1,81 @@
+package nsexec
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// PID 1's other threads. The Go init stage confines the thread that
+// starts the program (confine), and capabilities, the bounding set and
+// no_new_privs are each thread's own: the Go runtime's other threads,
+// where PID 1's own calls run (offThread: signal forwarding, reaping,
+// --rlimit's prlimit), kept the namespace's capabilities. None of those
+// calls needs one once the program's ids are set (prlimit and kill on a
+// process of the same ids, ptrace of its own child, wait4, setpgid), so
+// they go on every thread too. Landlock and the seccomp profile stay the
+// locked thread's: a Landlock domain of their own (each
+// landlock_restrict_self makes a new one) would not be an ancestor of
+// the program's, and its scopes would refuse PID 1 signalling the
+// program (LANDLOCK_SCOPE_SIGNAL) and a connect broker connecting from
+// outside the program's domain; the profile may kill prlimit64.
+
+// confineInit is confine for the init stage: with PID 1, every thread
+// of this process loses its capabilities and gets no_new_privs after
+// confine (which still needs them), and, where that is cheap
+// (boundsOtherThreads), its bounding set before (that takes
+// CAP_SETPCAP, which --user's id switch clears on every thread). A
+// failure is a warning (--fail-closed: refused): the program is confined
+// either way, this is defence in depth.
+func confineInit(s *Spec, w warner) error {
+	all := s.PID1 && !s.Plain
+	var bndErr error
+	if all && boundsOtherThreads {
+		bndErr = boundAllThreads()
+	}
+	if err := confine(s, w); err != nil {
+		return err
+	}
+	if !all {
+		return nil
+	}
+	err := onAllThreads(dropPrivileges, 0)
+	if err == nil && bndErr != nil {
+		err = fmt.Errorf("bounding set: %w", bndErr)
+	}
+	if err == nil {
+		return nil
+	}
+	const msg = "PID 1's other threads keep capabilities in the namespace (%v); the program is confined all the same"
+	if s.FailClosed {
+		return fmt.Errorf("--fail-closed: "+msg, err)
+	}
+	w.warn(fmt.Sprintf(msg, err))
+	return nil
+}
+
+// The operations onAllThreads runs on each thread.
+const (
+	dropBoundingSet = 1 // PR_CAPBSET_DROP of every capability up to the last
+	dropPrivileges  = 2 // ambient cleared, capset to nothing, no_new_privs
+)
+
+// boundAllThreads empties every thread's bounding set, when this
+// thread may (dropBounding's condition; the threads all have the same
+// capabilities before confine).
+func boundAllThreads() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return &os.SyscallError{Syscall: "capget", Err: err}
+	}
+	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
+		return nil
+	}
+	last, err := lastCap()
+	if err != nil {
+		return err
+	}
+	return onAllThreads(dropBoundingSet, last)
+}
