@@ -81,8 +81,8 @@ func confine(s *Spec, w warner) error {
 
 // installProfile installs the program's seccomp profile. PID 1 forks the
 // program from this thread, which passes it on: its other threads stay
-// outside it (as outside Landlock and the capability drop, which are
-// this thread's too), so that PID 1's own calls run there (offThread),
+// outside it (as outside Landlock, this thread's too; their capabilities
+// confineInit drops), so that PID 1's own calls run there (offThread),
 // which a custom profile may kill (prlimit64: its nproc trim, --rlimit).
 func installProfile(s *Spec) error {
 	if s.PID1 {

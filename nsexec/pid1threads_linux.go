@@ -29,17 +29,37 @@ import (
 // failure is a warning (--fail-closed: refused): the program is confined
 // either way, this is defence in depth.
 func confineInit(s *Spec, w warner) error {
-	all := s.PID1 && !s.Plain
+	if !s.PID1 || s.Plain {
+		return confine(s, w)
+	}
 	var bndErr error
-	if all && boundsOtherThreads {
+	if boundsOtherThreads {
 		bndErr = boundAllThreads()
 	}
-	if err := confine(s, w); err != nil {
+	// The program's profile last, as confine would: it binds the
+	// thread that runs onAllThreads' calls (signals, /proc, capset),
+	// and a custom one may kill them.
+	profile := s.Seccomp
+	s.Seccomp = nil
+	err := confine(s, w)
+	s.Seccomp = profile
+	if err != nil {
 		return err
 	}
-	if !all {
-		return nil
+	if err := othersConfined(s, w, bndErr); err != nil {
+		return err
 	}
+	if profile != nil {
+		if err := installProfile(s); err != nil {
+			return fmt.Errorf("seccomp: %w", err)
+		}
+	}
+	return nil
+}
+
+// othersConfined drops the other threads' capabilities and says what
+// failed of that and of the bounding set (bndErr).
+func othersConfined(s *Spec, w warner, bndErr error) error {
 	err := onAllThreads(dropPrivileges, 0)
 	if err == nil && bndErr != nil {
 		err = fmt.Errorf("bounding set: %w", bndErr)

@@ -3,6 +3,8 @@
 package e2e
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,6 +34,10 @@ func TestPID1ThreadsConfined(t *testing.T) {
 		nocgo bool
 		wrap  []string // runs omega-run
 	}{
+		// A custom profile (not without cgo) that kills calls the
+		// program's shell makes none of: the other threads' drop runs
+		// before it binds PID 1's locked thread.
+		{"root-profile-kills", rootUser, []string{"--seccomp", "kill.json"}, false, nil},
 		{"root", rootUser, nil, false, nil},
 		{"nobody", nobody, nil, false, nil},
 		{"root-rlimit", rootUser, []string{"--rlimit", "nproc=4000"}, false, nil},
@@ -47,6 +53,11 @@ func TestPID1ThreadsConfined(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			w := newWorld(t, c.u)
+			if slices.Contains(c.args, "kill.json") {
+				prof := filepath.Join(w.extra, "kill.json")
+				writeFile(t, prof, `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["tgkill", "capset"], "action": "SCMP_ACT_KILL_PROCESS"}]}`)
+				c.args = []string{"--seccomp", prof}
+			}
 			prog := bin
 			if c.nocgo {
 				prog = nocgoBinary(t)
