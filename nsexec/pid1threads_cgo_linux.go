@@ -135,7 +135,7 @@ static pid_t omega_at_tid(const char *name, int nspid) {
 	return last ? (pid_t)atoi(last + 1) : 0;
 }
 
-// omega_all_threads runs ops on every thread but this one (confine's),
+// omega_all_threads runs ops on this thread and signals every other,
 // listing /proc/self/task again until a listing shows no thread not yet
 // done: a thread started meanwhile by one not yet done is then done too.
 // 0, an errno, or -1: /proc/self/task does not list this thread.
@@ -156,6 +156,7 @@ static int omega_all_threads(int ops, int last) {
 	sigfillset(&sa.sa_mask);
 	if (sigaction(sig, &sa, &old) != 0)
 		return errno;
+	err = omega_at_apply(ops, last);
 	for (int listing = 0; listing < 100 && !err; listing++) {
 		DIR *d = opendir("/proc/self/task");
 		if (!d) {
@@ -206,8 +207,8 @@ import (
 // boundsOtherThreads: one signal a thread empties its bounding set too.
 const boundsOtherThreads = true
 
-// onAllThreads runs ops on every thread of this process but the calling
-// one, which confine does; last is the last capability.
+// onAllThreads runs ops on every thread of this process; last is the
+// last capability.
 func onAllThreads(ops, last int) error {
 	switch rc := C.omega_all_threads(C.int(ops), C.int(last)); {
 	case rc == 0:

@@ -60,7 +60,11 @@ func confineInit(s *Spec, w warner) error {
 // othersConfined drops the other threads' capabilities and says what
 // failed of that and of the bounding set (bndErr).
 func othersConfined(s *Spec, w warner, bndErr error) error {
-	err := onAllThreads(dropPrivileges, 0)
+	// From a thread outside the program's Landlock domain, whose signal
+	// scope refuses signals to the others before Linux 6.15 (the Go
+	// runtime's, AllThreadsSyscall's, or cgo's).
+	var err error
+	offThread(func() { err = onAllThreads(dropPrivileges, 0) })
 	if err == nil && bndErr != nil {
 		err = fmt.Errorf("bounding set: %w", bndErr)
 	}
