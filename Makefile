@@ -53,6 +53,8 @@ test: deps ## vet, gofmt, staticcheck, cross-compile matrix, every test with -ra
 	OMEGA_E2E_BIN=$(CURDIR)/.build/$(BIN)-static-test $(GO) test -timeout 15m -count=1 ./internal/e2e
 	@echo "test: the packages whose init stage differs, with the Go init stage (-tags omega_goinit)"
 	$(GO) test -count=1 -tags 'omega_goinit' ./sandbox ./nsexec ./landlock
+	@echo "test: the same without cgo, the Go init stage users of go install get"
+	CGO_ENABLED=0 $(GO) test -count=1 ./nsexec
 	@echo "test: the C and libseccomp packages' tests, linked against musl as the release build is"
 	GOARCH=$(HOSTARCH) && . scripts/musl-env.sh && $(GO) test -count=1 -tags 'netgo osusergo' \
 	  -ldflags "-linkmode external -extldflags '$$MUSL_EXTLDFLAGS'" ./seccomp ./nsexec ./landlock ./sandbox

@@ -49,7 +49,8 @@ func confineInit(s *Spec, w warner) error {
 	if err := othersConfined(s, w, bndErr); err != nil {
 		return err
 	}
-	if profile != nil {
+	// With the connect broker, supervise's startBroker installs it.
+	if profile != nil && !brokered(s) {
 		if err := installProfile(s); err != nil {
 			return fmt.Errorf("seccomp: %w", err)
 		}

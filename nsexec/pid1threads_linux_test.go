@@ -25,6 +25,9 @@ func TestOnAllThreads(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("needs capabilities to drop")
 	}
+	if !otherThreadsConfined {
+		t.Skip("a cgo build leaves the other threads (pid1threads_cgo_linux.go): run with CGO_ENABLED=0")
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestOnAllThreads$")
 	cmd.Env = append(os.Environ(), "OMEGA_TEST_ALL_THREADS=1")
 	out, err := cmd.CombinedOutput()

@@ -21,6 +21,9 @@ import (
 // namespace; PID 1's other threads never execve anyway.
 const boundsOtherThreads = false
 
+// otherThreadsConfined: AllThreadsSyscall reaches every thread.
+const otherThreadsConfined = true
+
 // onAllThreads runs ops (dropPrivileges: dropBoundingSet is not asked
 // for) on every thread of this process, this one included, with the Go
 // runtime's AllThreadsSyscall, which stops the world, so no thread
