@@ -36,13 +36,6 @@ func secretAt(t *testing.T, w *world, rel string) string {
 	return p
 }
 
-// brokered are the rows only the connect broker (of either init stage)
-// stops on this kernel (Landlock ABI < 9).
-var brokered = map[string]bool{
-	"host-socket-bound-later": true, "host-socket-bound-later-relative": true, "connect-address-race": true,
-	"io-uring-past-the-broker": true, "allow-socket-swapped-for-symlink": true,
-}
-
 var escapes = []escape{
 	// 1. credential stores
 	{"cred-dir-read", 1, func(t *testing.T, w *world, mode string) bool {
