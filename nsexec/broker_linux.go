@@ -52,9 +52,13 @@ type goBroker struct {
 	pid      int // PID 1's, whose threads' own calls go through
 	sockets  []devIno
 	denyTCP  bool
-	w        warner
-	sem      chan struct{}
-	domain   chan *call
+	// /proc is not this pid namespace's (the host's, kept where a fresh
+	// one was refused): paths through /proc/<tid> take the pidfd's number
+	// there (fdinfoPid).
+	foreignProc bool
+	w           warner
+	sem         chan struct{}
+	domain      chan *call
 	// Counters of what was said once (pidfd_getfd) or at most thrice.
 	saidRefused, reported atomic.Int32
 }
@@ -105,13 +109,14 @@ func startBroker(s *Spec, w warner) (*goBroker, error) {
 		return nil, nil
 	}
 	b := &goBroker{
-		listener: listener,
-		pid:      os.Getpid(),
-		sockets:  prepareSockets(s.Broker.Sockets),
-		denyTCP:  s.Landlock.DenyTCP,
-		w:        w,
-		sem:      make(chan struct{}, maxBrokerWorkers),
-		domain:   make(chan *call),
+		listener:    listener,
+		pid:         os.Getpid(),
+		sockets:     prepareSockets(s.Broker.Sockets),
+		denyTCP:     s.Landlock.DenyTCP,
+		foreignProc: foreignProc(),
+		w:           w,
+		sem:         make(chan struct{}, maxBrokerWorkers),
+		domain:      make(chan *call),
 	}
 	go b.listen()
 	return b, nil

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -24,6 +25,7 @@ import (
 type call struct {
 	id       uint64
 	tid      int
+	procPid  int // what names the thread in /proc (procPid)
 	fd       int
 	addr     uint64
 	len      uint32
@@ -83,6 +85,32 @@ func tidPidfd(tid int) (int, error) {
 	return unix.PidfdOpen(tgid, 0)
 }
 
+// foreignProc tells whether /proc is another pid namespace's than this
+// process's: the host's, kept where a fresh one was refused (freshProc).
+// A tid from the listener, which is this namespace's, then names another
+// task there, or none.
+func foreignProc() bool {
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self != strconv.Itoa(os.Getpid())
+}
+
+// fdinfoPid is the number of a pidfd's task in /proc's pid namespace,
+// which its fdinfo gives (Pid:), or 0. The caller has checked that the
+// pidfd names the calling thread (or its thread group, before Linux 6.9).
+func fdinfoPid(pidfd int) int {
+	b, err := readFile("/proc/self/fdinfo/" + strconv.Itoa(pidfd))
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := bytes.Cut(b, []byte("\nPid:"))
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	n, err := strconv.Atoi(string(bytes.TrimSpace(line)))
+	if !ok || err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
+
 // readFile reads a small /proc file with plain calls.
 func readFile(path string) ([]byte, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
@@ -134,6 +162,9 @@ func (b *goBroker) take(c *call) unix.Errno {
 	if !b.valid(c.id) {
 		unix.Close(pidfd)
 		return unix.ESRCH
+	}
+	if c.procPid = c.tid; b.foreignProc {
+		c.procPid = fdinfoPid(pidfd)
 	}
 	if c.indirect {
 		// socketcall(SYS_CONNECT, args): three 32-bit words, fd,
@@ -210,9 +241,12 @@ func (c *call) unixPath() (string, unix.Errno) {
 // connectPath connects c.sock to a unix socket path as the program sees
 // it (cinit_broker.c's connect_path).
 func (b *goBroker) connectPath(c *call, path string) unix.Errno {
-	where := "/proc/" + strconv.Itoa(c.tid) + "/cwd/" + path
+	if c.procPid <= 0 {
+		return unix.ESRCH
+	}
+	where := "/proc/" + strconv.Itoa(c.procPid) + "/cwd/" + path
 	if path[0] == '/' {
-		where = "/proc/" + strconv.Itoa(c.tid) + "/root" + path
+		where = "/proc/" + strconv.Itoa(c.procPid) + "/root" + path
 	}
 	opath, err := unix.Open(where, unix.O_PATH|unix.O_CLOEXEC, 0)
 	if err != nil {

@@ -185,6 +185,29 @@ static int tid_pidfd(pid_t tid) {
 	return syscall(SYS_pidfd_open, tgid, 0);
 }
 
+// foreign_proc: /proc is another pid namespace's than PID 1's (the
+// host's, kept where a fresh one was refused: fresh_proc). A tid from the
+// listener, which is PID 1's namespace's, then names another task there,
+// or none: paths through /proc take the pidfd's number there instead.
+static int foreign_proc;
+
+// fdinfo_pid is the number of a pidfd's task in /proc's pid namespace,
+// which its fdinfo gives (Pid:), or 0. The caller has checked that the
+// pidfd names the calling thread (or its thread group, before Linux 6.9).
+static pid_t fdinfo_pid(int pidfd) {
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/self/fdinfo/%d", pidfd);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	int pid = 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid > 0 ? pid : 0;
+}
+
 // The sockets reachable wherever they lie (the spec's), by device and
 // inode, recorded before the program starts: looked up later, their paths
 // could lead through a symlink the program planted to any socket.
@@ -211,6 +234,12 @@ static int open_no_symlinks(const char *path) {
 // omega_broker_prepare records the spec's sockets; PID 1 calls it before
 // the program starts.
 void omega_broker_prepare(const struct spec *s) {
+	char self[32];
+	ssize_t n = readlink("/proc/self", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		foreign_proc = atoi(self) != getpid();
+	}
 	allow_list = omega_alloc(s->sockets.n, sizeof *allow_list);
 	for (uint32_t i = 0; i < s->sockets.n; i++) {
 		struct stat st;
@@ -261,10 +290,12 @@ static void report_refusal(const char *path) {
 // 0 or -errno.
 static int connect_path(const struct omega_call *c, int sock, const char *path) {
 	char where[PATH_MAX];
+	if (c->proc_pid <= 0)
+		return -ESRCH;
 	if (path[0] == '/')
-		snprintf(where, sizeof where, "/proc/%d/root%s", c->tid, path);
+		snprintf(where, sizeof where, "/proc/%d/root%s", c->proc_pid, path);
 	else
-		snprintf(where, sizeof where, "/proc/%d/cwd/%s", c->tid, path);
+		snprintf(where, sizeof where, "/proc/%d/cwd/%s", c->proc_pid, path);
 	int opath = open(where, O_PATH | O_CLOEXEC);
 	if (opath < 0)
 		return -errno;
@@ -304,6 +335,7 @@ int omega_broker_take(int listener, struct omega_call *c) {
 		return -ESRCH;
 	}
 	int r = 0;
+	c->proc_pid = foreign_proc ? fdinfo_pid(pidfd) : c->tid;
 	if (c->indirect) {
 		// socketcall(SYS_CONNECT, args): args points at three 32-bit
 		// words, fd, address and length.

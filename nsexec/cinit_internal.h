@@ -224,6 +224,7 @@ int omega_broker_recv(int sock);
 struct omega_call {
 	uint64_t id;
 	pid_t tid;
+	pid_t proc_pid; // what names the thread in /proc (fdinfo_pid)
 	int fd;
 	uint64_t addr;
 	uint32_t len;

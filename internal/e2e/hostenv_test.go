@@ -48,6 +48,25 @@ func TestFallbackHostProc(t *testing.T) {
 	}
 }
 
+// TestFallbackHostProcBroker: with the host's /proc kept (as in
+// TestFallbackHostProc), the connect broker looked the calling thread up
+// there by the number its listener gives, which is the sandbox's pid
+// namespace's: /proc/<tid> named no process or another, and every unix
+// path connect failed, the program's own socket in /tmp too (ENOENT,
+// EACCES). Both init stages.
+func TestFallbackHostProcBroker(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := underRootWrapper(w, "mount -t tmpfs none /proc/sys/kernel/random",
+				"--", probe, "own-socket", "/tmp/own-hostproc.sock")
+			if r.code != 0 || !strings.Contains(r.stderr, "a fresh /proc could not be mounted") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want the program's own socket connected, with the host's /proc", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
 // TestMountsNeverHalfway: a mount step that fails once the sandbox's tree
 // is half built (mount_setattr refused after the binds) ends the launch:
 // the program ran in a tree with a nodev /dev and a private /tmp before.
