@@ -12,14 +12,19 @@ import (
 // PID 1's locked thread, the one with the program's Landlock domain
 // (broker_linux.go says which). That thread makes one at a time, so no
 // connect may hold it: a blocking unix connect waits for room in the
-// listener's backlog, for ever where the listener never accepts, and
-// every other such connect of the program would wait behind it. So the
-// thread lends such a connect domainSlice at most (SO_SNDTIMEO, which
-// bounds a unix connect's wait, set on the socket for that time and put
-// back after), and the call's worker comes back with it until it gets
-// through, or until the socket's own SO_SNDTIMEO has passed (EAGAIN, as
-// the kernel says then). A program thread that sets SO_SNDTIMEO on that
-// socket while its connect waits may see its value put back.
+// listener's backlog, for ever where the listener never accepts, and a
+// blocking stream one under --net none (MPTCP, which Landlock's TCP rules
+// do not see) waits for the handshake, two minutes where the listener's
+// queue is full; every other such connect of the program would wait
+// behind it. So the thread lends such a connect domainSlice at most
+// (SO_SNDTIMEO, which bounds both waits, set on the socket for that time
+// and put back after), and the call's worker comes back with it until it
+// gets through, or until the socket's own SO_SNDTIMEO has passed (EAGAIN
+// for unix, EINPROGRESS for inet, as the kernel says then). A stream
+// connect left waiting goes on in the kernel between slices (EINPROGRESS,
+// then EALREADY), and the next slice takes its end. A program thread that
+// sets SO_SNDTIMEO on that socket while its connect waits may see its
+// value put back.
 
 // A connect that waits takes the thread for domainSlice, then leaves it
 // for a pause that doubles from domainSlice up to domainPauseMax: a
@@ -44,7 +49,7 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 			return e
 		}
 		if own > 0 && time.Since(start) >= own {
-			return unix.EAGAIN
+			return timedOut(c.sock)
 		}
 		if !b.valid(c.id) {
 			return unix.ESRCH // its thread was killed: nobody waits
@@ -67,12 +72,15 @@ func (b *goBroker) serveDomain() {
 }
 
 // connectSlice makes c's connect, waiting domainSlice at most where it
-// would block (a blocking unix socket whose own SO_SNDTIMEO is longer).
+// would block (a blocking unix or inet stream socket whose own
+// SO_SNDTIMEO is longer).
 func connectSlice(c *call) unix.Errno {
 	addr := c.ss[:c.len]
 	fl, err := unix.FcntlInt(uintptr(c.sock), unix.F_GETFL, 0)
 	family, ferr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
-	if err != nil || ferr != nil || fl&unix.O_NONBLOCK != 0 || family != unix.AF_UNIX {
+	typ, terr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE)
+	inet := (family == unix.AF_INET || family == unix.AF_INET6) && typ == unix.SOCK_STREAM
+	if err != nil || ferr != nil || terr != nil || fl&unix.O_NONBLOCK != 0 || (family != unix.AF_UNIX && !inet) {
 		return connectRaw(c.sock, addr)
 	}
 	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
@@ -85,10 +93,19 @@ func connectSlice(c *call) unix.Errno {
 	}
 	e := connectRaw(c.sock, addr)
 	_ = unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
-	if e == unix.EAGAIN {
+	// A blocking socket says these only when its send timeout passed.
+	if (!inet && e == unix.EAGAIN) || (inet && (e == unix.EINPROGRESS || e == unix.EALREADY)) {
 		return errSliceOver
 	}
 	return e
+}
+
+// timedOut is what connect(2) says where sock's own SO_SNDTIMEO passed.
+func timedOut(sock int) unix.Errno {
+	if family, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_DOMAIN); err == nil && family != unix.AF_UNIX {
+		return unix.EINPROGRESS
+	}
+	return unix.EAGAIN
 }
 
 // sendTimeout is sock's SO_SNDTIMEO (0: none).

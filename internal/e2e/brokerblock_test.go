@@ -57,3 +57,59 @@ func TestBrokerBlockedConnect(t *testing.T) {
 		})
 	}
 }
+
+// blockedStream is run by the program under --net none: a blocking MPTCP
+// connect (which Landlock's TCP rules do not see) to its own loopback
+// listener whose queue is full waits in a thread; meanwhile an abstract
+// connect goes through at once; once the listener accepts, the waiting
+// one is connected; one with SO_SNDTIMEO 1 s ends with EINPROGRESS then.
+const blockedStream = `
+import os, socket, struct, threading, time
+def mptcp(): return socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
+full = mptcp(); full.bind(("127.0.0.1", 0)); full.listen(0)
+keep = []
+for _ in range(4):
+    c = mptcp(); c.setblocking(False)
+    try: c.connect(full.getsockname())
+    except BlockingIOError: pass
+    keep.append(c)
+time.sleep(0.3)
+c = mptcp(); tv = struct.pack("ll", 1, 0); c.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, tv)
+t = time.time()
+try: c.connect(full.getsockname()); print("timed connected")
+except OSError as e: print("timed errno %d after %.0f s" % (e.errno, time.time() - t))
+got = []
+def wait():
+    c = mptcp(); c.connect(full.getsockname()); got.append("connected")
+th = threading.Thread(target=wait, daemon=True); th.start()
+time.sleep(0.3)
+other = socket.socket(socket.AF_UNIX); other.bind("\0other-%d" % os.getpid()); other.listen(8)
+t = time.time(); socket.socket(socket.AF_UNIX).connect(other.getsockname()); print("abstract %.1f" % (time.time() - t))
+full.settimeout(0.5)
+try:
+    while True: full.accept()
+except socket.timeout: pass
+th.join(5); print(got)
+import sys; sys.stdout.flush(); os._exit(0)
+`
+
+// TestBrokerBlockedStream: under --net none the Go init stage's broker
+// makes inet connects on its Landlock thread too (for the TCP rules); a
+// blocking stream connect there was not sliced as a unix one is, and
+// held every abstract connect of the program up to the kernel's SYN
+// retries (two minutes). Both init stages.
+func TestBrokerBlockedStream(t *testing.T) {
+	if abi, _ := llsys.LandlockGetABIVersion(); abi >= 9 {
+		t.Skip("Landlock ABI 9: no connect broker")
+	}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			r := w.run("--net", "none", "--", "python3", "-c", blockedStream)
+			want := "timed errno 115 after 1 s\nabstract 0.0\n['connected']\n"
+			if r.code != 0 || r.stdout != want {
+				t.Errorf("exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
+			}
+		})
+	}
+}
