@@ -59,6 +59,11 @@ type goBroker struct {
 	w           warner
 	sem         chan struct{}
 	domain      chan *call
+	// ready is closed once started has closed the caller's path fds:
+	// until then a path through /proc/self/fd/N would resolve with one
+	// of them (a directory of the host's), which the C broker, serving
+	// only after omega_close_from, never meets.
+	ready chan struct{}
 	// Counters of what was said once (pidfd_getfd) or at most thrice.
 	saidRefused, reported atomic.Int32
 }
@@ -117,6 +122,7 @@ func startBroker(s *Spec, w warner) (*goBroker, error) {
 		w:           w,
 		sem:         make(chan struct{}, maxBrokerWorkers),
 		domain:      make(chan *call),
+		ready:       make(chan struct{}),
 	}
 	go b.listen()
 	return b, nil
@@ -163,12 +169,12 @@ func (b *goBroker) started(s *Spec, kept []*os.File) error {
 		initParent = nil
 	}
 	closePathFDs(b.listener)
-	if s.Broker.Supervisor == nil {
-		return nil
+	if s.Broker.Supervisor != nil {
+		if err := s.Broker.Supervisor.Install(); err != nil {
+			return errors.New("connect broker: PID 1's filter: " + err.Error())
+		}
 	}
-	if err := s.Broker.Supervisor.Install(); err != nil {
-		return errors.New("connect broker: PID 1's filter: " + err.Error())
-	}
+	close(b.ready)
 	return nil
 }
 
@@ -243,6 +249,7 @@ func (b *goBroker) reply(id uint64, e unix.Errno, flags uint32) {
 
 // answer decides and performs one call of the program's, in its turn.
 func (b *goBroker) answer(c *call) {
+	<-b.ready
 	b.sem <- struct{}{}
 	defer func() { <-b.sem }()
 	e := b.take(c)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -30,6 +31,22 @@ func sockets(action string, args []string) (bool, error) {
 			return true, err
 		}
 		return true, c.Close()
+	case "connect-unix-early": // PATH MS: connect from the first instant on, again and again for MS ms
+		ms, err := strconv.Atoi(args[1])
+		if err != nil {
+			return true, err
+		}
+		for end := time.Now().Add(time.Duration(ms) * time.Millisecond); ; {
+			fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return true, err
+			}
+			err = unix.Connect(fd, &unix.SockaddrUnix{Name: args[0]})
+			unix.Close(fd)
+			if err == nil || time.Now().After(end) {
+				return true, err
+			}
+		}
 	case "connect-unix-later": // HOST: connect once the test has bound it
 		if err := readyThenWait(args[0]); err != nil {
 			return true, err
