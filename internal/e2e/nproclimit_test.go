@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -106,7 +105,7 @@ func forkHeld(t *testing.T, w *world, flags ...string) (string, int) {
 	}
 	args := append(flags, "--allow-write", dir, "--", "python3", "-c", forkHold, dir)
 	cmd := w.cmd(ctx, args...)
-	var out bytes.Buffer
+	var out lockedBuffer // read while the program runs
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
