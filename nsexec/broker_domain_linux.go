@@ -51,6 +51,9 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 		if own > 0 && time.Since(start) >= own {
 			return timedOut(c.sock)
 		}
+		if signalPending(c.tid) {
+			return unix.EINTR // broker_signal_linux.go
+		}
 		if !b.valid(c.id) {
 			return unix.ESRCH // its thread was killed: nobody waits
 		}

@@ -273,7 +273,7 @@ func (b *goBroker) perform(c *call) unix.Errno {
 	case b.needsDomain(c.sock):
 		return b.domainConnect(c)
 	}
-	return connectRaw(c.sock, c.ss[:c.len])
+	return b.sliced(c, func() unix.Errno { return connectRaw(c.sock, c.ss[:c.len]) })
 }
 
 // needsDomain tells whether Landlock judges a connect of sock by the

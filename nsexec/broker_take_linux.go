@@ -265,7 +265,7 @@ func (b *goBroker) connectPath(c *call, path string) unix.Errno {
 		return unix.EACCES
 	}
 	via := &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(opath)}
-	return errnoOf(unix.Connect(c.sock, via))
+	return b.sliced(c, func() unix.Errno { return errnoOf(unix.Connect(c.sock, via)) })
 }
 
 // allowed tells whether the opened socket may be reached: it lies on a
