@@ -42,6 +42,7 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 	start := time.Now()
 	own := sendTimeout(c.sock)
 	pause := domainSlice
+	var watch signalWatch
 	for {
 		b.domain <- c
 		e := <-c.done
@@ -51,8 +52,8 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 		if own > 0 && time.Since(start) >= own {
 			return timedOut(c.sock)
 		}
-		if signalPending(c.tid) {
-			return unix.EINTR // broker_signal_linux.go
+		if watch.interrupted(c.tid) {
+			return errRestartSys // broker_signal_linux.go
 		}
 		if !b.valid(c.id) {
 			return unix.ESRCH // its thread was killed: nobody waits

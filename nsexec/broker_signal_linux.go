@@ -17,9 +17,15 @@ import (
 // that comes while a caught one is pending: without this, wget -T's
 // SIGALRM never ran during the connect, and timeout(1)'s SIGTERM or
 // Ctrl-C then left the program waiting too (for ever on a unix listener
-// that never accepts). The answer is EINTR, also for a handler with
-// SA_RESTART, which the broker cannot tell; a TCP connect goes on, as
-// the kernel's does after EINTR.
+// that never accepts). The answer is the kernel's own (ERESTARTSYS): the
+// call is restarted where the handler has SA_RESTART and fails with EINTR
+// where not; a TCP connect goes on meanwhile, as the kernel's does.
+
+// errRestartSys is the kernel's ERESTARTSYS: a connect that a signal
+// interrupts. On the way back to the program, the kernel restarts the
+// call where the signal's handler has SA_RESTART (the program's filter
+// then brings it to the broker again) and makes it EINTR where not.
+const errRestartSys = unix.Errno(512)
 
 // signalPoll is how often a waiting connect looks for signals.
 const signalPoll = 50 * time.Millisecond
@@ -48,6 +54,7 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	defer unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
 	start := time.Now()
 	first := unix.Errno(0)
+	var watch signalWatch
 	for {
 		e := connect()
 		if first == 0 {
@@ -60,23 +67,33 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 		switch {
 		case own > 0 && time.Since(start) >= own:
 			return first // what the kernel says when SO_SNDTIMEO passes
-		case signalPending(c.tid):
-			return unix.EINTR
+		case watch.interrupted(c.tid):
+			return errRestartSys
 		case !b.valid(c.id):
 			return unix.ESRCH
 		}
 	}
 }
 
-// signalPending tells whether thread tid has a signal pending, its own
-// or its process's, that it does not block.
-func signalPending(tid int) bool {
+// signalWatch tells when a waiting connect is interrupted: by a signal
+// pending for its thread alone, or for its process in two looks running
+// (another thread that takes it first would leave ERESTARTSYS to the
+// program as errno 512: the kernel then sees no signal to restart for).
+type signalWatch struct{ shared bool }
+
+func (w *signalWatch) interrupted(tid int) bool {
 	status, err := readFile("/proc/" + strconv.Itoa(tid) + "/status")
 	if err != nil {
 		return false
 	}
-	pending := statusMask(status, "SigPnd:") | statusMask(status, "ShdPnd:")
-	return pending&^statusMask(status, "SigBlk:")&^statusMask(status, "SigIgn:") != 0
+	open := ^(statusMask(status, "SigBlk:") | statusMask(status, "SigIgn:"))
+	if statusMask(status, "SigPnd:")&open != 0 {
+		return true
+	}
+	shared := statusMask(status, "ShdPnd:")&open != 0
+	seen := w.shared && shared
+	w.shared = shared
+	return seen
 }
 
 // statusMask is the hexadecimal mask of a /proc/PID/status field.

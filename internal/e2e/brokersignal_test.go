@@ -45,6 +45,33 @@ except Alarm: print("interrupted after %.0f s" % (time.time() - t))
 sys.stdout.flush(); os._exit(0)
 `
 
+// restartedConnect is run by the program: its SIGALRM handler has
+// SA_RESTART (argv[1] "restart") or not ("intr"); a blocking connect to
+// its full abstract listener, which accepts 2 s in, is then restarted
+// by the kernel, or fails with EINTR at the alarm.
+const restartedConnect = `
+import ctypes, os, signal, socket, sys, threading, time
+libc = ctypes.CDLL(None, use_errno=True)
+signal.signal(signal.SIGALRM, lambda *a: None)
+signal.siginterrupt(signal.SIGALRM, sys.argv[1] == "intr")
+l = socket.socket(socket.AF_UNIX); l.bind("\0rs%d" % os.getpid()); l.listen(0)
+keep = []
+for _ in range(4):
+    c = socket.socket(socket.AF_UNIX); c.setblocking(False)
+    try: c.connect(l.getsockname())
+    except OSError: pass
+    keep.append(c)
+def later():
+    time.sleep(2)
+    for _ in range(8): l.accept()
+threading.Thread(target=later, daemon=True).start()
+signal.alarm(1)
+addr = b"\x01\x00" + l.getsockname()
+s = socket.socket(socket.AF_UNIX)
+r = libc.connect(s.fileno(), addr, len(addr))
+print(r, os.strerror(ctypes.get_errno()) if r else "")
+`
+
 // TestBrokerConnectSignalled: a signal ends a brokered blocking connect
 // as it ends the kernel's. The connect broker's listener waits killably
 // once it has the call, and the kernel wakes no thread for a fatal
@@ -67,6 +94,13 @@ func TestBrokerConnectSignalled(t *testing.T) {
 				r := w.run("--", "python3", "-c", signalledConnect, kind, "raise")
 				if r.code != 0 || r.stdout != "waiting\ninterrupted after 1 s\n" {
 					t.Errorf("SIGALRM: exit %d, stdout %q, stderr %q; want interrupted after 1 s", r.code, r.stdout, r.stderr)
+				}
+				if kind == "abstract" {
+					for mode, want := range map[string]string{"restart": "0 \n", "intr": "-1 Interrupted system call\n"} {
+						if r := w.run("--", "python3", "-c", restartedConnect, mode); r.code != 0 || r.stdout != want {
+							t.Errorf("%s: exit %d, stdout %q, stderr %q; want %q", mode, r.code, r.stdout, r.stderr, want)
+						}
+					}
 				}
 				if code, took := termDuringConnect(t, w, kind); code != 128+int(syscall.SIGTERM) || took > 5*time.Second {
 					t.Errorf("SIGTERM after SIGALRM: exit %d after %v; want %d at once", code, took, 128+int(syscall.SIGTERM))
