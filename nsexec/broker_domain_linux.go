@@ -52,7 +52,7 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 		if own > 0 && time.Since(start) >= own {
 			return timedOut(c.sock)
 		}
-		if watch.interrupted(c.tid) {
+		if watch.interrupted(c.procPid) {
 			return errRestartSys // broker_signal_linux.go
 		}
 		if !b.valid(c.id) {

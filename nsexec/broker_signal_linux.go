@@ -67,7 +67,7 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 		switch {
 		case own > 0 && time.Since(start) >= own:
 			return first // what the kernel says when SO_SNDTIMEO passes
-		case watch.interrupted(c.tid):
+		case watch.interrupted(c.procPid):
 			return errRestartSys
 		case !b.valid(c.id):
 			return unix.ESRCH
@@ -81,8 +81,8 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 // program as errno 512: the kernel then sees no signal to restart for).
 type signalWatch struct{ shared bool }
 
-func (w *signalWatch) interrupted(tid int) bool {
-	status, err := readFile("/proc/" + strconv.Itoa(tid) + "/status")
+func (w *signalWatch) interrupted(procPid int) bool {
+	status, err := readFile("/proc/" + strconv.Itoa(procPid) + "/status")
 	if err != nil {
 		return false
 	}
