@@ -87,9 +87,14 @@ func supervise(s *Spec, env []string) error {
 		os.Exit(exitStatus(*prog.gone))
 	}
 	proc := prog.proc
-	offThread(func() { leaveGroup(s, proc, sigs) })
+	// One more thread at most for PID 1 from here on (the Go runtime's,
+	// for the wait): its tasks were counted for nproc before the start.
+	watch := func() {
+		leaveGroup(s, proc, sigs)
+		exitWith(s, reap(proc.Pid))
+	}
 	if b == nil {
-		offThread(func() { exitWith(s, reap(proc.Pid)) })
+		offThread(watch)
 		return nil
 	}
 	if err := b.started(s, files[3:]); err != nil {
@@ -97,7 +102,7 @@ func supervise(s *Spec, env []string) error {
 	}
 	// This thread makes the connects that need its Landlock domain;
 	// wait4 reaps the program's children from any thread.
-	go func() { exitWith(s, reap(proc.Pid)) }()
+	go watch()
 	b.serveDomain()
 	return nil
 }

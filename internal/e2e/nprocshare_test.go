@@ -73,8 +73,8 @@ func TestProcessShareKept(t *testing.T) {
 			}
 			// 29 and the program's own: its 30, one spare for a
 			// thread the Go runtime starts after counting its own.
-			if outside.code != 0 || held < 28 || held > 29 {
-				t.Fatalf("%d processes held in the sandbox (the caller's limit 60: 28 or 29 wanted); five outside: %+v", held, outside)
+			if outside.code != 0 || held < 28-lateThreads() || held > 29 {
+				t.Fatalf("%d processes held in the sandbox (the caller's limit 60: %d to 29 wanted); five outside: %+v", held, 28-lateThreads(), outside)
 			}
 		})
 	}
@@ -137,8 +137,8 @@ func TestUserShareKept(t *testing.T) {
 				}
 				return
 			}
-			if outside.code != 0 || held < 28 || held > 29 {
-				t.Fatalf("%d processes held in the sandbox (root's limit 60: 28 or 29 wanted); five outside at 20: %+v", held, outside)
+			if outside.code != 0 || held < 28-lateThreads() || held > 29 {
+				t.Fatalf("%d processes held in the sandbox (root's limit 60: %d to 29 wanted); five outside at 20: %+v", held, 28-lateThreads(), outside)
 			}
 		})
 	}
@@ -288,4 +288,15 @@ func TestSharedLimitsSmallCaller(t *testing.T) {
 	if r.code != 0 || r.stdout != "ran\n" {
 		t.Errorf("%+v; want the program to fork and run", r)
 	}
+}
+
+// lateThreads is how many threads the Go init stage's PID 1 may start
+// after counting its own for nproc (its runtime starts them as goroutines
+// block: the broker's listener, the wait); each leaves the program one
+// process fewer than its share.
+func lateThreads() int {
+	if goInitStage() {
+		return 2
+	}
+	return 0
 }
