@@ -288,7 +288,7 @@ static void report_refusal(const char *path) {
 
 // connect_path connects sock to a unix socket path as the program sees it;
 // 0 or -errno.
-static int connect_path(const struct omega_call *c, int sock, const char *path) {
+static int connect_path(int listener, const struct omega_call *c, int sock, const char *path) {
 	char where[PATH_MAX];
 	if (c->proc_pid <= 0)
 		return -ESRCH;
@@ -312,7 +312,7 @@ static int connect_path(const struct omega_call *c, int sock, const char *path) 
 	if (r == 0) {
 		struct sockaddr_un via = {.sun_family = AF_UNIX};
 		snprintf(via.sun_path, sizeof via.sun_path, "/proc/self/fd/%d", opath);
-		r = connect(sock, (struct sockaddr *)&via, sizeof via) < 0 ? -errno : 0;
+		r = omega_broker_sliced(listener, c, sock, (struct sockaddr *)&via, sizeof via);
 	}
 	close(opath);
 	return r;
@@ -370,8 +370,8 @@ int omega_broker_take(int listener, struct omega_call *c) {
 }
 
 // omega_broker_connect performs a taken call, closes its socket copy and
-// returns 0 or -errno.
-int omega_broker_connect(struct omega_call *c) {
+// returns 0 or -errno (a blocking one in slices: cinit_broker_signal.c).
+int omega_broker_connect(int listener, struct omega_call *c) {
 	int r;
 	struct sockaddr_un *un = (struct sockaddr_un *)&c->ss;
 	size_t off = offsetof(struct sockaddr_un, sun_path);
@@ -381,9 +381,9 @@ int omega_broker_connect(struct omega_call *c) {
 		char path[sizeof c->ss];
 		memcpy(path, un->sun_path, c->len - off);
 		path[c->len - off] = 0;
-		r = connect_path(c, c->sock, path);
+		r = connect_path(listener, c, c->sock, path);
 	} else {
-		r = connect(c->sock, (struct sockaddr *)&c->ss, c->len) < 0 ? -errno : 0;
+		r = omega_broker_sliced(listener, c, c->sock, (struct sockaddr *)&c->ss, c->len);
 	}
 	close(c->sock);
 	c->sock = -1;

@@ -52,7 +52,7 @@ static void reply(struct broker *b, uint64_t id, int r) {
 static void answer(struct broker *b, struct omega_call *c) {
 	int r = omega_broker_take(b->listener, c);
 	if (r == 0)
-		r = omega_broker_connect(c);
+		r = omega_broker_connect(b->listener, c);
 	else if (c->sock >= 0)
 		close(c->sock);
 	reply(b, c->id, r);

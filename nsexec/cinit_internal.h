@@ -234,7 +234,10 @@ struct omega_call {
 	struct omega_call *next; // the pool's queue
 };
 int omega_broker_take(int listener, struct omega_call *c);
-int omega_broker_connect(struct omega_call *c);
+int omega_broker_connect(int listener, struct omega_call *c);
+
+// cinit_broker_signal.c
+int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len);
 void omega_broker_prepare(const struct spec *s);
 
 // cinit_broker_pool.c

@@ -83,9 +83,6 @@ func TestBrokerConnectSignalled(t *testing.T) {
 	if abi, _ := llsys.LandlockGetABIVersion(); abi >= 9 {
 		t.Skip("Landlock ABI 9: no connect broker")
 	}
-	if !goInitStage() && !noCgoBin(t) {
-		t.Skip("the C init stage's broker still holds a signalled blocking connect (cinit_broker.c)")
-	}
 	for _, u := range users {
 		for _, kind := range []string{"path", "abstract", "tcp"} {
 			t.Run(u.name+"/"+kind, func(t *testing.T) {

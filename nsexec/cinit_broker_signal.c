@@ -1,0 +1,126 @@
+//go:build linux && cgo && !omega_goinit
+
+// cinit_broker_signal.c: a blocking connect the broker makes for the
+// program ends, as the kernel's would, once a signal the calling thread
+// does not block is pending (broker_signal_linux.go does the same in the
+// Go init stage). The thread waits for the answer killably
+// (WAIT_KILLABLE_RECV), and the kernel wakes no thread for a fatal signal
+// that comes while a caught one is pending: without this, wget -T's
+// SIGALRM never ran during the connect, and timeout(1)'s SIGTERM or
+// Ctrl-C then left the program waiting too (for ever on a unix listener
+// that never accepts). The answer is the kernel's own (ERESTARTSYS): the
+// call is restarted where the handler has SA_RESTART and fails with EINTR
+// where not; a TCP connect goes on meanwhile, as the kernel's does.
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+
+#include "cinit_internal.h"
+
+// The kernel's ERESTARTSYS, never seen by the program: on the way back the
+// kernel restarts the call (SA_RESTART; the filter brings it to the broker
+// again) or makes it EINTR.
+#define OMEGA_ERESTARTSYS 512
+
+// How often a waiting connect looks for signals, in microseconds.
+enum { signal_poll_us = 50000 };
+
+// status_mask is the hexadecimal mask of a /proc/PID/status field.
+static uint64_t status_mask(const char *status, const char *field) {
+	const char *p = strstr(status, field);
+	return p ? strtoull(p + strlen(field), NULL, 16) : 0;
+}
+
+// interrupted tells whether a signal interrupts the thread's connect: one
+// pending for the thread alone, or for its process in two looks running
+// (*shared: the last look's; another thread that takes it first would
+// leave ERESTARTSYS to the program as errno 512, the kernel then seeing
+// no signal to restart for).
+static int interrupted(pid_t proc_pid, int *shared) {
+	char path[64], status[4096];
+	if (proc_pid <= 0)
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d/status", proc_pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, status, sizeof status - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	status[n] = 0;
+	uint64_t open_ = ~(status_mask(status, "\nSigBlk:") | status_mask(status, "\nSigIgn:"));
+	if (status_mask(status, "\nSigPnd:") & open_)
+		return 1;
+	int now = (status_mask(status, "\nShdPnd:") & open_) != 0;
+	int seen = *shared && now;
+	*shared = now;
+	return seen;
+}
+
+static int64_t now_us(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static int plain(int sock, const struct sockaddr *sa, socklen_t len) {
+	return connect(sock, sa, len) < 0 ? -errno : 0;
+}
+
+// omega_broker_sliced connects sock (the call's socket copy) to sa; 0 or
+// -errno. Where the connect may wait (a blocking stream or seqpacket
+// socket) it is made in signal_poll_us slices of SO_SNDTIMEO, the
+// socket's own put back after and honoured, and between slices it stops
+// for a signal (interrupted) or for a call that went away (its thread
+// was killed: nobody waits).
+int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len) {
+	int type = 0, fl = fcntl(sock, F_GETFL);
+	socklen_t tl = sizeof type;
+	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type == SOCK_DGRAM || fl < 0 || (fl & O_NONBLOCK))
+		return plain(sock, sa, len);
+	struct timeval old;
+	socklen_t ol = sizeof old;
+	if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &old, &ol) < 0)
+		return plain(sock, sa, len);
+	int64_t own = (int64_t)old.tv_sec * 1000000 + old.tv_usec;
+	struct timeval slice = {0, signal_poll_us};
+	if ((own > 0 && own <= signal_poll_us) || setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &slice, sizeof slice) < 0)
+		return plain(sock, sa, len);
+	int64_t start = now_us();
+	int first = 0, shared = 0, r;
+	uint64_t id = c->id;
+	for (;;) {
+		r = plain(sock, sa, len);
+		if (first == 0)
+			first = r;
+		// Still waiting: EAGAIN (unix), EINPROGRESS then EALREADY (TCP).
+		if (r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
+			break;
+		if (own > 0 && now_us() - start >= own) {
+			r = first; // what the kernel says when SO_SNDTIMEO passes
+			break;
+		}
+		if (interrupted(c->proc_pid, &shared)) {
+			r = -OMEGA_ERESTARTSYS;
+			break;
+		}
+		if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0) {
+			r = -ESRCH;
+			break;
+		}
+	}
+	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &old, sizeof old);
+	return r;
+}
