@@ -10,11 +10,8 @@ package nsexec
 // libcap's psx does) is not worth its risk for a test build: there PID 1's
 // other threads keep the namespace's capabilities, as README says.
 
-// boundsOtherThreads: nothing is done on the other threads here.
-const boundsOtherThreads = false
-
-// otherThreadsConfined tells whether onAllThreads reaches every thread.
+// otherThreadsConfined tells whether dropOnAllThreads reaches every thread.
 const otherThreadsConfined = false
 
-// onAllThreads does nothing in a cgo build (above).
-func onAllThreads(int, int) error { return nil }
+// dropOnAllThreads does nothing in a cgo build (above).
+func dropOnAllThreads() error { return nil }

@@ -2,9 +2,6 @@ package nsexec
 
 import (
 	"fmt"
-	"os"
-
-	"golang.org/x/sys/unix"
 )
 
 // PID 1's other threads. The Go init stage confines the thread that
@@ -23,21 +20,15 @@ import (
 
 // confineInit is confine for the init stage: with PID 1, every thread
 // of this process loses its capabilities and gets no_new_privs after
-// confine (which still needs them), and, where that is cheap
-// (boundsOtherThreads), its bounding set before (that takes
-// CAP_SETPCAP, which --user's id switch clears on every thread). A
-// failure is a warning (--fail-closed: refused): the program is confined
+// confine (which still needs them); the other threads' bounding sets
+// stay (pid1threads_nocgo_linux.go says why). A failure is a warning (--fail-closed: refused): the program is confined
 // either way, this is defence in depth.
 func confineInit(s *Spec, w warner) error {
 	if !s.PID1 || s.Plain {
 		return confine(s, w)
 	}
-	var bndErr error
-	if boundsOtherThreads {
-		bndErr = boundAllThreads()
-	}
 	// The program's profile last, as confine would: it binds the
-	// thread that runs onAllThreads' calls (signals, /proc, capset),
+	// thread that runs dropOnAllThreads' calls (signals, /proc, capset),
 	// and a custom one may kill them.
 	profile := s.Seccomp
 	s.Seccomp = nil
@@ -46,7 +37,7 @@ func confineInit(s *Spec, w warner) error {
 	if err != nil {
 		return err
 	}
-	if err := othersConfined(s, w, bndErr); err != nil {
+	if err := othersConfined(s, w); err != nil {
 		return err
 	}
 	// With the connect broker, supervise's startBroker installs it.
@@ -59,16 +50,13 @@ func confineInit(s *Spec, w warner) error {
 }
 
 // othersConfined drops the other threads' capabilities and says what
-// failed of that and of the bounding set (bndErr).
-func othersConfined(s *Spec, w warner, bndErr error) error {
+// failed of that.
+func othersConfined(s *Spec, w warner) error {
 	// From a thread outside the program's Landlock domain, whose signal
 	// scope refuses signals to the others before Linux 6.15 (the Go
 	// runtime's, AllThreadsSyscall's, or cgo's).
 	var err error
-	offThread(func() { err = onAllThreads(dropPrivileges, 0) })
-	if err == nil && bndErr != nil {
-		err = fmt.Errorf("bounding set: %w", bndErr)
-	}
+	offThread(func() { err = dropOnAllThreads() })
 	if err == nil {
 		return nil
 	}
@@ -78,29 +66,4 @@ func othersConfined(s *Spec, w warner, bndErr error) error {
 	}
 	w.warn(fmt.Sprintf(msg, err))
 	return nil
-}
-
-// The operations onAllThreads runs on each thread.
-const (
-	dropBoundingSet = 1 // PR_CAPBSET_DROP of every capability up to the last
-	dropPrivileges  = 2 // ambient cleared, capset to nothing, no_new_privs
-)
-
-// boundAllThreads empties every thread's bounding set, when this
-// thread may (dropBounding's condition; the threads all have the same
-// capabilities before confine).
-func boundAllThreads() error {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
-		return &os.SyscallError{Syscall: "capget", Err: err}
-	}
-	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
-		return nil
-	}
-	last, err := lastCap()
-	if err != nil {
-		return err
-	}
-	return onAllThreads(dropBoundingSet, last)
 }

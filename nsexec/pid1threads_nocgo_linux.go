@@ -11,7 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// boundsOtherThreads: not without cgo. AllThreadsSyscall stops the
+// The other threads' bounding sets stay: AllThreadsSyscall stops the
 // world once a call, and the bounding set takes one a capability: 41
 // cost 6-8 ms a launch here (the launch's third). Once a thread has no
 // capabilities and no_new_privs its bounding set is inert: an execve
@@ -19,21 +19,17 @@ import (
 // no_new_privs, capset cannot add to the inheritable set without
 // CAP_SETPCAP, and a multithreaded process cannot enter a new user
 // namespace; PID 1's other threads never execve anyway.
-const boundsOtherThreads = false
 
 // otherThreadsConfined: AllThreadsSyscall reaches every thread.
 const otherThreadsConfined = true
 
-// onAllThreads runs ops (dropPrivileges: dropBoundingSet is not asked
-// for) on every thread of this process, this one included, with the Go
+// dropOnAllThreads clears the ambient and all other capabilities and sets
+// no_new_privs on every thread of this process, this one included, with the Go
 // runtime's AllThreadsSyscall, which stops the world, so no thread
 // escapes, and panics if the threads' results differ: they are alike
 // here (confine cleared this thread's already; clearing again is no
 // error).
-func onAllThreads(ops, _ int) error {
-	if ops&dropPrivileges == 0 {
-		return nil
-	}
+func dropOnAllThreads() error {
 	if err := allThreads("prctl(PR_CAP_AMBIENT_CLEAR_ALL)", unix.SYS_PRCTL, unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0); err != nil {
 		return err
 	}

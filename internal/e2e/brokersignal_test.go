@@ -5,8 +5,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"os/exec"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -133,14 +131,4 @@ func termDuringConnect(t *testing.T, w *world, kind string) (int, time.Duration)
 		return -1, time.Since(start)
 	}
 	return shellStatus(c.ProcessState), time.Since(start)
-}
-
-// noCgoBin tells whether the binary under test was built without cgo
-// (OMEGA_E2E_BIN), whose init stage is the Go one.
-func noCgoBin(t *testing.T) bool {
-	out, err := exec.Command(bin, "--version").CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s --version: %v", bin, err)
-	}
-	return strings.Contains(string(out), "built without cgo")
 }
