@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -24,16 +23,7 @@ func TestBrokerBeforePathFDsClosed(t *testing.T) {
 			got := listenUnix(t, host)
 			// fds 3…900: below the usual soft nofile of 1024, so that the
 			// launcher can still open files.
-			files := make([]*os.File, 898)
-			for i := range files {
-				f, err := os.Open("/")
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				files[i] = f
-			}
-			r := w.runWith(nil, files, bin, "--", probe, "connect-unix-early", "/proc/self/fd/9"+host, "300")
+			r := w.runWith(nil, leakedRoots(t, 898), bin, "--", probe, "connect-unix-early", "/proc/self/fd/9"+host, "300")
 			if got() {
 				t.Errorf("the host's socket took a connection through PID 1's fd 9: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 			}

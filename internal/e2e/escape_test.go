@@ -135,16 +135,7 @@ var escapes = []escape{
 		host := filepath.Join(root, "lk-"+worldID(w)+".sock")
 		got := listenUnix(t, host)
 		// At fd 9: the launcher's own fds 3… (the spec) would cover a lower one.
-		files := make([]*os.File, 7)
-		for i := range files {
-			f, err := os.Open("/")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			files[i] = f
-		}
-		w.runWith(nil, files, bin, "--mode", mode, "--", probe, "connect-unix", "/proc/self/fd/9"+host)
+		w.runWith(nil, leakedRoots(t, 7), bin, "--mode", mode, "--", probe, "connect-unix", "/proc/self/fd/9"+host)
 		return got()
 	}, controlOnly},
 	{"own-socket-dgram", 0, func(t *testing.T, w *world, mode string) bool {
@@ -371,4 +362,20 @@ func TestEscapes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// leakedRoots are n fds of the host's / for the caller to leak to
+// omega-run (fds 3 on), closed when the test ends.
+func leakedRoots(t *testing.T, n int) []*os.File {
+	t.Helper()
+	files := make([]*os.File, n)
+	for i := range files {
+		f, err := os.Open("/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		files[i] = f
+	}
+	return files
 }
