@@ -21,9 +21,10 @@ HOSTARCH    := $(shell $(GO) env GOHOSTARCH 2>/dev/null)
 # and python3-venv are the everyday tools (and Claude Code) the e2e suite
 # runs confined (Debian's npm only where no npm is installed: NodeSource's
 # nodejs ships its own and conflicts with it); procps gives its zombie
-# test ps; zsh checks the zsh completion's syntax.
+# test ps; zsh checks the zsh completion's syntax; strace fails an open
+# for the unreadable-mount-table test.
 NODEDEBS    := $(if $(shell command -v npm 2>/dev/null),,nodejs npm)
-DEBS        := libseccomp-dev bubblewrap pkg-config gcc musl-tools gperf curl xz-utils patch python3-venv procps zsh $(NODEDEBS)
+DEBS        := libseccomp-dev bubblewrap pkg-config gcc musl-tools gperf curl xz-utils patch python3-venv procps zsh strace $(NODEDEBS)
 STATIC_ENV  := GO='$(GO)' LDFLAGS='$(LDFLAGS)' BUILDTAGS='$(BUILDTAGS)'
 
 .PHONY: help deps build test test-short run cross lint clean static deps-cross dist install uninstall
@@ -34,7 +35,7 @@ help: ## list the targets
 deps: ## install what building and testing need (Debian; root or sudo)
 	@if ! pkg-config --exists libseccomp 2>/dev/null || ! command -v bwrap >/dev/null || ! command -v musl-gcc >/dev/null || ! command -v gperf >/dev/null \
 	   || ! command -v curl >/dev/null || ! command -v patch >/dev/null || ! command -v xz >/dev/null \
-	   || ! command -v npm >/dev/null || ! command -v ps >/dev/null || ! command -v zsh >/dev/null || ! python3 -c 'import ensurepip' 2>/dev/null; then \
+	   || ! command -v npm >/dev/null || ! command -v ps >/dev/null || ! command -v zsh >/dev/null || ! command -v strace >/dev/null || ! python3 -c 'import ensurepip' 2>/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq $(DEBS); \
 	  else echo "run: sudo apt-get install -y $(DEBS)"; exit 1; fi; fi
 	$(GO) mod download
