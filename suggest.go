@@ -23,11 +23,42 @@ func didYouMean(c *cli.Context, name string) string {
 			return hint
 		}
 	}
+	if s := nearFlag(flags, name); s != "" {
+		return "; did you mean --" + s + "?"
+	}
 	s := cli.SuggestFlag(flags, name, false)
 	if len(s) < 3 || smetrics.JaroWinkler(name, strings.TrimLeft(s, "-"), 0.7, 4) < suggestScore {
 		return ""
 	}
 	return "; did you mean " + s + "?"
+}
+
+// nearFlag is the flag name that name differs from only in case (--Mode)
+// or by two adjacent letters swapped (--nte), or "": Jaro-Winkler scores
+// such short or capitalised names too low, and urfave/cli's pick for
+// --nte was --unsetenv.
+func nearFlag(flags []cli.Flag, name string) string {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 && (strings.EqualFold(n, name) || swapped(n, name)) {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// swapped reports whether a and b differ only by one pair of adjacent
+// bytes exchanged.
+func swapped(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // beforeCommand says where a launcher-only flag given after a command
