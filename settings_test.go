@@ -156,6 +156,11 @@ func TestErrorNamesSource(t *testing.T) {
 		{nil, []string{"--allow-write", "/no/such/flag"}, "--allow-write /no/such/flag: no such file or directory\n"},
 		{map[string]string{"OMEGA_SANDBOX_MODE": "zz"}, nil, `--mode: unknown mode "zz" (want one of sandbox, rx, rwx) (from OMEGA_SANDBOX_MODE)`},
 		{map[string]string{"OMEGA_RUN_SECCOMP": "/no/such.json"}, nil, "(from OMEGA_RUN_SECCOMP)"},
+		// A cgroup limit is named by its flag, as the others are, not by
+		// the package that parses it.
+		{nil, []string{"--memory", "10X"}, `omega-run: --memory "10X": unknown suffix "X" (want bytes with an optional K, M, G or T suffix, powers of 1024, e.g. 512M)` + "\n"},
+		{map[string]string{"OMEGA_RUN_PIDS": "0"}, nil, `omega-run: --pids "0": want a whole number of at least 1 (from OMEGA_RUN_PIDS)` + "\n"},
+		{nil, []string{"--cpus", "0.001"}, `omega-run: --cpus "0.001": below the minimum 0.01`},
 		// Said once, where the setting is named.
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 		// A value that reads like a source is still followed by its own.

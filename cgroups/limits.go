@@ -32,6 +32,21 @@ const (
 	maxCPUs = 1 << 20
 )
 
+// LimitError is a limit ParseLimits or Validate refuses; it wraps
+// ErrInvalid. Its fields let a caller name the limit its own way (the
+// launcher: "--memory "10X": unknown suffix …").
+type LimitError struct {
+	Limit  string // memory, pids or cpus
+	Value  string // as given
+	Reason string
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("cgroups: %v: %s %q: %s", ErrInvalid, e.Limit, e.Value, e.Reason)
+}
+
+func (e *LimitError) Unwrap() error { return ErrInvalid }
+
 // Limits are the requested limits; a zero field means no limit.
 type Limits struct {
 	// Memory is the limit in bytes on RAM + swap (swap is not used beyond
@@ -61,15 +76,15 @@ func (l Limits) CPUQuota() (quota int64, period uint64) {
 func (l Limits) Validate() error {
 	switch {
 	case l.Memory != 0 && l.Memory < MinMemory:
-		return fmt.Errorf("cgroups: %w: memory limit %d bytes is below the minimum %s", ErrInvalid, l.Memory, "6M")
+		return &LimitError{"memory", strconv.FormatInt(l.Memory, 10), "below the minimum 6M"}
 	case l.Pids < 0:
-		return fmt.Errorf("cgroups: %w: pids limit %d is negative", ErrInvalid, l.Pids)
+		return &LimitError{"pids", strconv.FormatInt(l.Pids, 10), "negative"}
 	case l.CPUs != 0 && !(l.CPUs > 0 && l.CPUs <= maxCPUs):
-		return fmt.Errorf("cgroups: %w: cpus %v out of range", ErrInvalid, l.CPUs)
+		return &LimitError{"cpus", fmt.Sprint(l.CPUs), "out of range"}
 	}
 	if q, _ := l.CPUQuota(); l.CPUs != 0 && q < minCPUQuota {
-		return fmt.Errorf("cgroups: %w: cpus %v is below the minimum 0.01 (a %dus quota per %dus)",
-			ErrInvalid, l.CPUs, minCPUQuota, CPUPeriod)
+		return &LimitError{"cpus", fmt.Sprint(l.CPUs),
+			fmt.Sprintf("below the minimum 0.01 (a %dus quota per %dus)", minCPUQuota, CPUPeriod)}
 	}
 	return nil
 }
@@ -102,13 +117,13 @@ func ParseLimits(memory, pids, cpus string) (Limits, error) {
 	// strings.ToLower would take a Kelvin sign (U+212A) for the K suffix.
 	for _, v := range []struct{ flag, value string }{{"memory", memory}, {"pids", pids}, {"cpus", cpus}} {
 		if strings.ContainsFunc(v.value, func(r rune) bool { return r >= utf8.RuneSelf }) {
-			return Limits{}, fmt.Errorf("cgroups: %w: %s %q: not ASCII", ErrInvalid, v.flag, v.value)
+			return Limits{}, &LimitError{v.flag, v.value, "not ASCII"}
 		}
 	}
 	if memory = strings.TrimSpace(memory); memory != "" {
 		if l.Memory, err = parseSize(memory); err != nil {
-			return Limits{}, fmt.Errorf("cgroups: %w: memory %q: %w (want bytes with an optional K, M, G or T suffix, powers of 1024, e.g. 512M)",
-				ErrInvalid, memory, err)
+			return Limits{}, &LimitError{"memory", memory,
+				err.Error() + " (want bytes with an optional K, M, G or T suffix, powers of 1024, e.g. 512M)"}
 		}
 		if l.Memory < MinMemory {
 			hint := ""
@@ -117,21 +132,21 @@ func ParseLimits(memory, pids, cpus string) (Limits, error) {
 			if n, err := strconv.ParseUint(memory, 10, 64); err == nil && n<<20 >= MinMemory && n < 1<<40 {
 				hint = fmt.Sprintf(" (did you mean %sM?)", memory)
 			}
-			return Limits{}, fmt.Errorf("cgroups: %w: memory %q is below the minimum 6M: omega-run's init stage runs in the group too%s",
-				ErrInvalid, memory, hint)
+			return Limits{}, &LimitError{"memory", memory,
+				"below the minimum 6M: omega-run's init stage runs in the group too" + hint}
 		}
 	}
 	if pids = strings.TrimSpace(pids); pids != "" {
 		n, err := strconv.ParseInt(pids, 10, 64)
 		if err != nil || n < 1 {
-			return Limits{}, fmt.Errorf("cgroups: %w: pids %q: want a whole number of at least 1", ErrInvalid, pids)
+			return Limits{}, &LimitError{"pids", pids, "want a whole number of at least 1"}
 		}
 		l.Pids = n
 	}
 	if cpus = strings.TrimSpace(cpus); cpus != "" {
 		f, err := strconv.ParseFloat(cpus, 64)
 		if err != nil || !(f > 0 && f <= maxCPUs) {
-			return Limits{}, fmt.Errorf("cgroups: %w: cpus %q: want a positive number of CPUs, e.g. 0.5 or 2", ErrInvalid, cpus)
+			return Limits{}, &LimitError{"cpus", cpus, "want a positive number of CPUs, e.g. 0.5 or 2"}
 		}
 		l.CPUs = f
 	}

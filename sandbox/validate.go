@@ -55,7 +55,10 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		return nil, fmt.Errorf("--rlimit: %w", err)
 	}
 	cg, err := cgroups.ParseLimits(o.Process.Memory, o.Process.Pids, o.Process.CPUs)
-	if err != nil {
+	if le := (*cgroups.LimitError)(nil); errors.As(err, &le) {
+		// Named by its flag, as the other settings are.
+		return nil, fmt.Errorf("--%s %q: %s", le.Limit, le.Value, le.Reason)
+	} else if err != nil {
 		return nil, err
 	}
 	if !cg.IsZero() && pol.Mode == ModeRWX {
