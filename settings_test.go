@@ -161,6 +161,9 @@ func TestErrorNamesSource(t *testing.T) {
 		{nil, []string{"--memory", "10X"}, `omega-run: --memory "10X": unknown suffix "X" (want bytes with an optional K, M, G or T suffix, powers of 1024, e.g. 512M)` + "\n"},
 		{map[string]string{"OMEGA_RUN_PIDS": "0"}, nil, `omega-run: --pids "0": want a whole number of at least 1 (from OMEGA_RUN_PIDS)` + "\n"},
 		{nil, []string{"--cpus", "0.001"}, `omega-run: --cpus "0.001": below the minimum 0.01`},
+		// A --seccomp file is named once, with no "read profile: open".
+		{nil, []string{"--seccomp", home + "/none.json"}, "omega-run: --seccomp " + home + "/none.json: no such file or directory\n"},
+		{nil, []string{"--seccomp", config}, "omega-run: --seccomp " + config + ":1:2: invalid character 's' looking for beginning of value\n"},
 		// Said once, where the setting is named.
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 		// A value that reads like a source is still followed by its own.

@@ -155,7 +155,16 @@ func readSeccompFile(p profiles.Policy) (*seccomp.Profile, error) {
 	}
 	prof, err := seccomp.Resolve(p.Seccomp)
 	if err != nil {
-		return nil, fmt.Errorf("--seccomp %s: %w", p.Seccomp, err)
+		return nil, seccompFileError(p.Seccomp, err)
 	}
 	return prof, nil
+}
+
+// seccompFileError names the --seccomp file once: Resolve's errors about
+// a file mostly begin with its name ("FILE:2:1: unexpected end of JSON").
+func seccompFileError(file string, err error) error {
+	if strings.HasPrefix(err.Error(), file+":") {
+		return fmt.Errorf("--seccomp %w", err)
+	}
+	return fmt.Errorf("--seccomp %s: %w", file, err)
 }

@@ -28,7 +28,7 @@ func TestRefusedBeforeCreating(t *testing.T) {
 		{"socket missing", Options{AllowSocket: []string{"/no/such.sock"}}, "--allow-socket /no/such.sock: no such file"},
 		{"workdir missing", Options{Workdir: "/no/such/dir"}, "--workdir /no/such/dir: no such file"},
 		{"workdir a file", Options{Workdir: file}, "--workdir " + file + ": not a directory"},
-		{"seccomp file missing", Options{Mode: ModeRX, Seccomp: "/no/such.json"}, "--seccomp /no/such.json: read profile"},
+		{"seccomp file missing", Options{Mode: ModeRX, Seccomp: "/no/such.json"}, "--seccomp /no/such.json: no such file or directory"},
 		{"seccomp file malformed", Options{Seccomp: badProfile}, "bad.json:1:"},
 		{"bad rlimit", Options{Process: Process{Rlimits: []string{"nofile"}}}, `--rlimit: invalid resource limit "nofile"`},
 		{"hostname outside sandbox", Options{Mode: ModeRX, Process: Process{Hostname: "h"}}, "--hostname needs --mode sandbox"},

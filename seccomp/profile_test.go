@@ -16,10 +16,11 @@ func TestBadInput(t *testing.T) {
 		json string // written to dir/<name>.json unless path is set
 		path string
 		want []string // substrings of the error, in order
+		not  string   // not in the error
 	}{
-		{name: "missing file", path: filepath.Join(dir, "nope.json"), want: []string{"read profile: open ", "nope.json: no such file or directory"}},
+		{name: "missing file", path: filepath.Join(dir, "nope.json"), want: []string{"nope.json: no such file or directory"}, not: "read profile"},
 		{name: "unknown name", path: "defualt", want: []string{`unknown profile "defualt": not a built-in (default, strict, none) and no such file`}},
-		{name: "unreadable", path: dir, want: []string{"read profile: read ", "is a directory"}},
+		{name: "unreadable", path: dir, want: []string{"is a directory"}},
 		{name: "empty", json: "", want: []string{"empty.json: empty file"}},
 		{name: "syntax", json: "{\n\t\"defaultAction\": \"SCMP_ACT_ALLOW\",\n\t\"syscalls\": [{\"names\": [\"read\"] \"action\": \"SCMP_ACT_ERRNO\"}]\n}\n",
 			want: []string{"syntax.json:3:34: invalid character '\"' after object key:value pair"}},
@@ -27,6 +28,8 @@ func TestBadInput(t *testing.T) {
 		{name: "type", json: "{\"defaultAction\": \"SCMP_ACT_ALLOW\",\n \"syscalls\": [{\"names\": \"read\", \"action\": \"SCMP_ACT_ALLOW\"}]}",
 			want: []string{"type.json:2:", "syscalls.names: got a string, want a list"}},
 		{name: "negative", json: `{"defaultAction": "SCMP_ACT_ERRNO", "defaultErrnoRet": -1}`, want: []string{"negative.json:1:57: defaultErrnoRet: got a number -1, want a non-negative integer"}},
+		{name: "array", json: "[]", want: []string{"array.json:1:1: the profile: got a list, want an object"}},
+		{name: "bool", json: `{"defaultAction": true}`, want: []string{"bool.json:1:22: defaultAction: got a boolean, want a string"}},
 		{name: "trailing", json: `{"defaultAction": "SCMP_ACT_ALLOW"} {}`, want: []string{"trailing.json:1:37: unexpected data after the profile"}},
 		{name: "unknown field", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscals": []}`, want: []string{`unknown field "syscals"`}},
 		{name: "no default", json: `{"syscalls": []}`, want: []string{"no default.json: defaultAction is missing"}},
@@ -87,6 +90,9 @@ func TestBadInput(t *testing.T) {
 					t.Fatalf("error %q\nwant it to contain %q", msg, w)
 				}
 				rest = rest[i+len(w):]
+			}
+			if c.not != "" && strings.Contains(msg, c.not) {
+				t.Errorf("error %q contains %q", msg, c.not)
 			}
 		})
 	}

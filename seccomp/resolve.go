@@ -63,6 +63,11 @@ func readError(name string, err error) error {
 		return fmt.Errorf("unknown profile %q: not a built-in (%s, %s, %s) and no such file",
 			name, profiles.SeccompDefault, profiles.SeccompStrict, profiles.SeccompNone)
 	}
+	// "NAME: no such file or directory", as the parse errors begin with
+	// NAME, not "read profile: open NAME: …".
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) && pe.Path == name {
+		return fmt.Errorf("%s: %w", name, pe.Err)
+	}
 	return fmt.Errorf("read profile: %w", err)
 }
 
@@ -102,7 +107,11 @@ func jsonError(source string, data []byte, err error) error {
 		return fmt.Errorf("%s:%d:%d: %s", source, line, col, syn.Error())
 	case errors.As(err, &typ):
 		line, col := position(data, typ.Offset-1)
-		return fmt.Errorf("%s:%d:%d: %s: got a %s, want a %s", source, line, col, typ.Field, typ.Value, jsonKind(typ.Type))
+		field := typ.Field
+		if field == "" {
+			field = "the profile"
+		}
+		return fmt.Errorf("%s:%d:%d: %s: got %s, want %s", source, line, col, field, withArticle(jsonValue(typ.Value)), withArticle(jsonKind(typ.Type)))
 	case errors.Is(err, io.EOF):
 		return fmt.Errorf("%s: empty file, want a JSON profile", source)
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -110,6 +119,25 @@ func jsonError(source string, data []byte, err error) error {
 		return fmt.Errorf("%s:%d:%d: unexpected end of JSON", source, line, col)
 	}
 	return fmt.Errorf("%s: %s", source, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// jsonValue names a JSON value as jsonKind does ("array" is a list).
+func jsonValue(v string) string {
+	switch v {
+	case "array":
+		return "list"
+	case "bool":
+		return "boolean"
+	}
+	return v
+}
+
+// withArticle puts "a" or "an" before a kind ("an object").
+func withArticle(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
 }
 
 // jsonKind names what JSON value a Go type takes.
