@@ -96,8 +96,11 @@ func (c *compiler) resolveNames() {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		c.warnf("%d syscalls unknown to libseccomp %s have no rules and get the default action (%s): %s",
-			len(unknown), Version(), describeRet(c.plan.def), strings.Join(unknown, ", "))
+		what := fmt.Sprintf("%d syscalls unknown to libseccomp %s have", len(unknown), Version())
+		if len(unknown) == 1 {
+			what = "1 syscall unknown to libseccomp " + Version() + " has"
+		}
+		c.warnf("%s no rules and get the default action (%s): %s", what, describeRet(c.plan.def), strings.Join(unknown, ", "))
 	}
 }
 

@@ -91,7 +91,7 @@ func TestCompileWarningsAndErrors(t *testing.T) {
 		err        string // substring of the error
 	}{
 		{name: "unknown syscall", json: `{"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [{"names": ["frobnicate", "reboot"], "action": "SCMP_ACT_ERRNO"}]}`,
-			warning: "1 syscalls unknown to libseccomp " + Version() + " have no rules and get the default action (allow): frobnicate"},
+			warning: "1 syscall unknown to libseccomp " + Version() + " has no rules and get the default action (allow): frobnicate"},
 		{name: "unsupported arch", json: `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_M68K"]}`,
 			warning: "architecture SCMP_ARCH_M68K left out"},
 		{name: "other byte order", json: `{"defaultAction": "SCMP_ACT_ALLOW", "architectures": ["SCMP_ARCH_S390X"]}`,
