@@ -124,6 +124,9 @@ func Parse(data []byte, name string) (File, error) {
 	if err := toml.Unmarshal(data, &raw); err != nil {
 		return File{}, positioned(name, err)
 	}
+	if err := textKeys(name, raw); err != nil {
+		return File{}, err
+	}
 	// Only [sandbox] is ours: decode it strictly, the rest not at all.
 	var f File
 	dec := toml.NewDecoder(bytes.NewReader(data))
@@ -163,6 +166,21 @@ func strayKeys(name string, raw map[string]any) []string {
 
 // knownKeys are the keys of [sandbox], as the gateway spells them too.
 var knownKeys = []string{"mode", "allow_write", "read_only", "hide", "allow_socket", "net", "seccomp", "fail_closed", "pty"}
+
+// textKeys refuses a mode or net that is not a TOML string: the decoder
+// hands "mode = 3" to UnmarshalText as "3", whose error then names
+// neither the key nor what to write.
+func textKeys(name string, raw map[string]any) error {
+	table, _ := raw["sandbox"].(map[string]any)
+	for _, k := range []struct{ key, values string }{{"mode", `"sandbox", "rx" or "rwx"`}, {"net", `"host" or "none"`}} {
+		if v, ok := table[k.key]; ok {
+			if _, isString := v.(string); !isString {
+				return fmt.Errorf("config: %s: sandbox.%s: want a string in double quotes (%s), not %v", name, k.key, k.values, v)
+			}
+		}
+	}
+	return nil
+}
 
 // exactKeys refuses keys that the decoder matched without regard to case:
 // it reads [SANDBOX] as [sandbox] and Mode as mode, so "mode = "rx"" then

@@ -31,6 +31,9 @@ fail_closed = true
 		{"syntax", "[sandbox\nmode = 1\n", "c.toml:1:"},
 		{"bad mode", "[sandbox]\n\nmode = \"bogus\"\n", `c.toml:3:8: sandbox.mode: unknown mode "bogus"`},
 		{"bad net", "[sandbox]\nnet = \"wifi\"\n", `c.toml:2:7: sandbox.net: unknown network "wifi"`},
+		// Decoded by UnmarshalText, which would name neither key nor type.
+		{"mode a number", "[sandbox]\nmode = 3\n", `c.toml: sandbox.mode: want a string in double quotes ("sandbox", "rx" or "rwx"), not 3`},
+		{"net a boolean", "[sandbox]\nnet = false\n", `c.toml: sandbox.net: want a string in double quotes ("host" or "none"), not false`},
 		{"sandbox not a table", "sandbox = 3\n", "c.toml:1:11: sandbox: want a table: a [sandbox] line, then key = value lines"},
 		// The decoder ignores case; the gateway and a reader of the file do not.
 		{"table in capitals", "[SANDBOX]\nmode = \"rwx\"\n", "c.toml: table SANDBOX: keys are case-sensitive"},
