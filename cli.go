@@ -141,10 +141,31 @@ func usageError(help string) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
 		msg := usageMessage(err.Error())
 		if name, ok := strings.CutPrefix(msg, "unknown flag --"); ok {
+			if typedShort(c, name) {
+				msg = "unknown flag -" + name
+			}
 			msg += didYouMean(c, name)
 		}
 		return cli.Exit("omega-run: "+msg+" (see "+help+")", sandbox.ExitLauncher)
 	}
+}
+
+// typedShort reports whether the unknown flag name was typed with one
+// dash (-x): Go's flag package reports -x and --x alike.
+func typedShort(c *cli.Context, name string) bool {
+	args, _ := c.App.Metadata["args"].([]string)
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-"+name || strings.HasPrefix(a, "-"+name+"=") {
+			return true
+		}
+		if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+			return false
+		}
+	}
+	return false
 }
 
 // usageMessage rewords urfave/cli's and the flag package's messages that

@@ -47,7 +47,7 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"completion", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"manpage", "--bogus"}, "unknown flag --bogus"},
 		{[]string{"manpage", "extra"}, `manpage takes no arguments, got "extra"`},
-		{[]string{"-bogus", "--", "true"}, "unknown flag --bogus"},
+		{[]string{"-bogus", "--", "true"}, "unknown flag -bogus"}, // as typed
 		{[]string{"--preserve-fds", "x", "--", "true"}, `--preserve-fds "x": not a number`},
 		{[]string{"--fail-closed=maybe", "--", "true"}, "--fail-closed=maybe: want true or false"},
 		{[]string{"--log-level", "loud", "--", "true"}, `--log-level "loud": want debug, info, warning or error`},
@@ -155,6 +155,27 @@ func TestDidYouMean(t *testing.T) {
 		has := strings.Contains(stderr, "did you mean")
 		if code != 125 || strings.Count(stderr, "\n") != 1 || has != (c.want != "") || !strings.Contains(stderr, "did you mean "+c.want+"?") && has {
 			t.Errorf("%q: exit %d, stderr %q; want 125, one line, suggesting %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// TestUnknownShortFlag: an unknown flag is shown as typed: -x, not the
+// --x that Go's flag package reads it as.
+func TestUnknownShortFlag(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-x", "--", "true"}, "omega-run: unknown flag -x (see omega-run --help)\n"},
+		{[]string{"-n=1", "--", "true"}, "omega-run: unknown flag -n (see omega-run --help)\n"},
+		{[]string{"--x", "--", "true"}, "omega-run: unknown flag --x (see omega-run --help)\n"},
+		{[]string{"explain", "-q"}, "omega-run: unknown flag -q (see omega-run explain --help)\n"},
+		{[]string{"-nte", "none", "--", "true"}, "omega-run: unknown flag -nte; did you mean --net? (see omega-run --help)\n"},
+	} {
+		_, stderr, code := runCaptured(t, c.args...)
+		if code != 125 || stderr != c.want {
+			t.Errorf("%q: exit %d, stderr %q; want 125 and %q", c.args, code, stderr, c.want)
 		}
 	}
 }
