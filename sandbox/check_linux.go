@@ -36,8 +36,11 @@ func Check() Report {
 		if outer := outerSandbox(); outer != "" { // as the launch's warning says
 			r.NamespacesError += "; this omega-run runs inside another omega-run (OMEGA_SANDBOX=" + outer +
 				"), which keeps programs from setting up user namespaces: its confinement still holds here"
-		} else if cause := cloneFailure(err); unitFix(cause) != "" { // the launch's words
-			r.NamespacesError = cause + "; " + unitFix(cause)
+		} else if cause := cloneFailure(err); cause != "" { // the launch's words
+			r.NamespacesError = cause
+			if fix := unitFix(cause); fix != "" {
+				r.NamespacesError += "; " + fix
+			}
 		}
 	} else {
 		r.Namespaces = true

@@ -252,7 +252,11 @@ func cloneFailure(err error) string {
 			return "creating them failed: " + errno.Error() + ": " + by
 		}
 		return "creating them failed: " + errno.Error()
-	case unix.EACCES, unix.EROFS, unix.ENOSPC, unix.EUSERS, unix.EINVAL:
+	case unix.ENOSPC: // not a full disk
+		return "creating them failed with ENOSPC: the kernel's limit user.max_user_namespaces is 0 or used up"
+	case unix.EUSERS:
+		return "creating them failed with EUSERS: user namespaces nest at most 32 deep"
+	case unix.EACCES, unix.EROFS, unix.EINVAL:
 		return "creating them failed: " + errno.Error()
 	}
 	return ""

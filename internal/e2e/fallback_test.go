@@ -152,6 +152,10 @@ func TestFallbackMountRefusedRoot(t *testing.T) {
 	}
 }
 
+// noUsernsWhy is what the fallback and check say where bubblewrap's
+// --disable-userns leaves no user namespace to create (clone: ENOSPC).
+const noUsernsWhy = "creating them failed with ENOSPC: the kernel's limit user.max_user_namespaces is 0 or used up"
+
 // TestFallbackNoUserNamespaces runs omega-run where creating a user
 // namespace fails, inside bubblewrap's --disable-userns. Root's program
 // then has only Landlock, as in rx, and gets rx's warning about metadata.
@@ -163,6 +167,10 @@ func TestFallbackNoUserNamespaces(t *testing.T) {
 			r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
 			if !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stdout, "ran") {
 				t.Errorf("want one warning and a run; stdout %q stderr %q", r.stdout, r.stderr)
+			}
+			// ENOSPC is said as the limit it is, not a full disk.
+			if !strings.Contains(r.stderr, noUsernsWhy) || strings.Contains(r.stderr, "no space left") {
+				t.Errorf("the warning does not say %q: %q", noUsernsWhy, r.stderr)
 			}
 			if cfg := filepath.Join(w.dataDir, "config.toml"); !strings.Contains(r.stderr, "writable, though kept read-only in the sandbox: "+cfg) {
 				t.Errorf("the warning does not name %s: %q", cfg, r.stderr)
@@ -198,8 +206,8 @@ func TestCheckNoUserNamespaces(t *testing.T) {
 			w := newWorld(t, u)
 			wrap := noUserns(t, u.uid)
 			r := w.under(wrap, "check")
-			if r.code != 1 || !strings.Contains(r.stdout, "namespaces:      no") {
-				t.Fatalf("exit %d, stdout %q; want namespaces: no and exit 1", r.code, r.stdout)
+			if r.code != 1 || !strings.Contains(r.stdout, "namespaces:      no: "+noUsernsWhy) {
+				t.Fatalf("exit %d, stdout %q; want namespaces: no, the launch's reason, and exit 1", r.code, r.stdout)
 			}
 			if strings.Contains(r.stdout, "Landlock RESOLVE_UNIX") {
 				t.Skip("Landlock refuses host sockets itself here")
