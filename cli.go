@@ -11,15 +11,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
+// usageText: urfave/cli indents each line after the first by three
+// spaces, so the USAGE lines have none.
 const usageText = `omega-run [flags] [--] PROGRAM [ARGS...]
-   omega-run check [--json]
-   omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
-   omega-run prompt [RUN FLAGS] [--workspace DIR]
-   omega-run help [COMMAND]
-   (--log-level and --log-format go before the command: omega-run --log-level debug explain)
+omega-run check [--json]
+omega-run explain [--json] [--os darwin] [flags] [-- PROGRAM [ARGS...]]
+omega-run prompt [RUN FLAGS] [--workspace DIR]
+omega-run help [COMMAND]
+(--log-level and --log-format go before the command: omega-run --log-level debug explain)
 
 EXAMPLES:
-   omega-run -- claude                         confine Claude Code (sandbox mode)
+   omega-run -- claude                         confine Claude Code (sandbox mode); it may
+                                               read this directory, not write it
+   omega-run --allow-write . -- claude         the same, and it may edit this directory
    omega-run --mode rx --allow-write "$PWD" -- make
                                                read anywhere; write here, in ~/.omega, ~/.claude,
                                                and the host's /tmp and /dev/shm

@@ -101,6 +101,24 @@ func TestHelpFlag(t *testing.T) {
 	}
 }
 
+// TestHelpUsageAligned: the USAGE lines start in one column (urfave/cli
+// indents every line after the first by three more spaces), and the
+// examples show how to let a program write where it was started.
+func TestHelpUsageAligned(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	stdout, _, _ := runCaptured(t, "--help")
+	_, usage, _ := strings.Cut(stdout, "USAGE:\n")
+	usage, _, _ = strings.Cut(usage, "\n\n")
+	for _, line := range strings.Split(usage, "\n") {
+		if !strings.HasPrefix(line, "   omega-run ") && !strings.HasPrefix(line, "   (") {
+			t.Errorf("USAGE line %q does not start in the column of the first", line)
+		}
+	}
+	if !strings.Contains(stdout, "   omega-run --allow-write . -- claude ") {
+		t.Error("no example of --allow-write . with claude")
+	}
+}
+
 // TestDashesAsValue: every flag that takes a value, given "--" as its
 // next word, says it needs a value instead of taking "--" (which was
 // --allow-write $PWD/--: no such file or directory).
