@@ -399,7 +399,7 @@ void omega_enter_mounts(struct spec *s) {
 		if (rw && chdir("/") < 0)
 			omega_dief(errno, "chdir /");
 		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s%s",
-		         *wd ? wd : "(no longer in the host's tree either)",
+		         *wd ? wd : "(deleted or unmounted on the host)",
 		         e == EXDEV ? "that path is another directory there" : omega_errstr(e),
 		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only",
 		         s->tmp_from[0] && strncmp(wd, "/tmp/", 5) == 0 ? TMP_WD_HINT : "");

@@ -110,7 +110,7 @@ func hiddenWorkdirByPath(hidden []string) error {
 // mounted: the sandbox's mounts are all there.
 func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) error {
 	if wd == "" {
-		wd = "(no longer in the host's tree either)"
+		wd = "(deleted or unmounted on the host)"
 	}
 	// Read-only, as every mount is now: but a mount that no path
 	// reached (covered on the host) stays as it was where the kernel

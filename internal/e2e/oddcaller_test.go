@@ -78,7 +78,7 @@ func TestDeletedWorkdirWarning(t *testing.T) {
 			mustMkdir(t, d)
 			chownTree(t, d, u)
 			r := w.runProg("/bin/sh", "-c", `cd "$0" && rmdir "$0" && exec "$@"`, d, bin, "--", "/bin/sh", "-c", "echo ran")
-			want := "omega-run: warning: working directory (no longer in the host's tree either) is not visible in the sandbox (no such file or directory); staying in it read-only"
+			want := "omega-run: warning: working directory (deleted or unmounted on the host) is not visible in the sandbox (no such file or directory); staying in it read-only"
 			if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, want+"\n") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want ran and the line %q", r.code, r.stdout, r.stderr, want)
 			}
