@@ -86,7 +86,7 @@ func runFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "pty", EnvVars: []string{"OMEGA_RUN_PTY"},
 			Usage: "sandbox: give the program a pseudo-terminal of its own in place of the caller's terminal, and relay (as sudo's use_pty)"},
 		&cli.StringSliceFlag{KeepSpace: true, Name: "rlimit", EnvVars: []string{"OMEGA_RUN_RLIMIT"},
-			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack, sigpending, msgqueue; repeatable)"},
+			Usage: "resource limit `NAME=SOFT[:HARD]` (nofile, nproc, as, cpu, fsize, core, memlock, stack, sigpending, msgqueue; repeatable; sandbox mode sets nproc, sigpending and msgqueue to half the caller's unless given)"},
 		&cli.StringFlag{Name: "memory", EnvVars: []string{"OMEGA_RUN_MEMORY"}, Usage: "cgroup memory limit in `BYTES` (K/M/G suffixes; the OOM killer acts above it; needs root or a delegated cgroup, as --pids and --cpus)"},
 		&cli.StringFlag{Name: "pids", EnvVars: []string{"OMEGA_RUN_PIDS"}, Usage: "cgroup limit of `N` tasks (threads included, omega-run's init stage too)"},
 		&cli.StringFlag{Name: "cpus", EnvVars: []string{"OMEGA_RUN_CPUS"}, Usage: "cgroup CPU limit in `CPUS` (0.5 is half of one CPU)"},
