@@ -332,7 +332,11 @@ func runAction(c *cli.Context) error {
 	args := c.Args().Slice()
 	status, err := s.opts.RunAndExit(args[0], args[1:]...) // runAction's return ends the process
 	if err != nil {
-		return cli.Exit("omega-run: "+s.fromSource(err), codeOf(err))
+		msg := s.fromSource(err)
+		if codeOf(err) == sandbox.ExitNotFound {
+			msg += commandHint(c, args[0])
+		}
+		return cli.Exit("omega-run: "+msg, codeOf(err))
 	}
 	return cli.Exit("", status)
 }

@@ -79,6 +79,32 @@ func TestNotFound(t *testing.T) {
 	}
 }
 
+// TestNotFoundCommandHint: a program not found that reads like a
+// command of omega-run's, typed without "--", gets the command it may
+// have meant; after "--" it is a program's name as given.
+func TestNotFoundCommandHint(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("PATH", t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"version"}, "omega-run: version: command not found (omega-run's own version: omega-run --version)\n"},
+		{[]string{"--mode", "rx", "explian"}, "omega-run: explian: command not found; did you mean the command omega-run explain?\n"},
+		{[]string{"chekc", "--json"}, "omega-run: chekc: command not found; did you mean the command omega-run check?\n"},
+		{[]string{"--", "version"}, "omega-run: version: command not found\n"},
+		{[]string{"frobnicate"}, "omega-run: frobnicate: command not found\n"},
+		{[]string{"chck"}, "omega-run: chck: command not found; did you mean the command omega-run check?\n"},
+		{[]string{"helm"}, "omega-run: helm: command not found\n"}, // a program, not a typo of help
+		{[]string{"checkov"}, "omega-run: checkov: command not found\n"},
+	} {
+		_, stderr, code := runCaptured(t, c.args...)
+		if code != 127 || stderr != c.want {
+			t.Errorf("%q: exit %d, stderr %q; want 127 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
 func TestGivenBefore(t *testing.T) {
 	app := newApp() // its flags as the CLI has them: wrapped (flagnames.go)
 	cases := []struct {

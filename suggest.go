@@ -86,3 +86,44 @@ func flagPlaceholder(f cli.Flag) string {
 // suggestScore: --alow-write scores 0.98, --nett 0.94, --user-name
 // (for --user) 0.89; --bogus 0.74 and --verbose 0.64 get no suggestion.
 const suggestScore = 0.85
+
+// commandHint follows "PROGRAM: command not found" when PROGRAM, typed
+// without "--" before it, reads like one of omega-run's commands
+// (omega-run version, omega-run explian): the user meant omega-run's.
+func commandHint(c *cli.Context, program string) string {
+	args, _ := c.App.Metadata["args"].([]string)
+	if walkFlags(args, c.App, func(string, bool) {}) {
+		return "" // omega-run -- version: a program of that name
+	}
+	if program == "version" {
+		return " (omega-run's own version: omega-run --version)"
+	}
+	for _, cmd := range c.App.Commands {
+		if cmd.Hidden {
+			continue
+		}
+		// Closer than a score would ask: helm, a program not installed,
+		// is not a typo of help.
+		if strings.EqualFold(cmd.Name, program) || swapped(cmd.Name, program) || oneLetterOff(cmd.Name, program) {
+			return "; did you mean the command omega-run " + cmd.Name + "?"
+		}
+	}
+	return ""
+}
+
+// oneLetterOff reports whether a and b differ by one letter left out or
+// added (chck, checkk).
+func oneLetterOff(a, b string) bool {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	if len(a) != len(b)+1 {
+		return false
+	}
+	for i := range len(a) {
+		if a[:i]+a[i+1:] == b {
+			return true
+		}
+	}
+	return false
+}
