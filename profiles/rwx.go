@@ -22,7 +22,11 @@ func (e *RWXError) Error() string {
 	if e.From != "" {
 		s += " (from " + e.From + ")"
 	}
-	return s + ": --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)"
+	modes := "sandbox or rx"
+	if e.Flag == "hide" || e.Flag == "read-only" {
+		modes = "sandbox" // rx refuses them too: no mount namespace
+	}
+	return s + ": --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode " + modes + ")"
 }
 
 // checkRWX refuses what rwx cannot honour. Settings that only grant

@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -46,3 +47,20 @@ func TestRWX(t *testing.T) {
 		})
 	}
 }
+
+// TestRWXErrorNamesModes: the message offers only the modes that apply
+// the setting: rx refuses --hide and --read-only too.
+func TestRWXErrorNamesModes(t *testing.T) {
+	for flag, want := range map[string]string{
+		"net":       "(drop it, or use --mode sandbox or rx)",
+		"seccomp":   "(drop it, or use --mode sandbox or rx)",
+		"hide":      "(drop it, or use --mode sandbox)",
+		"read-only": "(drop it, or use --mode sandbox)",
+	} {
+		msg := (&RWXError{Flag: flag, Value: "x"}).Error()
+		if !strings.HasSuffix(msg, want) {
+			t.Errorf("--%s: %q, want it to end %q", flag, msg, want)
+		}
+	}
+}
+
