@@ -164,6 +164,9 @@ func TestErrorNamesSource(t *testing.T) {
 		// A --seccomp file is named once, with no "read profile: open".
 		{nil, []string{"--seccomp", home + "/none.json"}, "omega-run: --seccomp " + home + "/none.json: no such file or directory\n"},
 		{nil, []string{"--seccomp", config}, "omega-run: --seccomp " + config + ":1:2: invalid character 's' looking for beginning of value\n"},
+		// rwx names the cgroup limit it refuses, and where it came from.
+		{map[string]string{"OMEGA_RUN_PIDS": "10"}, []string{"--mode", "rwx"}, "omega-run: --pids 10: --mode rwx runs the program with nothing in between to remove its cgroup afterwards (drop it, or use --mode sandbox or rx) (from OMEGA_RUN_PIDS)\n"},
+		{nil, []string{"--mode", "rwx", "--cpus", "1", "--memory", "1G"}, "omega-run: --memory 1G: --mode rwx runs"},
 		// Said once, where the setting is named.
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 		// A value that reads like a source is still followed by its own.

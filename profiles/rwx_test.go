@@ -63,4 +63,3 @@ func TestRWXErrorNamesModes(t *testing.T) {
 		}
 	}
 }
-

@@ -62,7 +62,15 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		return nil, err
 	}
 	if !cg.IsZero() && pol.Mode == ModeRWX {
-		return nil, errors.New("--memory, --pids and --cpus need --mode sandbox or rx (rwx runs the program with nothing in between to remove the cgroup afterwards)")
+		flag, value := "memory", o.Process.Memory
+		if value == "" {
+			flag, value = "pids", o.Process.Pids
+		}
+		if value == "" {
+			flag, value = "cpus", o.Process.CPUs
+		}
+		// Named first, so that the caller can say where it came from.
+		return nil, fmt.Errorf("--%s %s: --mode rwx runs the program with nothing in between to remove its cgroup afterwards (drop it, or use --mode sandbox or rx)", flag, value)
 	}
 	if err := checkDataDir(pol); err != nil {
 		return nil, err
