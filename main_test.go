@@ -97,6 +97,8 @@ func TestNotFoundCommandHint(t *testing.T) {
 		{[]string{"chck"}, "omega-run: chck: command not found; did you mean the command omega-run check?\n"},
 		{[]string{"helm"}, "omega-run: helm: command not found\n"}, // a program, not a typo of help
 		{[]string{"checkov"}, "omega-run: checkov: command not found\n"},
+		// A command line quoted as one word.
+		{[]string{"--", "ls -l"}, "omega-run: ls -l: command not found (a program name with a space in it: to run a command line, drop the quotes or use sh -c 'ls -l')\n"},
 	} {
 		_, stderr, code := runCaptured(t, c.args...)
 		if code != 127 || stderr != c.want {

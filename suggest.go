@@ -87,10 +87,14 @@ func flagPlaceholder(f cli.Flag) string {
 // (for --user) 0.89; --bogus 0.74 and --verbose 0.64 get no suggestion.
 const suggestScore = 0.85
 
-// commandHint follows "PROGRAM: command not found" when PROGRAM, typed
-// without "--" before it, reads like one of omega-run's commands
-// (omega-run version, omega-run explian): the user meant omega-run's.
+// commandHint follows "PROGRAM: command not found" when PROGRAM is a
+// command line quoted as one word ("ls -l"), or, typed without "--"
+// before it, reads like one of omega-run's commands (omega-run version,
+// omega-run explian): the user meant omega-run's.
 func commandHint(c *cli.Context, program string) string {
+	if strings.ContainsAny(program, " \t") && strings.TrimSpace(program) != "" {
+		return " (a program name with a space in it: to run a command line, drop the quotes or use sh -c '" + program + "')"
+	}
 	args, _ := c.App.Metadata["args"].([]string)
 	if walkFlags(args, c.App, func(string, bool) {}) {
 		return "" // omega-run -- version: a program of that name
