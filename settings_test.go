@@ -246,3 +246,14 @@ func TestEmptyEnvKeepsFileSettings(t *testing.T) {
 		t.Errorf("exit %d, sources %v: want fail-closed and hide from the file", code, e.Sources)
 	}
 }
+
+// TestDataDirNamedOnce: a data dir the launch cannot create is named
+// once, not again in "mkdir DIR: …" (explain creates nothing).
+func TestDataDirNamedOnce(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	_, stderr, code := runCaptured(t, "--data-dir", "/proc/omega-none", "--", "true")
+	want := "omega-run: cannot create /proc/omega-none: no such file or directory (choose another data dir with --data-dir or OMEGA_DATA_DIR)\n"
+	if code != 125 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 125 and %q", code, stderr, want)
+	}
+}

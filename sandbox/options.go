@@ -272,7 +272,7 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 				logrus.Warnf("cannot create %s (%v): it is left out of the writable set (Claude Code's state cannot be kept)", d, err)
 				continue
 			}
-			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", d, err)
+			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", d, pathErrOf(d, err))
 		}
 	}
 	if newWorkspace {
@@ -282,13 +282,23 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 	}
 	if p.Mode == ModeSandbox {
 		if err := mkdirOwnerOnly(p.PrivateTmp()); err != nil {
-			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", p.PrivateTmp(), err)
+			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", p.PrivateTmp(), pathErrOf(p.PrivateTmp(), err))
 		}
 		if err := protectableConfig(p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pathErrOf is err without "mkdir DIR:" when DIR is d, which the message
+// names already; a parent that failed stays named.
+func pathErrOf(d string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == d {
+		return pe.Err
+	}
+	return err
 }
 
 // homeMissing refuses to make d where that would make the home it lies
