@@ -126,3 +126,24 @@ int omega_nofollow_fail(int e, const char *what, const char *path) {
 		return omega_step_fail(e, "%s %s: a symlink appeared on its path after omega-run checked it (a confined program may have made it)", what, path);
 	return omega_step_fail(e, "%s %s: open", what, path);
 }
+
+// within is whether path is dir or below it.
+static int within(const char *path, const char *dir) {
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && (path[n] == 0 || path[n] == '/');
+}
+
+// omega_private_tree tells a working directory in a tree the sandbox replaces
+// with its own (the private /tmp, the fresh /run, /dev): 2 for the tree
+// itself, 1 below it, else 0. The host's sockets there are not masked,
+// so a program left in the host's directory would reach those below it
+// by relative paths (a datagram: the broker sees only connect; the
+// launcher keeps a directory below /tmp or /run in the sandbox instead
+// where it can: sandbox/keepwd_linux.go). hiddenwd_linux.go's privateTree.
+int omega_private_tree(const struct spec *s, const char *wd) {
+	const char *trees[] = {s->tmp_from[0] ? "/tmp" : NULL, (s->flags & F_FRESH_RUN) ? "/run" : NULL, "/dev"};
+	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
+		if (trees[i] && within(wd, trees[i]))
+			return strcmp(wd, trees[i]) == 0 ? 2 : 1;
+	return 0;
+}

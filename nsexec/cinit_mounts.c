@@ -396,12 +396,19 @@ void omega_enter_mounts(struct spec *s) {
 		// has no mount_setattr, and the program must not start in it.
 		struct statvfs vfs;
 		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
-		if (rw && chdir("/") < 0)
-			omega_dief(errno, "chdir /");
+		int priv = rc >= 0 ? omega_private_tree(s, wd) : 0;
+		const char *start = rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only";
+		if (priv == 2 && !rw && chdir(wd) == 0)
+			start = "starting in the sandbox's own (the host's sockets there are out of reach)";
+		else if (priv || rw) {
+			if (chdir("/") < 0)
+				omega_dief(errno, "chdir /");
+			if (!rw)
+				start = "starting in / (the host's sockets there would be in reach)";
+		}
 		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s%s",
 		         *wd ? wd : "(deleted or unmounted on the host)",
-		         e == EXDEV ? "that path is another directory there" : omega_errstr(e),
-		         rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only",
+		         e == EXDEV ? "that path is another directory there" : omega_errstr(e), start,
 		         s->tmp_from[0] && strncmp(wd, "/tmp/", 5) == 0 ? TMP_WD_HINT : "");
 		omega_warn(msg);
 	}

@@ -104,6 +104,29 @@ func hiddenWorkdirByPath(hidden []string) error {
 	return nil
 }
 
+// privateTree tells a working directory in a tree the sandbox replaces
+// with its own (the private /tmp, the fresh /run, /dev): 2 for the tree
+// itself, 1 below it, else 0. The host's sockets there are not masked,
+// so a program left in the host's directory would reach those below it
+// by relative paths (a datagram: the broker sees only connect; the
+// launcher keeps a directory below /tmp or /run in the sandbox instead
+// where it can: sandbox/keepwd_linux.go). cinit_mount_util.c's omega_private_tree.
+func privateTree(s *Spec, wd string) int {
+	for _, t := range []struct {
+		dir string
+		on  bool
+	}{{"/tmp", s.Mounts.TmpFrom != ""}, {"/run", s.Mounts.FreshRun}, {"/dev", true}} {
+		switch {
+		case !t.on:
+		case wd == t.dir:
+			return 2
+		case strings.HasPrefix(wd, t.dir+"/"):
+			return 1
+		}
+	}
+	return 0
+}
+
 // workdirGone handles a working directory that the new mount tree does
 // not show (cwdErr says why): the program stays in the old one, or starts
 // in / where that could not be made read-only, and a warning says which.
@@ -117,11 +140,21 @@ func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) erro
 	// has no mount_setattr, and the program must not start in it.
 	stay := "staying in it read-only"
 	var st unix.Statfs_t
-	if mounted && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0 {
+	priv := 0
+	if mounted {
+		priv = privateTree(s, wd)
+	}
+	switch rw := mounted && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0; {
+	case priv == 2 && !rw && os.Chdir(wd) == nil:
+		stay = "starting in the sandbox's own (the host's sockets there are out of reach)"
+	case priv != 0 || rw:
 		if err := os.Chdir("/"); err != nil {
 			return err
 		}
-		stay = "starting in / (its mount could not be made read-only)"
+		stay = "starting in / (the host's sockets there would be in reach)"
+		if rw {
+			stay = "starting in / (its mount could not be made read-only)"
+		}
 	}
 	if s.Mounts.TmpFrom != "" && strings.HasPrefix(wd, "/tmp/") { // no grant brings /tmp itself in
 		stay += tmpWorkdirHint

@@ -247,8 +247,14 @@ func socketSkipper(pol profiles.Policy, plan *nsexec.MountPlan) func(string) boo
 	for _, h := range plan.HideDirs {
 		skip = append(skip, filepath.Clean(h))
 	}
+	// The kept working directory's sockets are the host's, in reach by
+	// the same path inside (keepWorkdir).
+	kept := keptDirs(plan)
 	return func(p string) bool {
-		return slices.Contains(pol.AllowSocket, p) || slices.ContainsFunc(skip, func(d string) bool { return under(p, d) })
+		inKept := len(kept) > 0 && slices.ContainsFunc(kept, func(d string) bool { return under(p, d) })
+		return slices.Contains(pol.AllowSocket, p) || slices.ContainsFunc(skip, func(d string) bool {
+			return under(p, d) && !(inKept && (d == "/tmp" || d == "/run"))
+		})
 	}
 }
 

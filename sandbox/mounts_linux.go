@@ -39,8 +39,9 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int)
 		plan.TmpFrom = pol.PrivateTmp() // explain: as named
 	}
 	roWarnings := slices.Concat(hostTmp(plan), hostRun(), dropReadOnlyMounts(plan))
+	aliases, unread := newMountAliases() // one read of mountinfo for masks, sockets and the kept workdir
+	roWarnings = append(roWarnings, keepWorkdir(plan, wd, aliases)...)
 	keepHostFiles(pol, plan)
-	aliases, unread := newMountAliases() // one read of mountinfo for masks and sockets
 	if unread != "" {
 		roWarnings = append(roWarnings, unread)
 	}

@@ -105,12 +105,12 @@ func TestProtectedUnderTmp(t *testing.T) {
 	}
 }
 
-// TestWorkdirUnderTmp: run from a host /tmp directory, the program stays
-// in it (read-only) rather than in whatever the private /tmp holds at the
-// same path — here the empty mount point an --allow-write run left. The
-// warning says why (the sandbox's /tmp is its own, where the directory's
-// absolute path names another) and what brings it in: it said neither,
-// and an agent's absolute paths failed unexplained (both init stages).
+// TestWorkdirUnderTmp: run from a host /tmp directory, the program starts
+// in it (read-only), kept at its path in the private /tmp, rather than in
+// whatever the private /tmp holds there — here the empty mount point an
+// --allow-write run left. The warning says why (the sandbox's /tmp is its
+// own) and what makes it writable: it said neither, and an agent's
+// absolute paths failed unexplained (both init stages).
 func TestWorkdirUnderTmp(t *testing.T) {
 	w := newWorld(t, nobody)
 	dir, err := os.MkdirTemp("/tmp", "omega-e2e-wd-")
@@ -124,7 +124,7 @@ func TestWorkdirUnderTmp(t *testing.T) {
 		t.Fatalf("with --allow-write: %q, stderr %q", r.stdout, r.stderr)
 	}
 	r := w.runIn(dir, "--", "/bin/cat", "f")
-	if r.stdout != "host file" || !strings.Contains(r.stderr, "not visible in the sandbox") ||
+	if r.stdout != "host file" || !strings.Contains(r.stderr, "is the host's") ||
 		!strings.Contains(r.stderr, "the sandbox's /tmp is its own") || !strings.Contains(r.stderr, "--allow-write .") {
 		t.Errorf("without --allow-write: stdout %q, stderr %q; want the host's file and a warning saying why and the fix", r.stdout, r.stderr)
 	}

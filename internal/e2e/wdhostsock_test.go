@@ -1,0 +1,67 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWorkdirHostSockets: a program started in a directory below the
+// host's /tmp or /run, which the sandbox replaces, stayed in the host's
+// directory under its private one; no mask covers the host's sockets
+// there (those directories are "private"), so a datagram reached one by
+// a relative path, in the working directory or, through "..", anywhere
+// else in the host's /tmp or /run (systemd's notify and journal sockets
+// live there). The connect broker refused connect(2); sendto(2) it does
+// not see. Now a directory below them is kept at its path in the
+// sandbox, its sockets masked there, and a program started in /tmp or
+// /run itself starts in the sandbox's own. rwx is the control.
+func TestWorkdirHostSockets(t *testing.T) {
+	for _, base := range []string{"/tmp", "/run"} {
+		if fi, err := os.Lstat(base); err != nil || !fi.IsDir() {
+			continue
+		}
+		for _, u := range users {
+			for _, mode := range []string{"rwx", "sandbox"} {
+				t.Run(base+"/"+u.name+"/"+mode, func(t *testing.T) {
+					w := newWorld(t, u)
+					wd := hostDirIn(t, base, "omega-e2e-wd-", u)
+					other := hostDirIn(t, base, "omega-e2e-other-", u)
+					inWd, send := boundSocket(t, "dgram", filepath.Join(wd, "in.sock"))
+					elsewhere, _ := boundSocket(t, "dgram", filepath.Join(other, "out.sock"))
+					for _, c := range []struct {
+						dir, target string
+						got         func() bool
+					}{
+						{wd, "in.sock", inWd},
+						{wd, filepath.Join(wd, "in.sock"), inWd},
+						{wd, "../" + filepath.Base(other) + "/out.sock", elsewhere},
+						{base, filepath.Base(other) + "/out.sock", elsewhere}, // started in the host's /tmp itself
+					} {
+						r := w.runIn(c.dir, "--mode", mode, "--", probe, send, c.target)
+						if g, want := c.got(), mode == "rwx"; g != want {
+							t.Errorf("in %s, %s: got through: %v, want %v (exit %d, stdout %q, stderr %q)", c.dir, c.target, g, want, r.code, r.stdout, r.stderr)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// hostDirIn makes a directory of u's below base on the host, removed at
+// the test's end.
+func hostDirIn(t *testing.T, base, prefix string, u user) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(base, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chown(dir, u.uid, u.gid); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
