@@ -17,6 +17,9 @@ func TestPrivateTree(t *testing.T) {
 		{private, "/run/user/1000", 1},
 		{private, "/dev", 2},
 		{private, "/dev/shm/x", 1},
+		{private, "/proc", 2},
+		{private, "/proc/42/task", 1},
+		{private, "/procfs", 0},
 		{private, "/home/u", 0},
 		{shared, "/tmp/build", 0}, // the host's /tmp is the sandbox's
 		{shared, "/run", 0},

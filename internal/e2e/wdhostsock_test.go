@@ -5,6 +5,8 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -64,4 +66,21 @@ func hostDirIn(t *testing.T, base, prefix string, u user) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestWorkdirHostProc: started in the host's /proc, the program stayed in
+// it below the sandbox's fresh one, and listed every host process (and
+// read their command lines) through its working directory. Now it starts
+// in the sandbox's /proc. rwx is the control.
+func TestWorkdirHostProc(t *testing.T) {
+	self := strconv.Itoa(os.Getpid())
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			w := newWorld(t, u)
+			r := w.runIn("/proc", "--mode", mode, "--", "/bin/sh", "-c", "test -e ./"+self+"/cmdline && echo HOST")
+			if got, want := strings.Contains(r.stdout, "HOST"), mode == "rwx"; got != want {
+				t.Errorf("%s %s: the test's process %s seen: %v, want %v (exit %d, stderr %q)", u.name, mode, self, got, want, r.code, r.stderr)
+			}
+		}
+	}
 }
