@@ -14,12 +14,16 @@ import (
 // regular files, outside the sandbox's own /dev, /proc, /sys, /run and
 // /tmp, where the host's are out of sight anyway and a mask would break
 // what the program needs (NPM_CONFIG_USERCONFIG=/dev/null is a common
-// way to skip ~/.npmrc).
+// way to skip ~/.npmrc) — but for one in, or holding, a working directory
+// below the host's /tmp or /run, which the sandbox keeps in sight
+// (keepWorkdir; TestWorkdirTmpStores).
 func envHidden(pol profiles.Policy, wd string) []string {
 	var out []string
+	wdReal := resolvedOr(wd)
 	for _, p := range envStores(pol.Home, wd, pol.Writable...) {
 		real := resolvedOr(p)
-		if underRunOrTmp(real) || profiles.Within(real, "/dev") || profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
+		if underRunOrTmp(real) && !inKeptWorkdir(real, wdReal) || profiles.Within(real, "/dev") ||
+			profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
 			continue
 		}
 		if st, err := os.Stat(real); err == nil && (st.IsDir() || st.Mode().IsRegular()) {
@@ -52,4 +56,12 @@ func sameDir(a, b string) bool {
 	}
 	var sa, sb syscall.Stat_t
 	return syscall.Stat(a, &sa) == nil && syscall.Stat(b, &sb) == nil && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// inKeptWorkdir tells a store below /tmp or /run (real) that lies in the
+// working directory wd, or holds it, where that is below /tmp or /run too:
+// kept in the sandbox (keepWorkdir), or started in, it is in sight.
+func inKeptWorkdir(real, wd string) bool {
+	below := wd != "/tmp" && wd != "/run" && underRunOrTmp(wd)
+	return below && (profiles.Within(real, wd) || profiles.Within(wd, real))
 }

@@ -84,3 +84,37 @@ func TestWorkdirHostProc(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkdirTmpStores: a credential store the caller's environment puts
+// below the host's /tmp (KUBECONFIG=/tmp/kc/config, GNUPGHOME=/tmp/gpg)
+// is not masked, the sandbox's /tmp being its own; started in its
+// directory, the program read it through its working directory. A file
+// store in the working directory is masked now, and a directory store
+// that holds it refuses the launch (125), as one in home does. rwx is the
+// control.
+func TestWorkdirTmpStores(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			w := newWorld(t, u)
+			wd := hostDirIn(t, "/tmp", "omega-e2e-stores-", u)
+			kube := filepath.Join(wd, "config")
+			writeFile(t, kube, "SECRET kube")
+			gpg := filepath.Join(wd, "gpg")
+			mustMkdir(t, gpg)
+			writeFile(t, filepath.Join(gpg, "k.key"), "SECRET gpg")
+			chownTree(t, wd, u)
+			for _, c := range []struct {
+				env       string
+				dir, file string
+			}{{"KUBECONFIG=" + kube, wd, "config"}, {"GNUPGHOME=" + gpg, gpg, "k.key"}} {
+				saved := w.dir
+				w.dir = c.dir
+				r := w.runEnv([]string{c.env}, "--mode", mode, "--", probe, "read", c.file)
+				w.dir = saved
+				if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+					t.Errorf("%s %s, %s in %s: read: %v (exit %d, stderr %.300q)", u.name, mode, c.env, c.dir, got, r.code, r.stderr)
+				}
+			}
+		}
+	}
+}
