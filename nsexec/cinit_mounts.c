@@ -393,7 +393,9 @@ void omega_enter_mounts(struct spec *s) {
 			omega_dief(errno, "fchdir back to %s", wd);
 		// Read-only, as every mount is now: but a mount that no path
 		// reached (covered on the host) stays as it was where the kernel
-		// has no mount_setattr, and the program must not start in it.
+		// has no mount_setattr, and the program must not start in it;
+		// nor in the host's /tmp, /run, /dev or /proc, whose sockets and
+		// processes are in reach there (omega_private_tree).
 		struct statvfs vfs;
 		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
 		int priv = rc >= 0 ? omega_private_tree(s, wd) : 0;

@@ -130,7 +130,9 @@ func privateTree(s *Spec, wd string) int {
 
 // workdirGone handles a working directory that the new mount tree does
 // not show (cwdErr says why): the program stays in the old one, or starts
-// in / where that could not be made read-only, and a warning says which.
+// in / where that could not be made read-only or lies below a tree the
+// sandbox replaces (the sandbox's own where it is that tree: privateTree),
+// and a warning says which.
 // mounted: the sandbox's mounts are all there.
 func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) error {
 	if wd == "" {

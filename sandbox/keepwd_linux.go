@@ -40,7 +40,7 @@ func keepWorkdir(plan *nsexec.MountPlan, wd string, aliases *mountAliases) []str
 	}
 	for point := range aliases.byPoint {
 		if point != real && profiles.Within(point, real) {
-			return nil // the init stage warns that it stays in the host's directory
+			return nil // the init stage starts the program in / instead, and says so
 		}
 	}
 	plan.Keep = append(plan.Keep, real)
