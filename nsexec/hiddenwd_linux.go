@@ -105,18 +105,19 @@ func hiddenWorkdirByPath(hidden []string) error {
 }
 
 // privateTree tells a working directory in a tree the sandbox replaces
-// with its own (the private /tmp, the fresh /run, /dev, /proc): 2 for the
-// tree itself, 1 below it, else 0. The host's sockets there are not
-// masked, so a program left in the host's directory would reach those
-// below it by relative paths (a datagram: the broker sees only connect;
-// the launcher keeps a directory below /tmp or /run in the sandbox
-// instead where it can: sandbox/keepwd_linux.go), and in the host's /proc
-// every host process. cinit_mount_util.c's omega_private_tree.
+// with its own (the private /tmp, the fresh /run and a /var/run
+// directory, /dev, /proc): 2 for the tree itself, 1 below it, else 0.
+// The host's sockets there are not masked, so a program left in the
+// host's directory would reach those below it by relative paths (a
+// datagram: the broker sees only connect; the launcher keeps a
+// directory below /tmp or /run in the sandbox instead where it can:
+// sandbox/keepwd_linux.go), and in the host's /proc every host process.
+// cinit_mount_util.c's omega_private_tree.
 func privateTree(s *Spec, wd string) int {
 	for _, t := range []struct {
 		dir string
 		on  bool
-	}{{"/tmp", s.Mounts.TmpFrom != ""}, {"/run", s.Mounts.FreshRun}, {"/dev", true}, {"/proc", true}} {
+	}{{"/tmp", s.Mounts.TmpFrom != ""}, {"/run", s.Mounts.FreshRun}, {"/var/run", s.Mounts.FreshRun}, {"/dev", true}, {"/proc", true}} {
 		switch {
 		case !t.on:
 		case wd == t.dir:

@@ -15,6 +15,8 @@ func TestPrivateTree(t *testing.T) {
 		{private, "/tmpx", 0},
 		{private, "/run", 2},
 		{private, "/run/user/1000", 1},
+		{private, "/var/run/x", 1}, // where it is a directory, not the usual link
+		{shared, "/var/run/x", 0},
 		{private, "/dev", 2},
 		{private, "/dev/shm/x", 1},
 		{private, "/proc", 2},
