@@ -42,28 +42,56 @@ static uint64_t status_mask(const char *status, const char *field) {
 	return p ? strtoull(p + strlen(field), NULL, 16) : 0;
 }
 
+// read_status is all of /proc/PID/status (NULL on failure; the caller
+// frees it): its Groups: line, before the signal masks, alone runs past
+// 4 KiB for a caller in some hundreds of groups.
+static char *read_status(pid_t proc_pid) {
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/status", proc_pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r = 1;
+	while (buf && r != 0) {
+		if (cap - n < 2) {
+			char *more = realloc(buf, cap *= 2);
+			if (!more)
+				break;
+			buf = more;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r > 0)
+			n += (size_t)r;
+		else if (r < 0 && errno != EINTR)
+			break;
+	}
+	close(fd);
+	if (buf && r != 0) { // out of memory, or a failed read
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[n] = 0;
+	return buf;
+}
+
 // interrupted tells whether a signal interrupts the thread's connect: one
 // pending for the thread alone, or for its process in two looks running
 // (*shared: the last look's; another thread that takes it first would
 // leave ERESTARTSYS to the program as errno 512, the kernel then seeing
 // no signal to restart for).
 static int interrupted(pid_t proc_pid, int *shared) {
-	char path[64], status[4096];
-	if (proc_pid <= 0)
+	char *status = proc_pid > 0 ? read_status(proc_pid) : NULL;
+	if (!status)
 		return 0;
-	snprintf(path, sizeof path, "/proc/%d/status", proc_pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, status, sizeof status - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	status[n] = 0;
 	uint64_t open_ = ~(status_mask(status, "\nSigBlk:") | status_mask(status, "\nSigIgn:"));
-	if (status_mask(status, "\nSigPnd:") & open_)
+	uint64_t pending = status_mask(status, "\nSigPnd:"), shd = status_mask(status, "\nShdPnd:");
+	free(status);
+	if (pending & open_)
 		return 1;
-	int now = (status_mask(status, "\nShdPnd:") & open_) != 0;
+	int now = (shd & open_) != 0;
 	int seen = *shared && now;
 	*shared = now;
 	return seen;
