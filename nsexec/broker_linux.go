@@ -66,6 +66,7 @@ type goBroker struct {
 	ready chan struct{}
 	// Counters of what was said once (pidfd_getfd) or at most thrice.
 	saidRefused, reported atomic.Int32
+	slicing               slicing // broker_signal_linux.go
 }
 
 // struct seccomp_notif and struct seccomp_notif_resp.

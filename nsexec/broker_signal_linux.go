@@ -5,6 +5,7 @@ package nsexec
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,7 +33,7 @@ const signalPoll = 50 * time.Millisecond
 
 // sliced makes connect, of c's socket, in signalPoll slices where it
 // may wait (a blocking stream or seqpacket socket): its SO_SNDTIMEO is
-// set for that time and put back after, as domainConnect does.
+// set for that time and put back after (slicing), as domainConnect does.
 func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	typ, err := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE)
 	if err != nil || typ == unix.SOCK_DGRAM {
@@ -42,16 +43,12 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	if err != nil || fl&unix.O_NONBLOCK != 0 {
 		return connect()
 	}
-	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
+	key, old, ok := b.slicing.begin(c.sock)
+	if !ok {
+		return connect()
+	}
+	defer b.slicing.end(c.sock, key)
 	own := time.Duration(old.Nano())
-	if err != nil || (own > 0 && own <= signalPoll) {
-		return connect()
-	}
-	slice := unix.NsecToTimeval(signalPoll.Nanoseconds())
-	if unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &slice) != nil {
-		return connect()
-	}
-	defer unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
 	start := time.Now()
 	first := unix.Errno(0)
 	var watch signalWatch
@@ -71,6 +68,67 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 			return errRestartSys
 		case !b.valid(c.id):
 			return unix.ESRCH
+		}
+	}
+}
+
+// slicing holds the sockets workers connect in slices, by inode, with
+// their own SO_SNDTIMEO (cinit_broker_signal.c's begin_slices): two
+// threads of the program may connect one socket at once (the kernel has
+// both wait), and the second worker must not take the first's slice for
+// the socket's own (it failed with EAGAIN after 50 ms) nor put it back.
+type slicing struct {
+	mu sync.Mutex
+	m  map[devIno]*slicedSocket
+}
+
+type slicedSocket struct {
+	own   unix.Timeval
+	users int
+}
+
+// begin sets sock's SO_SNDTIMEO to a slice, where no other worker has,
+// and gives the socket's own; not ok where the connect is to be made
+// plainly (its own timeout is a slice or less, or a call failed).
+func (s *slicing) begin(sock int) (key devIno, own unix.Timeval, ok bool) {
+	var st unix.Stat_t
+	if unix.Fstat(sock, &st) != nil {
+		return key, own, false
+	}
+	key = devIno{uint64(st.Dev), st.Ino}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.m[key]; e != nil {
+		e.users++
+		return key, e.own, true
+	}
+	old, err := unix.GetsockoptTimeval(sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
+	if err != nil {
+		return key, own, false
+	}
+	if d := time.Duration(old.Nano()); d > 0 && d <= signalPoll {
+		return key, own, false
+	}
+	slice := unix.NsecToTimeval(signalPoll.Nanoseconds())
+	if unix.SetsockoptTimeval(sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &slice) != nil {
+		return key, own, false
+	}
+	if s.m == nil {
+		s.m = map[devIno]*slicedSocket{}
+	}
+	s.m[key] = &slicedSocket{own: *old, users: 1}
+	return key, *old, true
+}
+
+// end puts the socket's own SO_SNDTIMEO back once no worker connects it
+// any more.
+func (s *slicing) end(sock int, key devIno) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.m[key]; e != nil {
+		if e.users--; e.users == 0 {
+			delete(s.m, key)
+			_ = unix.SetsockoptTimeval(sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &e.own)
 		}
 	}
 }

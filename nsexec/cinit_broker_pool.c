@@ -23,7 +23,7 @@
 
 // A cap on threads, so that a program looping on blocking connects cannot
 // make PID 1 start thousands; further calls wait in the queue.
-enum { max_workers = 32 };
+enum { max_workers = OMEGA_BROKER_WORKERS };
 
 struct broker {
 	int listener;

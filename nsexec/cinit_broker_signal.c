@@ -15,12 +15,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,6 +109,66 @@ static int plain(int sock, const struct sockaddr *sa, socklen_t len) {
 	return connect(sock, sa, len) < 0 ? -errno : 0;
 }
 
+// The sockets workers connect in slices, by inode, with their own
+// SO_SNDTIMEO: two threads of the program may connect one socket at once
+// (the kernel has both wait), and the second worker must not take the
+// first's slice for the socket's own (it failed with EAGAIN after 50 ms)
+// nor put it back. At most one per worker.
+static struct slicing {
+	dev_t dev;
+	ino_t ino;
+	struct timeval own;
+	int users; // 0: a free entry
+} slicing[OMEGA_BROKER_WORKERS];
+static pthread_mutex_t slicing_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static struct slicing *find_slicing(const struct stat *st) {
+	for (size_t i = 0; i < sizeof slicing / sizeof *slicing; i++)
+		if (slicing[i].users > 0 && slicing[i].dev == st->st_dev && slicing[i].ino == st->st_ino)
+			return &slicing[i];
+	return NULL;
+}
+
+// begin_slices sets sock's SO_SNDTIMEO to a slice, where no other worker
+// has, and gives the socket's own in *own: 0, or -1 where the connect is
+// to be made plainly (the socket's own timeout is a slice or less, or a
+// call failed).
+static int begin_slices(int sock, const struct stat *st, struct timeval *own) {
+	pthread_mutex_lock(&slicing_mu);
+	struct slicing *e = find_slicing(st);
+	if (e) {
+		e->users++;
+		*own = e->own;
+		pthread_mutex_unlock(&slicing_mu);
+		return 0;
+	}
+	for (size_t i = 0; !e && i < sizeof slicing / sizeof *slicing; i++)
+		if (slicing[i].users == 0)
+			e = &slicing[i];
+	socklen_t ol = sizeof *own;
+	struct timeval slice = {0, signal_poll_us};
+	int r = -1;
+	if (e && getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, own, &ol) == 0) {
+		int64_t us = (int64_t)own->tv_sec * 1000000 + own->tv_usec;
+		if ((us == 0 || us > signal_poll_us) && setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &slice, sizeof slice) == 0) {
+			*e = (struct slicing){st->st_dev, st->st_ino, *own, 1};
+			r = 0;
+		}
+	}
+	pthread_mutex_unlock(&slicing_mu);
+	return r;
+}
+
+// end_slices puts the socket's own SO_SNDTIMEO back once no worker
+// connects it any more.
+static void end_slices(int sock, const struct stat *st) {
+	pthread_mutex_lock(&slicing_mu);
+	struct slicing *e = find_slicing(st);
+	if (e && --e->users == 0)
+		setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &e->own, sizeof e->own);
+	pthread_mutex_unlock(&slicing_mu);
+}
+
 // omega_broker_sliced connects sock (the call's socket copy) to sa; 0 or
 // -errno. Where the connect may wait (a blocking stream or seqpacket
 // socket) it is made in signal_poll_us slices of SO_SNDTIMEO, the
@@ -118,14 +180,11 @@ int omega_broker_sliced(int listener, const struct omega_call *c, int sock, cons
 	socklen_t tl = sizeof type;
 	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type == SOCK_DGRAM || fl < 0 || (fl & O_NONBLOCK))
 		return plain(sock, sa, len);
+	struct stat st;
 	struct timeval old;
-	socklen_t ol = sizeof old;
-	if (getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &old, &ol) < 0)
+	if (fstat(sock, &st) < 0 || begin_slices(sock, &st, &old) < 0)
 		return plain(sock, sa, len);
 	int64_t own = (int64_t)old.tv_sec * 1000000 + old.tv_usec;
-	struct timeval slice = {0, signal_poll_us};
-	if ((own > 0 && own <= signal_poll_us) || setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &slice, sizeof slice) < 0)
-		return plain(sock, sa, len);
 	int64_t start = now_us();
 	int first = 0, shared = 0, r;
 	uint64_t id = c->id;
@@ -149,6 +208,6 @@ int omega_broker_sliced(int listener, const struct omega_call *c, int sock, cons
 			break;
 		}
 	}
-	setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &old, sizeof old);
+	end_slices(sock, &st);
 	return r;
 }

@@ -237,7 +237,8 @@ struct omega_call {
 int omega_broker_take(int listener, struct omega_call *c);
 int omega_broker_connect(int listener, struct omega_call *c);
 
-// cinit_broker_signal.c
+// cinit_broker_signal.c; OMEGA_BROKER_WORKERS: the pool's cap on threads.
+enum { OMEGA_BROKER_WORKERS = 32 };
 int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len);
 void omega_broker_prepare(const struct spec *s);
 
