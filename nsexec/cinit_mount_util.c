@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -94,11 +95,11 @@ int omega_open_nofollow(const char *path) {
 	int fd = omega_open_existing(path);
 	if (fd >= 0)
 		return fd;
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-		errno = ENAMETOOLONG;
+	// A copy to cut, of any length: a mount point mountinfo lists can be
+	// longer than PATH_MAX, which only a path as a whole is held to.
+	char *buf = strdup(path);
+	if (buf == NULL)
 		return -1;
-	}
 	// openat, not open: musl's open adds an fcntl(F_SETFD) for O_CLOEXEC.
 	fd = openat(AT_FDCWD, "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	for (char *name = buf + 1, *end; fd >= 0 && *name; name = end) {
@@ -117,6 +118,9 @@ int omega_open_nofollow(const char *path) {
 		errno = e;
 		fd = next;
 	}
+	int e = errno;
+	free(buf);
+	errno = e;
 	return fd;
 }
 
