@@ -40,7 +40,9 @@ func supervise(s *Spec, env []string) error {
 		// which leaves nothing to forward of them. SIGCHLD is never
 		// among them.
 		ignoreSignals(s.IgnoredSignals)
-		err = closeFrom(3 + s.KeepFDs)
+		if err = ignoreFaultSignals(); err == nil {
+			err = closeFrom(3 + s.KeepFDs)
+		}
 	})
 	if err != nil {
 		return err

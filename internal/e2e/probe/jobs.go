@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -156,5 +158,20 @@ func jobSetpgid(args []string) error {
 		return err
 	}
 	fmt.Println("JOB EXITED", st.ExitCode())
+	return nil
+}
+
+// sigqueue sends sig to pid as sigqueue(3) does: si_code SI_QUEUE (-1),
+// which the Go runtime does not take for a signal sent by a user.
+func sigqueue(pid int, sig syscall.Signal) error {
+	var info [128]byte // siginfo_t: signo, errno, code, then pid and uid
+	binary.NativeEndian.PutUint32(info[0:], uint32(sig))
+	binary.NativeEndian.PutUint32(info[8:], uint32(0xffffffff)) // SI_QUEUE
+	binary.NativeEndian.PutUint32(info[16:], uint32(os.Getpid()))
+	binary.NativeEndian.PutUint32(info[20:], uint32(os.Getuid()))
+	_, _, errno := syscall.RawSyscall(syscall.SYS_RT_SIGQUEUEINFO, uintptr(pid), uintptr(sig), uintptr(unsafe.Pointer(&info[0])))
+	if errno != 0 {
+		return errno
+	}
 	return nil
 }

@@ -116,6 +116,10 @@ func run(action string, args []string) error {
 		pid, _ := strconv.Atoi(args[0])
 		sig, _ := strconv.Atoi(args[1])
 		return syscall.Kill(pid, syscall.Signal(sig))
+	case "sigqueue": // sigqueue PID SIGNAL: as kill, with si_code SI_QUEUE
+		pid, _ := strconv.Atoi(args[0])
+		sig, _ := strconv.Atoi(args[1])
+		return sigqueue(pid, syscall.Signal(sig))
 	}
 	return fmt.Errorf("unknown action %q", action)
 }
