@@ -108,6 +108,9 @@ func runInit(w *warner) error {
 			return err
 		}
 	}
+	if s.PID1 { // before its limits count its tasks (confine)
+		warmThreads(spareThreads)
+	}
 	if err := confineInit(s, *w); err != nil {
 		return err
 	}

@@ -1,0 +1,38 @@
+package nsexec
+
+import (
+	"runtime"
+	"sync"
+)
+
+// spareThreads is how many idle threads the Go PID 1 starts before it
+// counts its own tasks and starts the program (warmThreads).
+const spareThreads = 6
+
+// warmThreads makes the Go runtime start n more OS threads now, which it
+// then keeps idle for its later needs. Once the program holds every
+// process its nproc or --pids allows, PID 1 can start none: a signal to
+// forward or a zombie to reap made the runtime want one more thread than
+// it had (9 here), and it ends the process when it cannot get one
+// ("fatal error: newosproc", status 2, the program killed). Started
+// here, they are counted with PID 1's own tasks, which the program's
+// nproc gets on top. Each goroutine holds a thread of its own while all
+// are locked; unlocked before they end, the threads stay.
+func warmThreads(n int) {
+	var locked, done sync.WaitGroup
+	release := make(chan struct{})
+	locked.Add(n)
+	done.Add(n)
+	for i := 0; i < n; i++ {
+		go func() {
+			defer done.Done()
+			runtime.LockOSThread()
+			locked.Done()
+			<-release
+			runtime.UnlockOSThread()
+		}()
+	}
+	locked.Wait()
+	close(release)
+	done.Wait()
+}
