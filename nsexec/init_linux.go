@@ -50,6 +50,10 @@ func Init() {
 
 // runInit returns only on failure.
 func runInit(w *warner) error {
+	// ps and /proc/1/comm name it as the C init stage's (rename_self),
+	// not "exe" (/proc/self/exe): the leader's name, whatever thread
+	// this is, while it is dumpable (/proc/self is its user's).
+	_ = os.WriteFile("/proc/self/comm", []byte("omega-run-init"), 0)
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until confine().
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {

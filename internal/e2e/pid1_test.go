@@ -68,3 +68,19 @@ func TestLimitsBindOnlyTheProgram(t *testing.T) {
 		t.Errorf("--rlimit nproc=1: exit %d, stdout %q, stderr %q; want the program started, limited to 1 and PID 1's tasks", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestPID1Named: the program sees PID 1 named omega-run-init (ps,
+// /proc/1/comm) in both init stages; the Go one's was "exe", after the
+// /proc/self/exe it is re-executed through.
+func TestPID1Named(t *testing.T) {
+	bins := map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+	for name, b := range bins {
+		for _, u := range users {
+			w := newWorld(t, u)
+			r := w.runProg(b, "--", "/bin/cat", "/proc/1/comm")
+			if r.code != 0 || r.stdout != "omega-run-init\n" {
+				t.Errorf("%s/%s: exit %d, stdout %q, stderr %q", name, u.name, r.code, r.stdout, r.stderr)
+			}
+		}
+	}
+}
