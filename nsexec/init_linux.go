@@ -112,7 +112,7 @@ func runInit(w *warner) error {
 			return err
 		}
 	}
-	if s.PID1 { // before its limits count its tasks (confine)
+	if s.PID1 && warmWanted() { // before its limits count its tasks (confine)
 		warmThreads(spareThreads)
 	}
 	if err := confineInit(s, *w); err != nil {

@@ -3,11 +3,22 @@ package nsexec
 import (
 	"runtime"
 	"sync"
+
+	"golang.org/x/sys/unix"
 )
 
 // spareThreads is how many idle threads the Go PID 1 starts before it
 // counts its own tasks and starts the program (warmThreads).
 const spareThreads = 6
+
+// warmWanted tells whether the caller's nproc leaves room for the spare
+// threads: below 32 processes (the program's share half of it) they
+// would take most of what the program could start (a caller's 20 left
+// it none with the launcher's threads), and it gets them instead.
+func warmWanted() bool {
+	var l unix.Rlimit
+	return unix.Getrlimit(unix.RLIMIT_NPROC, &l) != nil || l.Cur >= 32
+}
 
 // warmThreads makes the Go runtime start n more OS threads now, which it
 // then keeps idle for its later needs. Once the program holds every
