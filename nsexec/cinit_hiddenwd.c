@@ -1,14 +1,17 @@
 //go:build linux && cgo && !omega_goinit
 
 // cinit_hiddenwd.c: refusing a working directory inside a directory the
-// sandbox hides (hiddenwd_linux.go in Go), before the mounts.
+// sandbox hides (hiddenwd_linux.go in Go), before the mounts, and going
+// back to it, or saying why not, after them.
 
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cinit_internal.h"
@@ -101,4 +104,54 @@ void omega_refuse_hidden_wd(const struct spec *s) {
 	if (e && e != ENOENT)
 		omega_die(125, "working directory %s: cannot tell whether it is inside a directory the sandbox hides (%s): "
 		          "run from another directory", omega_getwd_go(), omega_errstr(e));
+}
+
+// TMP_WD_HINT says why a working directory in the host's /tmp is not
+// there, and what brings it in (init_linux.go's tmpWorkdirHint); not for
+// /tmp itself, which no grant brings in.
+#define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
+
+// omega_back_to_wd goes back to the working directory wd (oldwd: an fd of
+// it from before the mounts; rc: omega_setup_mounts's) once the mounts
+// are in place, or, where the path leads elsewhere there, says so and
+// stays or starts where the program reaches nothing of the host's. It
+// returns 0, or the errno (EXDEV: another directory) that kept it out.
+int omega_back_to_wd(struct spec *s, const char *wd, int oldwd, int rc) {
+	// The cwd still points into the mount tree from before the binds;
+	// look the same path up again so it lands on the new mounts — if
+	// it is the same directory there: under the private /tmp the path
+	// names another one (an empty one an earlier run left, say).
+	struct stat before, after;
+	char msg[8192];
+	int e = chdir(wd) < 0 ? errno : 0;
+	if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
+	           before.st_ino != after.st_ino))
+		e = EXDEV;
+	if (e) {
+		if (oldwd >= 0 && fchdir(oldwd) < 0)
+			omega_dief(errno, "fchdir back to %s", wd);
+		// Read-only, as every mount is now: but a mount that no path
+		// reached (covered on the host) stays as it was where the kernel
+		// has no mount_setattr, and the program must not start in it;
+		// nor in the host's /tmp, /run, /dev or /proc, whose sockets and
+		// processes are in reach there (omega_private_tree).
+		struct statvfs vfs;
+		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
+		int priv = rc >= 0 ? omega_private_tree(s, wd) : 0;
+		const char *start = rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only";
+		if (priv == 2 && !rw && chdir(wd) == 0)
+			start = "starting in the sandbox's own (the host's sockets there are out of reach)";
+		else if (priv || rw) {
+			if (chdir("/") < 0)
+				omega_dief(errno, "chdir /");
+			if (!rw)
+				start = "starting in / (the host's sockets there would be in reach)";
+		}
+		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s%s",
+		         *wd ? wd : "(deleted or unmounted on the host)",
+		         e == EXDEV ? "that path is another directory there" : omega_errstr(e), start,
+		         s->tmp_from[0] && strncmp(wd, "/tmp/", 5) == 0 ? TMP_WD_HINT : "");
+		omega_warn(msg);
+	}
+	return e;
 }

@@ -145,6 +145,7 @@ void omega_read_only_lost(void);
 // inside a directory the sandbox hides (cinit_hiddenwd.c).
 char *omega_getwd_go(void);
 void omega_refuse_hidden_wd(const struct spec *s);
+int omega_back_to_wd(struct spec *s, const char *wd, int oldwd, int rc);
 
 // Mount helpers (cinit_mounts.c), shared with cinit_masks.c. Each returns
 // -1 with omega_step_err/omega_step_msg set on failure.

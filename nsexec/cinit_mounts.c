@@ -15,7 +15,6 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -313,9 +312,6 @@ static void warn_host_proc(void) {
 	           "sees the host's /proc, read-only, which lists every process; everything else is in place");
 }
 
-// TMP_WD_HINT says why a working directory in the host's /tmp is not
-// there, and what brings it in (init_linux.go's tmpWorkdirHint); not for
-// /tmp itself, which no grant brings in.
 // ROOT_METADATA_GAP is what a root program has without the read-only
 // root (init_linux.go's rootMetadataGap): Landlock has no rights for
 // metadata, and root owns most files.
@@ -328,8 +324,6 @@ static void warn_host_proc(void) {
 #define FAIL_CLOSED_MOUNTS                                                                                     \
 	"--fail-closed: mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets would be the " \
 	"host's, and nothing kept read-only"
-
-#define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 // tmpdir_first puts TMPDIR=/tmp before the spec's additions (init_linux.go's
 // enterMounts does the same), which the parent left out for the mounts.
@@ -379,41 +373,7 @@ void omega_enter_mounts(struct spec *s) {
 		if (s->flags & F_TMPDIR_IF_REFUSED)
 			tmpdir_first(s); // Landlock alone, as in rx: access(2) says /var/tmp is writable
 	}
-	// The cwd still points into the mount tree from before the binds;
-	// look the same path up again so it lands on the new mounts — if
-	// it is the same directory there: under the private /tmp the path
-	// names another one (an empty one an earlier run left, say).
-	struct stat before, after;
-	int e = chdir(wd) < 0 ? errno : 0;
-	if (!e && (fstat(oldwd, &before) < 0 || stat(".", &after) < 0 || before.st_dev != after.st_dev ||
-	           before.st_ino != after.st_ino))
-		e = EXDEV;
-	if (e) {
-		if (oldwd >= 0 && fchdir(oldwd) < 0)
-			omega_dief(errno, "fchdir back to %s", wd);
-		// Read-only, as every mount is now: but a mount that no path
-		// reached (covered on the host) stays as it was where the kernel
-		// has no mount_setattr, and the program must not start in it;
-		// nor in the host's /tmp, /run, /dev or /proc, whose sockets and
-		// processes are in reach there (omega_private_tree).
-		struct statvfs vfs;
-		int rw = rc >= 0 && fstatvfs(oldwd, &vfs) == 0 && !(vfs.f_flag & ST_RDONLY);
-		int priv = rc >= 0 ? omega_private_tree(s, wd) : 0;
-		const char *start = rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only";
-		if (priv == 2 && !rw && chdir(wd) == 0)
-			start = "starting in the sandbox's own (the host's sockets there are out of reach)";
-		else if (priv || rw) {
-			if (chdir("/") < 0)
-				omega_dief(errno, "chdir /");
-			if (!rw)
-				start = "starting in / (the host's sockets there would be in reach)";
-		}
-		snprintf(msg, sizeof msg, "working directory %s is not visible in the sandbox (%s); %s%s",
-		         *wd ? wd : "(deleted or unmounted on the host)",
-		         e == EXDEV ? "that path is another directory there" : omega_errstr(e), start,
-		         s->tmp_from[0] && strncmp(wd, "/tmp/", 5) == 0 ? TMP_WD_HINT : "");
-		omega_warn(msg);
-	}
+	int e = omega_back_to_wd(s, wd, oldwd, rc);
 	if (mounted)
 		omega_landlock_writes_only(s, e != 0);
 	if (oldwd >= 0)
