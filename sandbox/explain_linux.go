@@ -98,6 +98,10 @@ func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mount
 			e.SeccompRules += seccomp.DescribeNetNoneGuard()
 			e.SeccompSummary += seccomp.SummarizeNetNoneGuard()
 		}
+		if pol.Mode == ModeSandbox && mounts {
+			e.SeccompRules += seccomp.DescribePrlimitGuard()
+			e.SeccompSummary += seccomp.SummarizePrlimitGuard()
+		}
 		if pol.Mode != ModeRWX && !mounts {
 			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone)
 			e.SeccompSummary += seccomp.SummarizeHostGuard(pol.Net == profiles.NetNone)

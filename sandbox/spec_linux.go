@@ -62,7 +62,8 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 
 // launchFilter is the program's filter: the profile's, behind the --net
 // none guard and, without sandbox mode's mounts (rx, or the fallback
-// without namespaces), the host guard. connectBroker may fold the broker
+// without namespaces), the host guard; with them, the prlimit guard
+// (PID 1 shares the pid namespace). connectBroker may fold the broker
 // in later.
 func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mounts bool) (*seccomp.Program, []string, error) {
 	prog, warnings, err := compileSeccomp(pol, explicit, prof)
@@ -71,6 +72,9 @@ func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mou
 	}
 	if err == nil && !mounts {
 		prog, err = hostGuard(prog, pol)
+	}
+	if err == nil && mounts {
+		prog, err = prlimitGuard(prog, pol)
 	}
 	return prog, warnings, err
 }
@@ -83,9 +87,9 @@ const setidGap = "set-user-ID and set-group-ID files can be made in the writable
 func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (*seccomp.Program, []string, error) {
 	if pol.Seccomp == profiles.SeccompNone {
 		if pol.Mode == profiles.ModeSandbox {
-			reach, gap := "kernel keyrings, bpf and io_uring", ""
+			reach, gap := "kernel keyrings, bpf, io_uring and PID 1's resource limits (prlimit --pid 1 --cpu=1 kills it, and its after-run checks with it)", ""
 			if pol.Net == profiles.NetNone {
-				reach = "kernel keyrings, bpf, io_uring and vsock, which no network namespace separates,"
+				reach = "kernel keyrings, bpf, io_uring, PID 1's resource limits (prlimit --pid 1 --cpu=1 kills it, and its after-run checks with it) and vsock, which no network namespace separates,"
 			}
 			if landlock.EffectiveABI() < 9 {
 				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
@@ -381,4 +385,15 @@ func hostGuard(prog *seccomp.Program, pol profiles.Policy) (*seccomp.Program, er
 		return prog, nil
 	}
 	return seccomp.HostGuard(prog, pol.Net == profiles.NetNone)
+}
+
+// prlimitGuard adds seccomp.PrlimitGuard to sandbox mode's filter: PID 1
+// and its threads, in the program's pid namespace with its uid, would
+// have their limits set otherwise. --seccomp none has no filter to add
+// it to (its warning says so).
+func prlimitGuard(prog *seccomp.Program, pol profiles.Policy) (*seccomp.Program, error) {
+	if prog == nil || pol.Mode != ModeSandbox {
+		return prog, nil
+	}
+	return seccomp.PrlimitGuard(prog)
 }

@@ -125,24 +125,7 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 	deny := func(errno uint32) { a.ret(retErrno | ret(errno)) }
 	arg := func(i int) (lo, hi uint32) { return info.argOffsets(i) }
 
-	next := a.newLabel()
-	a.jmp(opJeq, abi.prlimit, fallThrough, next)
-	lo, _ := arg(0)
-	a.ld(lo) // pid_t: the kernel reads the low word only
-	a.jmp(opJeq, 0, end, fallThrough)
-	lo, hi := arg(2)
-	a.ld(lo)
-	if info.wide {
-		limitSet := a.newLabel()
-		a.jmp(opJeq, 0, fallThrough, limitSet)
-		a.ld(hi)
-		a.jmp(opJeq, 0, end, fallThrough)
-		a.bind(limitSet)
-	} else {
-		a.jmp(opJeq, 0, end, fallThrough)
-	}
-	deny(errEPERM)
-	a.bind(next)
+	guardPrlimit(a, abi, info, end)
 	if !denyTCP {
 		return
 	}
@@ -156,9 +139,9 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 		deny(errEOPNOTSUPP)
 		a.bind(next)
 	}
-	next = a.newLabel()
+	next := a.newLabel()
 	a.jmp(opJeq, abi.socket, fallThrough, next)
-	lo, _ = arg(2)
+	lo, _ := arg(2)
 	a.ld(lo)
 	a.jmp(opJeq, ipprotoMPTCP, fallThrough, end)
 	deny(errEPROTONOSUPPORT)
