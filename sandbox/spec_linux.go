@@ -94,9 +94,9 @@ func compileSeccomp(pol profiles.Policy, explicit bool, prof *seccomp.Profile) (
 			if landlock.EffectiveABI() < 9 {
 				gap = ", and without the connect broker " + nsexec.BrokerGapWhat
 			}
-			return nil, []string{"--seccomp none: no system call filter (" + reach + " stay reachable, " + setidGap + gap + "); the program runs without a controlling terminal, so it cannot inject keystrokes into yours"}, nil
+			return nil, []string{"--seccomp none: no system call filter (" + reach + " stay reachable, " + setidGap + gap + "); the program runs without a controlling terminal, so it cannot inject keystrokes into yours, but it can set your terminal's line discipline (TIOCSETD), which leaves it dead until reset"}, nil
 		}
-		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI), and " + setidGap + " — use a seccomp profile"}, nil
+		return nil, []string{"--seccomp none: no system call filter; the program can push keystrokes into your terminal (TIOCSTI) or leave it dead by setting its line discipline (TIOCSETD), and " + setidGap + " — use a seccomp profile"}, nil
 	}
 	if prof == nil { // not read by validate (a built-in, or a pipe that can be read once)
 		var err error

@@ -21,14 +21,14 @@ type archInfo struct {
 	// bigEndian: the low word of an argument is at offset +4.
 	bigEndian bool
 	aliases   []string // other spellings GetArchFromString accepts
-	// tty holds TIOCSTI and TIOCLINUX where they differ from the
-	// asm-generic 0x5412 and 0x541c.
-	tty *[2]uint32
+	// tty holds TIOCSTI, TIOCLINUX and TIOCSETD where they differ from
+	// the asm-generic 0x5412, 0x541c and 0x5423.
+	tty *[3]uint32
 }
 
 var (
-	mipsTTY = &[2]uint32{0x5472, 0x5483}
-	shTTY   = &[2]uint32{0x40015412, 0x4001541c} // _IOW('T', 18/28, char)
+	mipsTTY = &[3]uint32{0x5472, 0x5483, 0x7401}
+	shTTY   = &[3]uint32{0x40015412, 0x4001541c, 0x40045423} // _IOW('T', 18/28, char), _IOW('T', 35, int)
 )
 
 // Flags of the AUDIT_ARCH_* values: a 64-bit and a little-endian ABI.
@@ -113,6 +113,14 @@ func (a *archInfo) ttyIoctls() (tiocsti, tioclinux uint32) {
 		return a.tty[0], a.tty[1]
 	}
 	return 0x5412, 0x541c
+}
+
+// ttySetd returns the TIOCSETD request number.
+func (a *archInfo) ttySetd() uint32 {
+	if a.tty != nil {
+		return a.tty[2]
+	}
+	return 0x5423
 }
 
 // order is the byte order of the ABI, and so of its filters.

@@ -333,9 +333,10 @@ func repeatsArg(args []Arg) bool {
 	return false
 }
 
-// addTTYRules puts the TIOCSTI and TIOCLINUX denial in front of every
-// other ioctl rule of every profile: with either request a confined
-// program could type commands into the terminal of the caller. Only the
+// addTTYRules puts the TIOCSTI, TIOCLINUX and TIOCSETD denial in front
+// of every other ioctl rule of every profile: with either of the first
+// two a confined program could type commands into the terminal of the
+// caller, and TIOCSETD (n_null) leaves it dead until reset. Only the
 // low 32 bits are compared, as the kernel reads the request as an
 // unsigned int, so high bits cannot slip past (CVE-2019-10063).
 func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
@@ -345,14 +346,15 @@ func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
 		byName["ioctl"] = sp
 	}
 	rule := func(name string, pick func(*archInfo) uint32) condRule {
-		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile", stops: "TIOCSTI/TIOCLINUX",
+		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile", stops: "TIOCSTI/TIOCLINUX/TIOCSETD",
 			argsFor: func(a *archInfo) []Arg {
 				return []Arg{{Index: 1, Op: OpMaskedEqual, Value: 0xffffffff, ValueTwo: uint64(pick(a))}}
 			}}
 	}
 	sti := rule("TIOCSTI", func(a *archInfo) uint32 { v, _ := a.ttyIoctls(); return v })
 	linux := rule("TIOCLINUX", func(a *archInfo) uint32 { _, v := a.ttyIoctls(); return v })
-	sp.guard = append([]condRule{sti, linux}, sp.guard...)
+	setd := rule("TIOCSETD", func(a *archInfo) uint32 { return a.ttySetd() })
+	sp.guard = append([]condRule{sti, linux, setd}, sp.guard...)
 }
 
 // badArchRet is what a syscall of an ABI the filter does not cover gets:

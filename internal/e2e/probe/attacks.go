@@ -44,6 +44,9 @@ func attack(action string, args []string) (bool, error) {
 		b := []byte(args[0])
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, 0, unix.TIOCSTI, uintptrOf(&b[0]))
 		return true, errnoErr(errno)
+	case "tiocsetd": // LDISC: set the line discipline of the terminal on fd 0 (27: n_null)
+		ldisc, _ := strconv.Atoi(args[0])
+		return true, unix.IoctlSetPointerInt(0, unix.TIOCSETD, ldisc)
 	case "ptrace": // attach to PID
 		pid, _ := strconv.Atoi(args[0])
 		err := unix.PtraceAttach(pid)
