@@ -17,8 +17,10 @@ import (
 
 // setPID1Limits sets RLIMIT_CPU and RLIMIT_NOFILE on PID 1 and on each
 // of its threads (a prlimit on a thread's tid sets its process's limits),
-// once the test has had its chance to replace the config file.
+// once the test has had its chance to replace the config file and PID 1
+// has its first thread (the C connect broker's starts meanwhile).
 const setPID1Limits = `echo ready; read line
+i=0; while [ $(ls /proc/1/task | wc -l) -lt 2 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
 echo "tasks $(ls /proc/1/task | wc -l)"
 for t in 1 $(ls /proc/1/task); do
 	prlimit --pid $t --cpu=1:1 && echo "set cpu $t"
