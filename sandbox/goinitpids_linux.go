@@ -11,12 +11,19 @@ import (
 // program's first process. The C init stage's PID 1 has one or two.
 const goInitMinPids = 16
 
-// goInitPids refuses a --pids (pids, 0: none) the Go init stage would
-// not start under: its runtime ended it, unable to start a thread
-// ("fatal error: newosproc", status 2), or the program's fork failed.
-func goInitPids(pids int64) error {
-	if nsexec.CInit || pids == 0 || pids >= goInitMinPids {
+// initPids refuses a --pids (pids, 0: none) the init stage would not
+// start under. The Go one's runtime ended it, unable to start a thread
+// ("fatal error: newosproc", status 2), or the program's fork failed;
+// under the C one, --pids 1 left the program no process ("exec: resource
+// temporarily unavailable", 126, as if the program were at fault).
+func initPids(pids int64) error {
+	switch {
+	case pids == 0:
 		return nil
+	case !nsexec.CInit && pids < goInitMinPids:
+		return fmt.Errorf("--pids %d: this build's init stage (Go, a build without cgo) runs up to 12 threads in the group itself: give at least %d", pids, goInitMinPids)
+	case pids < 2:
+		return fmt.Errorf("--pids %d: sandbox mode's PID 1 counts in the group too, beside the program: give at least 2 (3 to keep its connect broker's thread)", pids)
 	}
-	return fmt.Errorf("--pids %d: this build's init stage (Go, a build without cgo) runs up to 12 threads in the group itself: give at least %d", pids, goInitMinPids)
+	return nil
 }

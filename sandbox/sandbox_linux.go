@@ -260,7 +260,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	cause := ""
 	if p.policy.Mode == ModeSandbox {
 		if cause = usernsUnavailable(); cause == "" {
-			if err := goInitPids(p.cgroup.Pids); err != nil {
+			if err := initPids(p.cgroup.Pids); err != nil {
 				return 0, launcherErr(err)
 			}
 			// The init stage starts now; the spec follows when ready.

@@ -111,4 +111,11 @@ func TestFewPidsForGoInit(t *testing.T) {
 	if r := w.run("--pids", "5", "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
 		t.Errorf("C init stage: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
+	// PID 1 and the program: one alone left the program no process (126).
+	if r := w.run("--pids", "1", "--", "/bin/echo", "ran"); r.code != 125 || !strings.Contains(r.stderr, "give at least 2") {
+		t.Errorf("C init stage, --pids 1: exit %d, stdout %q, stderr %q; want 125 and the least --pids", r.code, r.stdout, r.stderr)
+	}
+	if r := w.run("--pids", "2", "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
+		t.Errorf("C init stage, --pids 2: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
 }
