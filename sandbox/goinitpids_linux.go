@@ -21,7 +21,7 @@ func initPids(pids int64) error {
 	case pids == 0:
 		return nil
 	case !nsexec.CInit && pids < goInitMinPids:
-		return fmt.Errorf("--pids %d: this build's init stage (Go, a build without cgo) runs up to 12 threads in the group itself: give at least %d", pids, goInitMinPids)
+		return fmt.Errorf("--pids %d: this build's init stage is the Go one (a build without cgo, or -tags omega_goinit), which runs up to 12 threads in the group itself: give at least %d", pids, goInitMinPids)
 	case pids < 2:
 		return fmt.Errorf("--pids %d: sandbox mode's PID 1 counts in the group too, beside the program: give at least 2 (3 to keep its connect broker's thread)", pids)
 	}

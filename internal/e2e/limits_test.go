@@ -112,7 +112,7 @@ func TestCgroupRefusals(t *testing.T) {
 	if r := newWorld(t, rootUser).run("--mode", "rwx", "--pids", "10", "--", "true"); r.code != 125 {
 		t.Errorf("rwx --pids: exit %d, want 125", r.code)
 	}
-	if r := newWorld(t, nobody).run("--pids", "10", "--", "true"); r.code != 125 || !strings.Contains(r.stderr, "cgroup") {
+	if r := newWorld(t, nobody).run("--pids", "20", "--", "true"); r.code != 125 || !strings.Contains(r.stderr, "cgroup") {
 		t.Errorf("nobody --pids: exit %d %q, want 125 naming the cgroup problem", r.code, r.stderr)
 	}
 	if r := newWorld(t, rootUser).run("--memory", "lots", "--", "true"); r.code != 125 {
