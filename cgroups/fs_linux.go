@@ -322,8 +322,12 @@ func lockGroup(dir string) (int, error) {
 
 // removeStale removes the groups below parent that an omega-run killed
 // before it could clean up left: named as New names them, older than a
-// minute, and locked by nobody. rmdir refuses a group that still holds
-// processes or groups.
+// minute, and locked by nobody. The processes still in one are killed
+// first, as Delete would have: in rx an omega-run killed with SIGKILL takes
+// only the program with it (its parent-death signal), not what the program
+// started, which ran on in the group with no one to end it (on cgroup v2
+// outside a systemd unit's own cgroup, where stopping the unit does not
+// reach it). rmdir refuses a group that still holds groups or processes.
 func removeStale(parent string) {
 	list, _ := os.ReadDir(parent)
 	for _, e := range list {
@@ -340,8 +344,29 @@ func removeStale(parent string) {
 			continue
 		}
 		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil {
+			killLeft(dir)
 			_ = unix.Rmdir(dir)
 		}
 		unix.Close(fd)
+	}
+}
+
+// staleKillWait bounds how long removeStale waits for the processes it
+// killed in one group to leave it: a launch must not hang on a group that
+// does not empty (a process in uninterruptible sleep).
+const staleKillWait = time.Second
+
+// killLeft kills the processes in the stale group dir (and groups below
+// it) until none is left or staleKillWait has passed.
+func killLeft(dir string) {
+	list := func() ([]int, error) { return treeProcs(dir, nil) }
+	for end := time.Now().Add(staleKillWait); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		pids, err := list()
+		if err != nil || len(pids) == 0 || slices.Contains(pids, os.Getpid()) {
+			return
+		}
+		if killPinned(pids, list) != nil {
+			return
+		}
 	}
 }

@@ -75,9 +75,15 @@ func newV1(name string, l Limits) (*v1, error) {
 			return nil, fmt.Errorf("cgroups: create %s: %w", dir, err)
 		}
 		g.dir[n] = dir
-		if fd, err := lockGroup(dir); err == nil {
-			g.locks = append(g.locks, fd)
+		// Fatal, as on v2: a later launch kills what an unlocked group
+		// holds (removeStale).
+		fd, err := lockGroup(dir)
+		if err != nil {
+			g.close()
+			g.removeDirs()
+			return nil, fmt.Errorf("cgroups: %w", err)
 		}
+		g.locks = append(g.locks, fd)
 	}
 	if err := g.set(l); err != nil {
 		g.removeDirs()
