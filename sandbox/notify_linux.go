@@ -45,7 +45,7 @@ var sunPath = len(syscall.RawSockaddrUnix{}.Path)
 // dir the service uses anyway.
 func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	to := p.process.NotifySocket
-	if to == "" || p.process.ClearEnv || slices.Contains(p.process.UnsetEnv, "NOTIFY_SOCKET") || hasEnvKey(p.process.SetEnv, "NOTIFY_SOCKET") {
+	if !p.notifyRelayed() {
 		return nil
 	}
 	base := os.TempDir()
@@ -76,6 +76,25 @@ func startNotifyRelay(p *plan, spec *nsexec.Spec, sandboxed bool) *notifyRelay {
 	spec.Env = append(spec.Env, "NOTIFY_SOCKET="+path)
 	go r.serve()
 	return r
+}
+
+// notifyRelayed tells whether the program is to get the relay as its
+// NOTIFY_SOCKET: systemd gave omega-run one, and the caller neither
+// cleared nor set the variable.
+func (p *plan) notifyRelayed() bool {
+	return p.process.NotifySocket != "" && !p.process.ClearEnv &&
+		!slices.Contains(p.process.UnsetEnv, "NOTIFY_SOCKET") && !hasEnvKey(p.process.SetEnv, "NOTIFY_SOCKET")
+}
+
+// relayForRoot tells whether omega-run must stay as the parent of a
+// program it would exec in place (rx without limits), to relay: the
+// program would be the service's main process, and run as root its own
+// MAINPID= (which the relay drops) makes systemd take any host process
+// for the service's and signal it on stop, a kill Landlock's scoping keeps
+// the program from. Another user's MAINPID= systemd takes only for a
+// process of the unit.
+func (p *plan) relayForRoot() bool {
+	return p.notifyRelayed() && p.programUID() == 0
 }
 
 // listenRelay binds the relay's datagram socket in a new directory below

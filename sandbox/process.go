@@ -47,7 +47,9 @@ type Process struct {
 	// socket of the launcher's as NOTIFY_SOCKET, and the launcher, the
 	// service's main process, passes on its readiness, status and
 	// watchdog messages and nothing else (no MAINPID=, no fds). An exec
-	// in place leaves the program the socket itself.
+	// in place leaves the program the socket itself, but for a program
+	// running as root, whose MAINPID= systemd takes for any pid: the
+	// launcher then supervises it.
 	NotifySocket string
 }
 

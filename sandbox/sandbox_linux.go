@@ -284,7 +284,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if err != nil {
 		return 0, launcherErr(err)
 	}
-	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() && p.term == nil {
+	if !ns.Enabled && syncs == nil && p.cgroup.IsZero() && p.term == nil && !p.relayForRoot() {
 		// Nothing after the run: Claude Code's settings go unchecked
 		// (README), as rx's exec in place is kept.
 		return 0, inPlace(spec)

@@ -140,7 +140,7 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if spec.Seccomp, err = hostGuard(spec.Seccomp, p.policy); err != nil {
 		return 0, launcherErr(err)
 	}
-	if syncs != nil || !p.cgroup.IsZero() || p.term != nil {
+	if syncs != nil || !p.cgroup.IsZero() || p.term != nil || p.relayForRoot() {
 		return runSupervised(p, nsexec.Namespaces{}, ready(spec, syncs))
 	}
 	return 0, inPlace(spec)
