@@ -58,7 +58,9 @@ func (b *goBroker) domainConnect(c *call) unix.Errno {
 		if !b.valid(c.id) {
 			return unix.ESRCH // its thread was killed: nobody waits
 		}
+		b.endTurn() // no thread is needed for the pause
 		time.Sleep(pause)
+		b.takeTurn()
 		pause = min(2*pause, domainPauseMax)
 	}
 }

@@ -41,9 +41,11 @@ import (
 //     threads could dup2 a unix socket onto the fd, or rewrite the address.
 //   - Up to maxBrokerWorkers connects run at once, as in C; further calls
 //     wait their turn, and a blocking connect to a listener that never
-//     accepts holds its worker until the program ends. The locked thread
-//     makes one connect at a time, and never waits long in one: see
-//     broker_domain_linux.go.
+//     accepts holds its worker until the program ends. Of those, only
+//     workSlots are at work at once, and a waiting connect a slice at a
+//     time (broker_threads_linux.go: each holds a thread meanwhile). The
+//     locked thread makes one connect at a time, and never waits long in
+//     one: see broker_domain_linux.go.
 
 const maxBrokerWorkers = 32
 
@@ -58,6 +60,7 @@ type goBroker struct {
 	foreignProc bool
 	w           warner
 	sem         chan struct{}
+	turns       chan struct{} // calls at work (broker_threads_linux.go)
 	domain      chan *call
 	// ready is closed once started has closed the caller's path fds:
 	// until then a path through /proc/self/fd/N would resolve with one
@@ -122,6 +125,7 @@ func startBroker(s *Spec, w warner) (*goBroker, error) {
 		foreignProc: foreignProc(),
 		w:           w,
 		sem:         make(chan struct{}, maxBrokerWorkers),
+		turns:       make(chan struct{}, workSlots(warmed)),
 		domain:      make(chan *call),
 		ready:       make(chan struct{}),
 	}
@@ -253,6 +257,8 @@ func (b *goBroker) answer(c *call) {
 	<-b.ready
 	b.sem <- struct{}{}
 	defer func() { <-b.sem }()
+	b.takeTurn()
+	defer b.endTurn()
 	e := b.take(c)
 	if e == 0 {
 		e = b.perform(c)

@@ -54,3 +54,13 @@ func TestEscapeBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkSlots: the broker's calls at work at once, by PID 1's spare
+// threads: a third of them, at least one.
+func TestWorkSlots(t *testing.T) {
+	for _, c := range []struct{ spare, want int }{{0, 1}, {2, 1}, {spareThreads, 2}, {9, 3}} {
+		if got := workSlots(c.spare); got != c.want {
+			t.Errorf("workSlots(%d) = %d, want %d", c.spare, got, c.want)
+		}
+	}
+}

@@ -34,6 +34,7 @@ const signalPoll = 50 * time.Millisecond
 // sliced makes connect, of c's socket, in signalPoll slices where it
 // may wait (a blocking stream or seqpacket socket): its SO_SNDTIMEO is
 // set for that time and put back after (slicing), as domainConnect does.
+// Between slices it lets the calls waiting for a turn go first.
 func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	typ, err := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE)
 	if err != nil || typ == unix.SOCK_DGRAM {
@@ -61,6 +62,7 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 		if e != unix.EAGAIN && e != unix.EINPROGRESS && e != unix.EALREADY {
 			return e
 		}
+		b.yieldTurn()
 		switch {
 		case own > 0 && time.Since(start) >= own:
 			return first // what the kernel says when SO_SNDTIMEO passes

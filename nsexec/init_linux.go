@@ -112,8 +112,11 @@ func runInit(w *warner) error {
 			return err
 		}
 	}
-	if s.PID1 && warmWanted() { // before its limits count its tasks (confine)
-		warmThreads(spareThreads)
+	if s.PID1 { // before its limits count its tasks (confine)
+		capProcs()
+		if warmWanted() {
+			warmThreads(spareThreads)
+		}
 	}
 	if err := confineInit(s, *w); err != nil {
 		return err

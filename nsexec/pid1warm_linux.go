@@ -11,6 +11,26 @@ import (
 // counts its own tasks and starts the program (warmThreads).
 const spareThreads = 6
 
+// warmed is how many spare threads this PID 1 started (warmThreads);
+// the connect broker lets half that many calls work at once (workSlots).
+var warmed int
+
+// maxPID1Procs bounds the Go PID 1's GOMAXPROCS. Each P that runs
+// goroutines wants a thread of its own, and PID 1 has only those it
+// started before its tasks were counted: with one P per CPU of a large
+// machine, or a caller's GOMAXPROCS=32 (inherited), a burst of brokered
+// connects woke more Ps than it had threads, and the runtime ended it
+// (fatal error: newosproc). PID 1 forwards signals, reaps and brokers
+// connects: two are plenty.
+const maxPID1Procs = 1
+
+// capProcs lowers GOMAXPROCS to maxPID1Procs, before warmThreads.
+func capProcs() {
+	if runtime.GOMAXPROCS(0) > maxPID1Procs {
+		runtime.GOMAXPROCS(maxPID1Procs)
+	}
+}
+
 // warmWanted tells whether the caller's nproc leaves room for the spare
 // threads: below 32 processes (the program's share half of it) they
 // would take most of what the program could start (a caller's 20 left
@@ -46,4 +66,5 @@ func warmThreads(n int) {
 	locked.Wait()
 	close(release)
 	done.Wait()
+	warmed = n
 }
