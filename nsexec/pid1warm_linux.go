@@ -13,6 +13,8 @@ const spareThreads = 6
 
 // warmed is how many spare threads this PID 1 started (warmThreads);
 // the connect broker lets half that many calls work at once (workSlots).
+//
+//lint:ignore U1000 read by the Go init stage's broker (broker_linux.go), which a cgo build leaves out
 var warmed int
 
 // maxPID1Procs bounds the Go PID 1's GOMAXPROCS. Each P that runs
