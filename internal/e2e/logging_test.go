@@ -40,6 +40,12 @@ func TestJSONErrors(t *testing.T) {
 	w := newWorld(t, nobody)
 	notExec := filepath.Join(w.home, "notexec")
 	writeFile(t, notExec, "#!/bin/sh\n")
+	hidden := filepath.Join(w.home, "hidden")
+	mustMkdir(t, hidden)
+	if err := os.WriteFile(filepath.Join(hidden, "prog"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	chownTree(t, hidden, nobody)
 	cases := []struct {
 		name string
 		env  []string
@@ -53,8 +59,8 @@ func TestJSONErrors(t *testing.T) {
 		{"bad flag", nil, []string{"--bogus", "--", "true"}, 125, "unknown flag --bogus"},
 		{"bad subcommand flag", nil, []string{"check", "--bogus"}, 125, "unknown flag --bogus"},
 		{"refused", nil, []string{"--mode", "rwx", "--net", "none", "--", "true"}, 125, "--net none"},
-		// PID 1 cannot start the program in a cgroup that holds only it.
-		{"init stage", nil, []string{"--pids", "1", "--", "true"}, 126, "init: "},
+		// The parent finds the program; in the sandbox it is hidden.
+		{"init stage", nil, []string{"--hide", hidden, "--", filepath.Join(hidden, "prog")}, 127, "init: "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,14 +68,7 @@ func TestJSONErrors(t *testing.T) {
 			if c.env == nil {
 				args = append([]string{"--log-format", "json"}, args...)
 			}
-			run := w.runEnv
-			if c.name == "init stage" {
-				if strings.Contains(os.Getenv("OMEGA_E2E_TAGS"), "omega_goinit") {
-					t.Skip("the Go init stage's runtime aborts when it cannot start a thread")
-				}
-				run = newWorld(t, rootUser).runEnv // --pids needs root
-			}
-			r := run(c.env, args...)
+			r := w.runEnv(c.env, args...)
 			if r.code != c.code {
 				t.Fatalf("exit %d, want %d (stderr %q)", r.code, c.code, r.stderr)
 			}
