@@ -82,12 +82,13 @@ func TestConnectsWhileProcessesHeld(t *testing.T) {
 					if code != 0 || err != nil || failed != 0 || kids < 10 || strings.Contains(out, "goroutine") {
 						t.Fatalf("run %d: exit %d, output %.600q; want 0 and every child connected", run, code, out)
 					}
-					// A child that connects only once the listener stopped
-					// accepting and the others began to exit still connected
-					// (failed 0): the Go init stage has been seen to hold one
-					// connect back until processes free up (README).
+					// A known bug of the Go init stage (README): about 1 run
+					// in 20, one child's connect returns success but the
+					// listener never gets the connection. Logged, not failed,
+					// until it is understood: what this test guards is PID 1
+					// living through a full process limit.
 					if got != kids {
-						t.Logf("run %d: %d of %d children connected only after the listener stopped accepting", run, kids-got, kids)
+						t.Logf("run %d: %d of %d connections never reached the listener (the known bug in README)", run, kids-got, kids)
 					}
 				}
 			})
