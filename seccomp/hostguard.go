@@ -26,6 +26,8 @@ import (
 // connect operations are no syscalls), and socketcall's socket and send
 // calls on ABIs that have it, whose arguments a filter cannot read. Anything else
 // falls through to the profile's program, which loads what it needs again.
+// On a program PrlimitGuard guarded (sandbox mode's, run in the fallback
+// without namespaces) it takes that guard's place.
 func HostGuard(p *Program, denyTCP bool) (*Program, error) {
 	return hostGuard(p, denyTCP, runtime.GOARCH)
 }
@@ -61,6 +63,9 @@ const (
 )
 
 func hostGuard(p *Program, denyTCP bool, goarch string) (*Program, error) {
+	if p.unguarded != nil { // its prlimit check is the host guard's own
+		p = p.unguarded
+	}
 	return withPrologue(p, goarch, "host guard", func(a *assembler, abi guardABI, info *archInfo, end label) {
 		guardABICalls(a, abi, info, denyTCP, end)
 	})

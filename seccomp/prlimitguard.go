@@ -17,7 +17,12 @@ import "runtime"
 func PrlimitGuard(p *Program) (*Program, error) { return prlimitGuard(p, runtime.GOARCH) }
 
 func prlimitGuard(p *Program, goarch string) (*Program, error) {
-	return withPrologue(p, goarch, "prlimit guard", guardPrlimit)
+	g, err := withPrologue(p, goarch, "prlimit guard", guardPrlimit)
+	if err != nil {
+		return nil, err
+	}
+	g.unguarded = p
+	return g, nil
 }
 
 // guardPrlimit emits HostGuard's and PrlimitGuard's prlimit64 check for

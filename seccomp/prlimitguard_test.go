@@ -1,6 +1,9 @@
 package seccomp
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // TestPrlimitGuard runs PrlimitGuard's prologue in front of an allow-all
 // program on every ABI of each build: setting another process's limits
@@ -43,6 +46,33 @@ func TestPrlimitGuard(t *testing.T) {
 				if !constAllow(prog, call{nr: nr, arch: info}) {
 					t.Errorf("%s/%s: syscall %d is not constant-allow", goarch, abi.arch, nr)
 				}
+			}
+		}
+	}
+}
+
+// TestHostGuardReplacesPrlimitGuard: sandbox mode's filter carries the
+// prlimit guard; the fallback without user namespaces puts the host
+// guard, which holds the same check, in front of it. The result is the
+// host guard on the profile's program, not the prlimit check twice.
+func TestHostGuardReplacesPrlimitGuard(t *testing.T) {
+	for goarch := range hostGuardCalls {
+		allowAll := &Program{BPF: encode([]insn{{code: opRetK, k: uint32(retAllow)}}, archForGOARCH(goarch).order()), Flags: 1}
+		guarded, err := prlimitGuard(allowAll, goarch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, denyTCP := range []bool{false, true} {
+			want, err := hostGuard(allowAll, denyTCP, goarch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := hostGuard(guarded, denyTCP, goarch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.BPF, want.BPF) || got.Flags != want.Flags {
+				t.Errorf("%s denyTCP=%v: %d instructions, want the host guard's %d", goarch, denyTCP, got.Len(), want.Len())
 			}
 		}
 	}

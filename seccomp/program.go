@@ -17,6 +17,10 @@ type Program struct {
 	// Flags are SECCOMP_FILTER_FLAG_* bits the profile asked for (LOG,
 	// SPEC_ALLOW); Install adds TSYNC.
 	Flags uint `json:"flags,omitempty"`
+	// unguarded is the program PrlimitGuard put its check in front of,
+	// for HostGuard, whose own holds the same check (not sent to the
+	// init stage).
+	unguarded *Program
 }
 
 // Len is the number of BPF instructions.
