@@ -209,8 +209,8 @@ func (b *goBroker) listen() {
 	for {
 		var req seccompNotif
 		if err := b.ioctl(unix.SECCOMP_IOCTL_NOTIF_RECV, unsafe.Pointer(&req)); err != nil {
-			if err == unix.EINTR || err == unix.ENOENT {
-				continue // ENOENT: the caller went away
+			if err == unix.ENOENT {
+				continue // the caller went away
 			}
 			// Calls then fail with ENOSYS rather than hang.
 			unix.Close(b.listener)
@@ -239,11 +239,20 @@ func (b *goBroker) valid(id uint64) bool {
 }
 
 func (b *goBroker) ioctl(req uint, arg unsafe.Pointer) error {
-	_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(b.listener), uintptr(req), uintptr(arg))
-	if e != 0 {
-		return e
+	for {
+		_, _, e := unix.Syscall(unix.SYS_IOCTL, uintptr(b.listener), uintptr(req), uintptr(arg))
+		switch e {
+		case 0:
+			return nil
+		case unix.EINTR:
+			// A signal to this thread of PID 1 (the Go runtime's
+			// preemption) while it waited for the filter's notify lock,
+			// which the other calls hold briefly: an answer not sent
+			// would leave the program's thread waiting for ever.
+		default:
+			return e
+		}
 	}
-	return nil
 }
 
 // reply answers a call; ENOENT (its thread was killed) needs nothing.
