@@ -34,9 +34,25 @@
 // # Rule order
 //
 // In SBPL the last matching rule wins, so the profile goes from broad to
-// narrow: allow everything, deny all writes, allow the writable roots and
-// the devices every program writes, then (sandbox mode) deny the credential
-// stores and --hide paths, deny writes to the directories in a writable
-// root above a protected path (a rename is judged by the directory
-// renamed, not by what it holds), then (--net none) deny the network.
+// narrow: allow everything, deny all writes and hard links, allow the
+// writable roots and the devices every program writes, then (sandbox
+// mode) deny the credential stores and --hide paths, deny writes to the
+// directories in a writable root above a protected path (a rename is
+// judged by the directory renamed, not by what it holds), then (--net
+// none) deny the network.
+//
+// A rule naming an operation itself has also been seen to beat one naming
+// it through a wildcard whatever their order. The tests evaluate each
+// profile under both readings (sbpleval_test.go) and want the same
+// decisions from each.
+//
+// # Operations outside file-write*
+//
+// file-write* is every file-write-… operation (data, create, unlink,
+// mode, owner, setugid, flags, times, xattr, acl, finderinfo), not
+// file-link (link(2)) nor file-clone (clonefile(2)). Seatbelt judges an
+// access by the name it is made through, so a hard link is a second
+// name that the rules for the first do not reach: links are denied but
+// in the writable set, and links and clones of protected paths are
+// denied with them.
 package darwin

@@ -25,11 +25,11 @@ func TestRenderHideAndReadOnly(t *testing.T) {
 	text := expand(pr)
 	allow := strings.Index(text, `(subpath "/Users/alice/src")`)
 	// The last matching rule wins: the deny must follow the allow.
-	hide := strings.LastIndex(text, "(deny file-read* file-write*\n")
+	hide := strings.LastIndex(text, "(deny file-read* file-write* file-link file-clone\n")
 	if want := `  (subpath "/Users/alice/secret")` + "\n" + `  (subpath "/private/etc/token")` + "\n)\n"; hide < allow || !strings.Contains(text[hide:], want) {
 		t.Errorf("no credential block after the writable roots ending in\n%s\ngot:\n%s", want, text)
 	}
-	if want := "(deny file-write*\n" + `  (subpath "/Users/alice/src/keep")` + "\n)\n"; !strings.Contains(text[allow:], want) {
+	if want := "(deny file-write* file-link\n" + `  (subpath "/Users/alice/src/keep")` + "\n)\n"; !strings.Contains(text[allow:], want) {
 		t.Errorf("no block after the writable roots\n%s\ngot:\n%s", want, text)
 	}
 }

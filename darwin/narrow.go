@@ -24,13 +24,14 @@ func (r *renderer) hidden(p profiles.Policy) ([]string, error) {
 }
 
 // readOnly denies writes below each --read-only path, after the writable
-// roots' allow (the last matching rule wins).
+// roots' allow (the last matching rule wins), and hard links to what it
+// holds (a second name the program could write it through).
 func (r *renderer) readOnly(p profiles.Policy) error {
 	rules, err := r.subpaths("--read-only", paramReadOnly, p.ReadOnly)
 	if err != nil || len(rules) == 0 {
 		return err
 	}
-	r.block("(deny file-write*", rules)
+	r.block("(deny file-write* file-link", rules)
 	return nil
 }
 

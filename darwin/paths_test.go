@@ -173,7 +173,7 @@ func TestRenderConfigFileLinked(t *testing.T) {
 			t.Errorf("params = %v, want %v among them", pr.Params, want)
 		}
 	}
-	if !strings.Contains(pr.Text, "(deny file-write*\n  (literal (param \"CONFIG_FILE0\"))\n  (literal (param \"CONFIG_FILE1\"))\n  (literal (param \"CONFIG_FILE2\"))\n)") {
+	if !strings.Contains(pr.Text, "(deny file-write* file-link\n  (literal (param \"CONFIG_FILE0\"))\n  (literal (param \"CONFIG_FILE1\"))\n  (literal (param \"CONFIG_FILE2\"))\n)") {
 		t.Errorf("no deny block for the config files:\n%s", pr.Text)
 	}
 }

@@ -80,7 +80,7 @@ func render(p profiles.Policy, resolve Resolver, exists func(string) bool) (Prof
 		return Profile{}, fmt.Errorf("darwin: mode %q has no Seatbelt profile", p.Mode)
 	}
 	r := &renderer{resolve: resolve, exists: exists}
-	r.line("(version 1)", "(allow default)", "(deny file-write*)")
+	r.line("(version 1)", "(allow default)", "(deny file-write*)", "(deny file-link)")
 	if err := r.writable(p); err != nil {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}
@@ -152,6 +152,14 @@ func (r *renderer) root(what, p string) (string, error) {
 
 // writable renders the first allow block: the four fixed roots in the
 // design's order, then each --allow-write not already listed.
+//
+// Hard links too (file-link, which file-write* does not cover): Seatbelt
+// judges a write by the name it is made through, so a link in a writable
+// root to ~/.zshrc would let the program rewrite ~/.zshrc there, and one
+// in /tmp to a key would let it read the key. A link needs the right on
+// both names, the new one by file-write-create and the file linked by
+// file-link; which of the two file-link's filter sees is not documented,
+// and granting it only in the writable set is right for either.
 func (r *renderer) writable(p profiles.Policy) error {
 	data, err := r.root("data dir", p.DataDir)
 	if err != nil {
@@ -182,7 +190,7 @@ func (r *renderer) writable(p profiles.Policy) error {
 		rules = append(rules, "(subpath "+r.param(name, c)+")")
 	}
 	r.roots = seen
-	r.block("(allow file-write*", rules)
+	r.block("(allow file-write* file-link", rules)
 	return nil
 }
 
@@ -193,7 +201,8 @@ func (r *renderer) writable(p profiles.Policy) error {
 // and removing them are writes to their paths.
 //
 // Both the name and, when it is a symlink, what it points to: Seatbelt
-// checks an unlink or rename on the link itself.
+// checks an unlink or rename on the link itself. And a hard link to them,
+// which the program would write through.
 func (r *renderer) configFiles(p profiles.Policy) error {
 	var paths []string
 	for _, c := range p.ConfigFiles() {
@@ -216,14 +225,16 @@ func (r *renderer) configFiles(p profiles.Policy) error {
 		rules[i] = "(literal " + r.param(fmt.Sprintf("%s%d", paramConfigFile, i), q) + ")"
 		r.pin(q)
 	}
-	r.block("(deny file-write*", rules)
+	r.block("(deny file-write* file-link", rules)
 	return nil
 }
 
 // credentials denies reads of every credential store below home. Writes
 // are denied too: the Linux side masks the stores, and without it
 // --allow-write ~ would let the program plant ~/.ssh/authorized_keys or
-// an ~/.aws/config credential_process that the user later runs.
+// an ~/.aws/config credential_process that the user later runs. And hard
+// links and clones (clonefile, cp -c) of what they hold: Seatbelt would
+// judge the reads of the new name, in /tmp, which it allows.
 func (r *renderer) credentials(p profiles.Policy) error {
 	h, err := Canonical(p.Home, r.resolve)
 	if err != nil {
@@ -248,7 +259,7 @@ func (r *renderer) credentials(p profiles.Policy) error {
 		return err
 	}
 	rules = append(rules, hidden...)
-	r.block("(deny file-read* file-write*", rules)
+	r.block("(deny file-read* file-write* file-link file-clone", rules)
 	return nil
 }
 

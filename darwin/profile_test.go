@@ -80,15 +80,17 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// designRX is DESIGN.md's rx profile with one --allow-write, followed by
-// the device block the issue asks for and the config file carved out of
-// the data dir (a program could otherwise rewrite its next launch's
-// policy: mode = "rwx"), and the data dir itself pinned (it could
-// otherwise be moved aside, config and all).
+// designRX is DESIGN.md's rx profile with one --allow-write, hard links
+// (file-link, which file-write* does not cover) confined like writes,
+// followed by the device block the issue asks for and the config file
+// carved out of the data dir (a program could otherwise rewrite its next
+// launch's policy: mode = "rwx"), and the data dir itself pinned (it
+// could otherwise be moved aside, config and all).
 const designRX = `(version 1)
 (allow default)
 (deny file-write*)
-(allow file-write*
+(deny file-link)
+(allow file-write* file-link
   (subpath "{data_dir}")
   (subpath "/private/tmp")
   (subpath "/private/var/folders")
@@ -103,7 +105,7 @@ const designRX = `(version 1)
   (regex #"^/dev/ttys[0-9]+$")
   (regex #"^/dev/fd/[0-9]+$")
 )
-(deny file-write*
+(deny file-write* file-link
   (literal "{data_dir}/config.toml")
 )
 (deny file-write-unlink
