@@ -25,8 +25,8 @@ func checkDecisions(t *testing.T, in profiles.Policy, ds []decision) {
 }
 
 // TestProfileDecisions: what the rendered profiles decide, in the paths
-// macOS checks. The rows that are not about hard links or clones held
-// before too.
+// macOS checks. The rows that are not about hard links, clones or
+// devices held before too.
 func TestProfileDecisions(t *testing.T) {
 	const h = testHome
 	common := []decision{
@@ -49,6 +49,20 @@ func TestProfileDecisions(t *testing.T) {
 		{"file-link", "/private/tmp/a", true},
 		// A clone is a copy (APFS copy-on-write): the source is only read.
 		{"file-clone", h + "/.zshrc", true},
+		// The bit buckets are written, never created, removed or chmod'ed
+		// (as root the program could otherwise replace /dev/null).
+		{"file-write-data", "/dev/null", true},
+		{"file-write-unlink", "/dev/null", false},
+		{"file-write-create", "/dev/null", false},
+		{"file-write-mode", "/dev/zero", false},
+		{"file-write-data", "/dev/urandom", true},
+		{"file-write-data", "/dev/random", true},
+		{"file-write-data", "/dev/dtracehelper", true}, // dyld registers a program's DTrace probes there
+		{"file-write-data", "/dev/tty", true},
+		{"file-write-data", "/dev/ttys004", true},
+		{"file-write-mode", "/dev/ttys004", true},
+		{"file-write-data", "/dev/fd/1", true},
+		{"file-write-data", "/dev/disk0", false},
 	}
 	t.Run("rx", func(t *testing.T) {
 		checkDecisions(t, profiles.Policy{Mode: profiles.ModeRX}, append(common,

@@ -77,7 +77,7 @@ func constantLiterals() []string {
 	for _, s := range CredentialStores {
 		out = append(out, "/"+s)
 	}
-	for _, r := range deviceRules {
+	for _, r := range append(slices.Clone(dataDeviceRules), terminalRules...) {
 		l, err := sbplLiterals(r)
 		if err != nil {
 			panic(err)

@@ -67,7 +67,7 @@ func TestRenderPinsAncestors(t *testing.T) {
 // pinnedBlock is the text of the profile's last rules, after the
 // writable roots' allow, where the pins must be (the last rule wins).
 func pinnedBlock(text string) string {
-	i := strings.Index(text, "(allow file-write*\n  (literal \"/dev/null\")")
+	i := strings.Index(text, "(allow file-write-data\n  (literal \"/dev/null\")")
 	if i < 0 {
 		return ""
 	}

@@ -19,12 +19,27 @@ var CredentialStores = profiles.CredentialStores("darwin")
 // macOS hands out under /var/folders.
 var fixedWritable = []string{"/private/tmp", "/private/var/folders"}
 
-// deviceRules are the devices nearly every program writes: the bit
-// buckets, its terminal (controlling tty, pty master and slaves) and its
-// own descriptors through /dev/fd (/dev/stdout resolves there).
-var deviceRules = []string{
+// dataDeviceRules are the devices nearly every program writes to but has
+// no reason to create, remove, chmod or chown: the bit buckets, the
+// random devices (Linux's sandbox has them writable too) and
+// /dev/dtracehelper, where dyld registers a program's DTrace probes (as
+// Apple's own profiles allow). Writing only: a program running as root
+// could otherwise remove /dev/null and put a file of its own there.
+var dataDeviceRules = []string{
 	`(literal "/dev/null")`,
 	`(literal "/dev/zero")`,
+	`(literal "/dev/random")`,
+	`(literal "/dev/urandom")`,
+	`(literal "/dev/dtracehelper")`,
+}
+
+// terminalRules are the program's terminal (controlling tty, pty master
+// and slaves) and its own descriptors through /dev/fd (/dev/stdout
+// resolves there; a reopen gets no more than the fd had). Every write
+// operation, as a terminal's mode and owner are set by the programs that
+// run one (mesg, script, screen). Any of the user's terminals, though,
+// not only the program's: Seatbelt cannot tell them apart by name.
+var terminalRules = []string{
 	`(literal "/dev/tty")`,
 	`(literal "/dev/ptmx")`,
 	`(regex #"^/dev/ttys[0-9]+$")`,
@@ -84,7 +99,8 @@ func render(p profiles.Policy, resolve Resolver, exists func(string) bool) (Prof
 	if err := r.writable(p); err != nil {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}
-	r.block("(allow file-write*", deviceRules)
+	r.block("(allow file-write-data", dataDeviceRules)
+	r.block("(allow file-write*", terminalRules)
 	if err := r.configFiles(p); err != nil {
 		return Profile{}, fmt.Errorf("darwin: %w", err)
 	}

@@ -97,9 +97,14 @@ const designRX = `(version 1)
   (subpath "{home}/.claude")
   (subpath "/private/var/www")
 )
-(allow file-write*
+(allow file-write-data
   (literal "/dev/null")
   (literal "/dev/zero")
+  (literal "/dev/random")
+  (literal "/dev/urandom")
+  (literal "/dev/dtracehelper")
+)
+(allow file-write*
   (literal "/dev/tty")
   (literal "/dev/ptmx")
   (regex #"^/dev/ttys[0-9]+$")
