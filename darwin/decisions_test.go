@@ -108,3 +108,24 @@ func TestProfileDecisionsNarrowed(t *testing.T) {
 		{"file-write-unlink", h, false},
 	})
 }
+
+// TestProfileDecisionsDataVolume: macOS checks a path in the firmlinked
+// namespace (/Users/…), also when it was opened as
+// /System/Volumes/Data/Users/…, so a rule naming the Data volume's
+// spelling matches nothing: a --hide or --read-only given that way was
+// readable and writable, an --allow-write granted nothing.
+func TestProfileDecisionsDataVolume(t *testing.T) {
+	const data = "/System/Volumes/Data"
+	checkDecisions(t, profiles.Policy{
+		Mode:       profiles.ModeSandbox,
+		AllowWrite: []string{data + testHome + "/src", data + "/Volumes/Work"},
+		ReadOnly:   []string{data + testHome + "/src/keep"},
+		Hide:       []string{data + testHome + "/secret", data + "/private/etc/token"},
+	}, []decision{
+		{"file-write-data", testHome + "/src/a", true},
+		{"file-write-data", "/Volumes/Work/a", true},
+		{"file-write-data", testHome + "/src/keep/a", false},
+		{"file-read-data", testHome + "/secret/a", false},
+		{"file-read-data", "/private/etc/token", false},
+	})
+}

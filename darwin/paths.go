@@ -21,8 +21,29 @@ type Resolver func(string) (string, error)
 // explain) the profile names the paths macOS checks.
 var privateLinks = []string{"/tmp", "/var", "/etc"}
 
+// dataVolume is where macOS mounts the volume holding users' data. Its
+// firmlinks, as /usr/share/firmlinks lists them, are its directories that
+// appear in the system volume's tree too (/Users is
+// /System/Volumes/Data/Users). macOS names a file in them by that
+// firmlinked path, also one opened through the Data volume's, and
+// Seatbelt matches that name: a rule spelled /System/Volumes/Data/Users/…
+// matches nothing, so a --hide or --read-only given that way would
+// protect nothing (seen on macOS 14 by the sandbox-boostrap project's
+// path-spelling suite; not on a Mac here).
+const dataVolume = "/System/Volumes/Data"
+
+var firmlinks = []string{
+	"/AppleInternal", "/Applications", "/Library", "/Users", "/Volumes",
+	"/cores", "/opt", "/private", "/usr/local", "/usr/libexec/cups",
+	"/usr/share/snmp", "/System/Library/Caches", "/System/Library/Assets",
+	"/System/Library/AssetsV2", "/System/Library/PreinstalledAssets",
+	"/System/Library/PreinstalledAssetsV2", "/System/Library/Speech",
+	"/System/Library/CoreServices/CoreTypes.bundle/Contents/Library",
+}
+
 // Canonical returns p as macOS checks it: cleaned, resolved with resolve
-// (nil means lexical only) and with /tmp, /var and /etc under /private.
+// (nil means lexical only), by its firmlinked name rather than the Data
+// volume's, and with /tmp, /var and /etc under /private.
 // Paths are handled with package path, not filepath: they are macOS paths
 // whatever GOOS renders them.
 func Canonical(p string, resolve Resolver) (string, error) {
@@ -43,7 +64,22 @@ func Canonical(p string, resolve Resolver) (string, error) {
 		}
 		p = path.Clean(r)
 	}
-	return underPrivate(p), nil
+	return underPrivate(firmlinked(p)), nil
+}
+
+// firmlinked returns p by its firmlinked name when it is a Data volume
+// path below a firmlink (see dataVolume), else p.
+func firmlinked(p string) string {
+	rest, ok := strings.CutPrefix(p, dataVolume)
+	if !ok || !strings.HasPrefix(rest, "/") {
+		return p
+	}
+	for _, f := range firmlinks {
+		if rest == f || strings.HasPrefix(rest, f+"/") {
+			return rest
+		}
+	}
+	return p
 }
 
 func underPrivate(p string) string {

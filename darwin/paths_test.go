@@ -177,3 +177,32 @@ func TestRenderConfigFileLinked(t *testing.T) {
 		t.Errorf("no deny block for the config files:\n%s", pr.Text)
 	}
 }
+
+// TestCanonicalDataVolume: a path on the Data volume spelled through
+// /System/Volumes/Data gets the firmlinked spelling macOS checks.
+func TestCanonicalDataVolume(t *testing.T) {
+	for in, want := range map[string]string{
+		"/System/Volumes/Data/Users/alice/src":         "/Users/alice/src",
+		"/System/Volumes/Data/Users":                   "/Users",
+		"/System/Volumes/Data/private/var/folders/ab":  "/private/var/folders/ab",
+		"/System/Volumes/Data/Volumes/Work":            "/Volumes/Work",
+		"/System/Volumes/Data/usr/local/bin":           "/usr/local/bin",
+		"/System/Volumes/Data/System/Library/Caches/x": "/System/Library/Caches/x",
+		"/System/Volumes/Data/../Data/Library/x":       "/Library/x",
+		"/System/Volumes/Data/opt/homebrew":            "/opt/homebrew",
+		"/System/Volumes/Data/nix/store":               "/System/Volumes/Data/nix/store", // a volume of its own, no firmlink
+		"/System/Volumes/Data/usr/localx":              "/System/Volumes/Data/usr/localx",
+		"/System/Volumes/Data/Usersx":                  "/System/Volumes/Data/Usersx",
+		"/System/Volumes/Data":                         "/System/Volumes/Data",
+		"/System/Volumes/Preboot/Users":                "/System/Volumes/Preboot/Users",
+	} {
+		if got, err := Canonical(in, nil); err != nil || got != want {
+			t.Errorf("Canonical(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	// What a symlink resolves to is mapped too.
+	links := fakeResolver(map[string]string{"/Users/alice/w": "/System/Volumes/Data/Volumes/Work"})
+	if got, _ := Canonical("/Users/alice/w", links); got != "/Volumes/Work" {
+		t.Errorf("through a link: %q, want /Volumes/Work", got)
+	}
+}
