@@ -25,8 +25,8 @@ func checkDecisions(t *testing.T, in profiles.Policy, ds []decision) {
 }
 
 // TestProfileDecisions: what the rendered profiles decide, in the paths
-// macOS checks. The rows that are not about hard links, clones or
-// devices held before too.
+// macOS checks. The rows that are not about hard links, clones, devices
+// or signals held before too.
 func TestProfileDecisions(t *testing.T) {
 	const h = testHome
 	common := []decision{
@@ -63,6 +63,11 @@ func TestProfileDecisions(t *testing.T) {
 		{"file-write-mode", "/dev/ttys004", true},
 		{"file-write-data", "/dev/fd/1", true},
 		{"file-write-data", "/dev/disk0", false},
+		// Signals reach the program's own processes only, as Linux's
+		// pid namespace and Landlock scoping have it: not the user's
+		// other processes (nor omega-run's caller).
+		{"signal", "same-sandbox", true},
+		{"signal", "others", false},
 	}
 	t.Run("rx", func(t *testing.T) {
 		checkDecisions(t, profiles.Policy{Mode: profiles.ModeRX}, append(common,

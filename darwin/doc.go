@@ -38,8 +38,8 @@
 // writable roots and the devices every program writes, then (sandbox
 // mode) deny the credential stores and --hide paths, deny writes to the
 // directories in a writable root above a protected path (a rename is
-// judged by the directory renamed, not by what it holds), then (--net
-// none) deny the network.
+// judged by the directory renamed, not by what it holds), keep signals to
+// the program's own processes, then (--net none) deny the network.
 //
 // A rule naming an operation itself has also been seen to beat one naming
 // it through a wildcard whatever their order. The tests evaluate each

@@ -116,6 +116,11 @@ func render(p profiles.Policy, resolve Resolver, exists func(string) bool) (Prof
 		}
 	}
 	r.pinned()
+	// Signals reach the program's own processes only (all that run
+	// under this sandbox-exec), not the user's others: Linux's pid
+	// namespace and Landlock scoping stop those in both modes. Terminal
+	// signals (^C, ^Z) come from the kernel and are not checked.
+	r.line("(deny signal)", "(allow signal (target same-sandbox))")
 	if p.Net == profiles.NetNone {
 		r.line("(deny network*)")
 	}

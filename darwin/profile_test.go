@@ -84,8 +84,9 @@ func TestGolden(t *testing.T) {
 // (file-link, which file-write* does not cover) confined like writes,
 // followed by the device block the issue asks for and the config file
 // carved out of the data dir (a program could otherwise rewrite its next
-// launch's policy: mode = "rwx"), and the data dir itself pinned (it
-// could otherwise be moved aside, config and all).
+// launch's policy: mode = "rwx"), the data dir itself pinned (it could
+// otherwise be moved aside, config and all), and signals kept to the
+// program's own processes.
 const designRX = `(version 1)
 (allow default)
 (deny file-write*)
@@ -116,6 +117,8 @@ const designRX = `(version 1)
 (deny file-write-unlink
   (literal "{data_dir}")
 )
+(deny signal)
+(allow signal (target same-sandbox))
 `
 
 // expand substitutes each (param "X") with its value as a string literal,

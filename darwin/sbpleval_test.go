@@ -12,7 +12,8 @@ import (
 // on a path instead of matching its text. It knows the forms the renderer
 // writes: (version 1), (allow|deny OP... FILTER...) with the filters
 // literal, subpath and regex over "…", #"…", (param "X") and
-// (string-append …).
+// (string-append …), and (target WHO) for signals, where the "path"
+// asked about is WHO (same-sandbox, others).
 //
 // Seatbelt's precedence is documented nowhere. The last matching rule
 // wins, as every guide says; but a rule naming an operation itself
@@ -129,6 +130,9 @@ func filter(x sexp, params map[string]string) (func(string) bool, error) {
 		return nil, fmt.Errorf("filter %v: want one argument", x.list)
 	}
 	arg := x.list[1]
+	if x.list[0].atom == "target" {
+		return func(who string) bool { return who == arg.atom }, nil
+	}
 	if x.list[0].atom == "regex" {
 		if !arg.regex {
 			return nil, fmt.Errorf("regex of %v", arg)
