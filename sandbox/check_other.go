@@ -5,7 +5,6 @@ package sandbox
 import (
 	"runtime"
 
-	"github.com/omega-run/omega-run/darwin"
 	"github.com/omega-run/omega-run/profiles"
 	"github.com/omega-run/omega-run/seccomp"
 )
@@ -13,15 +12,10 @@ import (
 // Check reports what this OS can enforce: on macOS whether sandbox-exec
 // exists, elsewhere nothing.
 func Check() Report {
-	r := Report{OS: runtime.GOOS}
 	if runtime.GOOS == "darwin" {
-		_, err := darwin.Args(profiles.Policy{Mode: ModeRX, DataDir: "/", Home: "/"}, []string{"/usr/bin/true"}, darwin.Options{})
-		r.Full = err == nil
-		if err != nil {
-			r.NamespacesError = err.Error()
-		}
-		return r
+		return seatbeltCheck(nil)
 	}
+	r := Report{OS: runtime.GOOS}
 	r.NamespacesError = "no sandbox is available on " + runtime.GOOS
 	return r
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"os"
 	"slices"
 
@@ -52,4 +53,19 @@ func seatbeltPolicy(pol profiles.Policy, wd string) profiles.Policy {
 		}
 	}
 	return pol
+}
+
+// seatbeltCheck is Check on macOS, where sandbox mode is sandbox-exec
+// with the profile: it gets everything when a profile renders and
+// sandbox-exec is usable (Command checks both; it starts nothing). stat
+// is darwin.Options.Stat (nil: the real one).
+func seatbeltCheck(stat func(string) error) Report {
+	r := Report{OS: "darwin"}
+	pol := profiles.Policy{Mode: ModeSandbox, DataDir: "/var/empty/.omega", Home: "/var/empty"}
+	_, err := darwin.Command(context.Background(), pol, "/usr/bin/true", nil, darwin.Options{Stat: stat})
+	r.Full = err == nil
+	if err != nil {
+		r.NamespacesError = err.Error()
+	}
+	return r
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +58,19 @@ func TestSeatbeltSelfReadOnly(t *testing.T) {
 		if want := "-DREAD_ONLY_0=" + seatbeltPath(self); !strings.Contains(out, want) {
 			t.Errorf("%s: no %s in:\n%s", mode, want, out)
 		}
+	}
+}
+
+// TestSeatbeltCheck: `omega-run check` on macOS says sandbox mode gets
+// everything when sandbox-exec is there, and names it when it is not.
+// It rendered a profile for a data dir of "/" instead, which the renderer
+// refuses, so check failed on every Mac without looking at sandbox-exec.
+func TestSeatbeltCheck(t *testing.T) {
+	if r := seatbeltCheck(func(string) error { return nil }); !r.Full || r.NamespacesError != "" {
+		t.Errorf("with sandbox-exec: %+v, want full", r)
+	}
+	r := seatbeltCheck(func(string) error { return fs.ErrNotExist })
+	if r.Full || !strings.Contains(r.NamespacesError, "sandbox-exec not found at /usr/bin/sandbox-exec") {
+		t.Errorf("without sandbox-exec: %+v, want not full, naming it", r)
 	}
 }
