@@ -54,5 +54,8 @@
 // access by the name it is made through, so a hard link is a second
 // name that the rules for the first do not reach: links are denied but
 // in the writable set, and links and clones of protected paths are
-// denied with them.
+// denied with them. This takes file-link and file-clone to be judged by
+// the file linked or cloned, which nothing documents and no Mac here
+// has checked; were it the new name, the rules would refuse nothing the
+// writes' rules do not already.
 package darwin

@@ -177,10 +177,12 @@ func (r *renderer) root(what, p string) (string, error) {
 // Hard links too (file-link, which file-write* does not cover): Seatbelt
 // judges a write by the name it is made through, so a link in a writable
 // root to ~/.zshrc would let the program rewrite ~/.zshrc there, and one
-// in /tmp to a key would let it read the key. A link needs the right on
-// both names, the new one by file-write-create and the file linked by
-// file-link; which of the two file-link's filter sees is not documented,
-// and granting it only in the writable set is right for either.
+// in /tmp to a key would let it read the key. The new name needs
+// file-write-create; file-link is taken here to be judged by the file
+// linked, as its name says and as other projects' profiles use it (not
+// documented, not checked on a Mac). Were it judged by the new name, this
+// rule would grant no more than file-write-create does, and no rule could
+// refuse such links.
 func (r *renderer) writable(p profiles.Policy) error {
 	data, err := r.root("data dir", p.DataDir)
 	if err != nil {
