@@ -2,7 +2,9 @@ package nsexec
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,10 +39,11 @@ func refuseAppended(s *Spec) error {
 
 // AppendedFilesHint says what to do instead of appending to ExtraFiles.
 const AppendedFilesHint = "cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " +
-	"pass fds with Options.PreserveFDs (this process's fds 3 and up) instead"
+	"pass them as Options.ExtraFiles instead"
 
 // OwnFiles tells whether cmd's ExtraFiles are still Command's: the spec,
-// then the preserved fds 3… in order, and nothing after them.
+// then the preserved fds 3… in order, then Command's extra files, and
+// nothing after them.
 func OwnFiles(cmd *exec.Cmd) bool {
 	files := cmd.ExtraFiles
 	if len(files) == 0 || !IsSpec(files[0]) {
@@ -48,12 +51,34 @@ func OwnFiles(cmd *exec.Cmd) bool {
 	}
 	preserved.Lock()
 	defer preserved.Unlock()
-	for i, f := range files[1:] {
+	extra := preserved.extra[files[0].Fd()]
+	kept := len(files) - 1 - len(extra)
+	if kept < 0 || !slices.Equal(files[1+kept:], extra) {
+		return false
+	}
+	for i, f := range files[1 : 1+kept] {
 		if own, ok := preserved.files[3+i]; !ok || own != f {
 			return false
 		}
 	}
 	return true
+}
+
+// setExtra records the extra files Command put after spec's preserved
+// fds, for OwnFiles. Keyed by the spec's fd, which Command's next spec
+// at that number (once this one is closed) records anew: the map holds
+// no more entries than there are fds.
+func setExtra(spec *os.File, extra []*os.File) {
+	preserved.Lock()
+	defer preserved.Unlock()
+	if len(extra) == 0 {
+		delete(preserved.extra, spec.Fd())
+		return
+	}
+	if preserved.extra == nil {
+		preserved.extra = map[uintptr][]*os.File{}
+	}
+	preserved.extra[spec.Fd()] = slices.Clone(extra)
 }
 
 // markRefuseAppended sets s.RefuseAppended unless this process's own fd

@@ -11,7 +11,7 @@
 // OMEGA_APPENDED_HINT is nsexec.AppendedFilesHint (a Go test checks).
 #define OMEGA_APPENDED_HINT                                                                               \
 	"cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " \
-	"pass fds with Options.PreserveFDs (this process's fds 3 and up) instead"
+	"pass them as Options.ExtraFiles instead"
 
 // OMEGA_LL_READ_SIDE is landlock.ReadSide: the Landlock rights a
 // WritesOnly ruleset leaves unhandled once the mounts are in place

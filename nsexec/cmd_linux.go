@@ -20,15 +20,23 @@ type Namespaces struct {
 }
 
 // Command returns an unstarted command that re-executes this binary into
-// the init stage, which then runs s (passed in a memfd).
-func Command(ctx context.Context, s *Spec, ns Namespaces) (*exec.Cmd, error) {
+// the init stage, which then runs s (passed in a memfd). The last
+// len(extra) of s.KeepFDs are extra, the first ones this process's fds
+// 3 and up.
+func Command(ctx context.Context, s *Spec, ns Namespaces, extra ...*os.File) (*exec.Cmd, error) {
+	if len(extra) > s.KeepFDs {
+		return nil, fmt.Errorf("spec: %d kept fds, fewer than the %d extra files", s.KeepFDs, len(extra))
+	}
 	spec := forNamespaces(s, ns)
 	markRefuseAppended(&spec)
 	f, err := memfdFor(&spec)
 	if err != nil {
 		return nil, err
 	}
-	return initCommand(ctx, f, s.KeepFDs, ns), nil
+	cmd := initCommand(ctx, f, s.KeepFDs-len(extra), ns)
+	cmd.ExtraFiles = append(cmd.ExtraFiles, extra...)
+	setExtra(f, extra)
+	return cmd, nil
 }
 
 // Pending is Command for a spec that is not ready yet: the launcher
@@ -105,6 +113,8 @@ func forNamespaces(s *Spec, ns Namespaces) Spec {
 var preserved struct {
 	sync.Mutex
 	files map[int]*os.File
+	// extra: Command's extra files by its spec's fd (setExtra).
+	extra map[uintptr][]*os.File
 }
 
 // preservedFile is the *os.File of a preserved fd, kept for good: one

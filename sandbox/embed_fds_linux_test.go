@@ -53,8 +53,8 @@ func TestStartExtraFilesAppended(t *testing.T) {
 			cmd.Wait()
 		}
 		var se *sandbox.Error
-		if !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "PreserveFDs") {
-			t.Errorf("%s: Start: %v; want a *sandbox.Error 125 naming PreserveFDs", mode, err)
+		if !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "Options.ExtraFiles") {
+			t.Errorf("%s: Start: %v; want a *sandbox.Error 125 naming Options.ExtraFiles", mode, err)
 		}
 		if _, err := f.Stat(); err != nil {
 			t.Errorf("%s: the embedder's file was closed: %v", mode, err)
@@ -66,7 +66,7 @@ func TestStartExtraFilesAppended(t *testing.T) {
 }
 
 // TestCmdStartExtraFilesAppended: the same through cmd.Run, which
-// sandbox cannot see: the init stage refuses (125, naming PreserveFDs)
+// sandbox cannot see: the init stage refuses (125, naming Options.ExtraFiles)
 // before the program runs. An fd this process leaked elsewhere
 // (inherited without close-on-exec, as make's jobserver fds) is closed
 // as before, not refused.
@@ -81,8 +81,8 @@ func TestCmdStartExtraFilesAppended(t *testing.T) {
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err := cmd.Run()
 		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(stderr.String(), "PreserveFDs") || stdout.Len() > 0 {
-			t.Errorf("%s: %v, stdout %q, stderr %q; want 125 naming PreserveFDs before the program runs", mode, err, stdout.String(), stderr.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(stderr.String(), "Options.ExtraFiles") || stdout.Len() > 0 {
+			t.Errorf("%s: %v, stdout %q, stderr %q; want 125 naming Options.ExtraFiles before the program runs", mode, err, stdout.String(), stderr.String())
 		}
 	}
 	for mode, cmd := range appendCases(t, "test -e /proc/self/fd/"+leak+" || echo closed") {

@@ -95,7 +95,7 @@ func TestStartRWXSignalMask(t *testing.T) {
 
 // TestStartExtraFilesReplaced: the spec travels as cmd.ExtraFiles[0], so
 // an embedder that sets ExtraFiles (the usual idiom) replaces it. Start
-// refuses with a *sandbox.Error naming PreserveFDs, and leaves the
+// refuses with a *sandbox.Error naming Options.ExtraFiles, and leaves the
 // embedder's file open; before, it closed that file and the init stage
 // failed with "decode spec: malformed".
 func TestStartExtraFilesReplaced(t *testing.T) {
@@ -111,8 +111,8 @@ func TestStartExtraFilesReplaced(t *testing.T) {
 				cmd.Wait()
 			}
 			var se *sandbox.Error
-			if !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "PreserveFDs") {
-				t.Errorf("%s, ExtraFiles %v: Start: %v; want a *sandbox.Error 125 naming PreserveFDs", mode, extra, err)
+			if !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "Options.ExtraFiles") {
+				t.Errorf("%s, ExtraFiles %v: Start: %v; want a *sandbox.Error 125 naming Options.ExtraFiles", mode, extra, err)
 			}
 			for _, f := range extra {
 				if _, err := f.Stat(); err != nil {

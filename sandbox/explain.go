@@ -98,7 +98,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 	e := Explanation{
 		Mode: pol.Mode, DataDir: pol.DataDir, Writable: pol.Writable,
 		Network: pol.Net, Seccomp: pol.Seccomp, Env: programEnv(pol),
-		AllowedSockets: pol.AllowSocket, PreservedFDs: o.PreserveFDs, Service: o.Process.service(),
+		AllowedSockets: pol.AllowSocket, PreservedFDs: o.PreserveFDs + len(o.ExtraFiles), Service: o.Process.service(),
 	}
 	if program != "" {
 		// Explaining runs nothing, so a missing program is worth a

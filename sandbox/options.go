@@ -42,6 +42,13 @@ type Options struct {
 	WritableGitConfig bool
 	// PreserveFDs passes fds 3…3+N-1 on to the program.
 	PreserveFDs int
+	// ExtraFiles are passed to the program after the preserved fds, as
+	// fds 3+PreserveFDs, 4+PreserveFDs, …, like exec.Cmd.ExtraFiles: the
+	// returned command's own ExtraFiles carry the launch and must not be
+	// changed. A program embedding this package has no fds 3 and up of
+	// its own to preserve (the Go runtime holds some). Only
+	// CommandContext takes them.
+	ExtraFiles []*os.File
 	// Workdir is the program's working directory; "" keeps the caller's.
 	Workdir string
 	// Net is NetHost or NetNone; "" means NetHost.
@@ -83,6 +90,7 @@ type plan struct {
 	// seccompProfile is the profile file validate read (nil: none read).
 	seccompProfile *seccomp.Profile
 	preserveFDs    int
+	extraFiles     []*os.File
 	process        Process
 	ids            *ids
 	limits         []rlimits.Limit
@@ -371,6 +379,15 @@ func protectableConfig(p profiles.Policy) error {
 func (o Options) RunAndExit(program string, args ...string) (int, error) {
 	o.exitAfterRun = true
 	return o.Run(program, args...)
+}
+
+// refuseExtraFiles: Run passes this process's own fds (PreserveFDs), and
+// in rx and rwx it replaces this process, which has no place for others.
+func (o Options) refuseExtraFiles() error {
+	if len(o.ExtraFiles) > 0 {
+		return launcherErr(errors.New("Options.ExtraFiles: Run passes this process's own fds 3 and up (PreserveFDs); use CommandContext to pass files"))
+	}
+	return nil
 }
 
 // kindOf names what a non-directory is, for errors.

@@ -13,5 +13,6 @@ func plainCommand(ctx context.Context, p *plan) *exec.Cmd {
 	cmd.Args[0] = p.argv[0]
 	cmd.Env = append(os.Environ(), programEnv(p.policy)...)
 	cmd.Dir = p.workdir
+	cmd.ExtraFiles = p.extraFiles
 	return cmd
 }

@@ -23,10 +23,12 @@
 //   - Give the working directory as Options.Workdir, not cmd.Dir: Workdir
 //     is checked against the paths sandbox mode hides before the start; a
 //     cmd.Dir in one (~/.ssh) fails only in the init stage, with exit
-//     status 125. cmd.ExtraFiles carry the spec: Start refuses them
-//     replaced or appended to (Options.PreserveFDs passes this process's
-//     fds 3 and up), and the init stage refuses appended ones with 125
-//     when the command is started without Start.
+//     status 125. cmd.ExtraFiles carry the spec: pass files as
+//     Options.ExtraFiles. Start refuses cmd.ExtraFiles replaced or
+//     appended to, and the init stage refuses appended ones with 125 when
+//     the command is started without Start. (Options.PreserveFDs passes
+//     this process's own fds 3 and up, which in a Go program hold the
+//     runtime's files, not yours.)
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
 //     line "omega-run: init: …" on cmd.Stderr, like a program's own exit

@@ -56,6 +56,9 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 // Run replaces omega-run with sandbox-exec (or the program), so that
 // signals, the terminal and the exit status are the program's own.
 func (o Options) Run(program string, args ...string) (int, error) {
+	if err := o.refuseExtraFiles(); err != nil {
+		return 0, err
+	}
 	p, err := o.prepare(program, args)
 	if err != nil {
 		return 0, err

@@ -63,7 +63,7 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if p.policy.Mode == ModeRWX {
 		// ids, limits and the environment edits are the init stage's
 		// to apply, as for the CLI's rwx (plainSpec); it confines nothing.
-		return initCommand(ctx, plainSpec(p), nsexec.Namespaces{}, p.workdir)
+		return initCommand(ctx, plainSpec(p), nsexec.Namespaces{}, p.workdir, p.extraFiles)
 	}
 	spec, ns, err := specAndNamespaces(p)
 	if err != nil {
@@ -72,11 +72,11 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	for _, n := range p.nsNotes {
 		logrus.Warn(n)
 	}
-	return initCommand(ctx, spec, ns, p.workdir)
+	return initCommand(ctx, spec, ns, p.workdir, p.extraFiles)
 }
 
-func initCommand(ctx context.Context, spec *nsexec.Spec, ns nsexec.Namespaces, workdir string) (*exec.Cmd, error) {
-	cmd, err := nsexec.Command(ctx, spec, ns)
+func initCommand(ctx context.Context, spec *nsexec.Spec, ns nsexec.Namespaces, workdir string, extra []*os.File) (*exec.Cmd, error) {
+	cmd, err := nsexec.Command(ctx, spec, ns, extra...)
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +229,9 @@ func sandboxNamespaces(p *plan) nsexec.Namespaces {
 // forwarded signals (SIGTERM, SIGINT, …) while the program runs: a
 // program that runs several commands uses CommandContext.
 func (o Options) Run(program string, args ...string) (int, error) {
+	if err := o.refuseExtraFiles(); err != nil {
+		return 0, err
+	}
 	p, err := o.prepare(program, args)
 	if err != nil {
 		return 0, err
@@ -338,7 +341,7 @@ func inPlace(spec *nsexec.Spec) error {
 // no confinement.
 func plainSpec(p *plan) *nsexec.Spec {
 	return &nsexec.Spec{
-		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.preserveFDs, Limits: p.limits,
+		Path: p.path, Argv: p.argv, Plain: true, KeepFDs: p.keptFDs(), Limits: p.limits,
 		Env:      append(p.setEnv(), programEnv(p.policy)...),
 		ClearEnv: p.process.ClearEnv, Unsetenv: p.process.UnsetEnv, User: p.credentials(),
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals), BlockedSignals: nsexec.SignalSet(p.blockedSignals),
@@ -377,7 +380,7 @@ func Start(cmd *exec.Cmd) error {
 	}
 	if len(cmd.ExtraFiles) == 0 || !nsexec.IsSpec(cmd.ExtraFiles[0]) {
 		return &Error{Code: ExitLauncher, Err: errors.New("cmd.ExtraFiles was replaced, and with it the spec it carries " +
-			"first: pass fds with Options.PreserveFDs (this process's fds 3 and up) instead")}
+			"first: pass files as Options.ExtraFiles instead")}
 	}
 	// The spec (nsexec.Command's memfd) is the child's once started, and
 	// of no use once refused: closed now, not when the garbage collector

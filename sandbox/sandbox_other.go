@@ -27,6 +27,9 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 // Run runs the program as a child (not every OS has exec) and returns
 // its exit status.
 func (o Options) Run(program string, args ...string) (int, error) {
+	if err := o.refuseExtraFiles(); err != nil {
+		return 0, err
+	}
 	p, err := o.prepare(program, args)
 	if err != nil {
 		return 0, err

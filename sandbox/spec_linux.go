@@ -28,7 +28,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	ruled := pol
 	ruled.Writable = canonicalAll(pol.Writable, canon)
 	rules := landlock.FromPolicy(ruled)
-	rules.Streams = landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...)
+	rules.Streams = append(landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...), p.extraStreams()...)
 	said := rules
 	said.WritesOnly = mounts
 	warnings := landlock.Warnings(landlock.ABI(), said)
@@ -51,7 +51,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 		Seccomp:        prog,
 		FailClosed:     pol.FailClosed,
 		LogJSON:        isJSON,
-		KeepFDs:        p.preserveFDs,
+		KeepFDs:        p.keptFDs(),
 		NewSession:     prog == nil && pol.Mode == profiles.ModeSandbox,
 		IgnoredSignals: nsexec.SignalSet(p.ignoredSignals),
 		BlockedSignals: nsexec.SignalSet(p.blockedSignals),
@@ -183,6 +183,22 @@ func report(pol profiles.Policy, warnings []string) error {
 }
 
 // inheritedFDs are the fds the program gets: 0-2 and the preserved ones.
+// keptFDs counts the fds from 3 on the program gets: the preserved ones,
+// then the extra files.
+func (p *plan) keptFDs() int { return p.preserveFDs + len(p.extraFiles) }
+
+// extraStreams are WrittenStreams' rules for the extra files, named by
+// the fds the program gets them at, where the init stage resolves them.
+func (p *plan) extraStreams() []string {
+	var out []string
+	for i, f := range p.extraFiles {
+		if len(landlock.WrittenStreams(int(f.Fd()))) > 0 {
+			out = append(out, "/proc/self/fd/"+strconv.Itoa(3+p.preserveFDs+i))
+		}
+	}
+	return out
+}
+
 func inheritedFDs(preserved int) []int {
 	fds := make([]int, 3+preserved)
 	for i := range fds {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -28,6 +29,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	}
 	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
 		return nil, err
+	}
+	if slices.Contains(o.ExtraFiles, nil) {
+		return nil, errors.New("Options.ExtraFiles: a nil file (exec.Cmd's would be closed for the program; here it is refused)")
 	}
 	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
 		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
@@ -83,7 +87,7 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		return nil, err
 	}
 	return &plan{
-		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs,
+		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles,
 		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, pty: o.PTY,
 	}, nil
 }
