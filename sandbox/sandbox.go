@@ -32,7 +32,9 @@
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
 //     line "omega-run: init: …" on cmd.Stderr, like a program's own exit
-//     with that status; failures found before, in Command, are *Error.
+//     with that status; failures found before, in Command or in Start (a
+//     cmd.Dir that is no directory, cmd.ExtraFiles changed), are *Error
+//     with Code 125.
 //   - Cancelling the context kills the whole tree in sandbox mode only; in
 //     rx and rwx the program's children live on, and any that hold its
 //     stdout or stderr keep Wait waiting for them: set cmd.WaitDelay.
@@ -45,9 +47,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"syscall"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -92,6 +96,24 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
+
+// checkDir is os.StartProcess's look at a command's Dir, which it skips
+// for a command with a SysProcAttr (the init stage's): the child's chdir
+// then fails as "fork/exec /proc/self/exe: no such file or directory",
+// naming the binary, not the directory.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	st, err := os.Stat(dir)
+	if err == nil && !st.IsDir() {
+		err = &os.PathError{Op: "stat", Path: dir, Err: syscall.ENOTDIR}
+	}
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		return &Error{Code: ExitLauncher, Err: &os.PathError{Op: "chdir", Path: dir, Err: pe.Err}}
+	}
+	return launcherErr(err)
+}
 
 func launcherErr(err error) error {
 	if err == nil {

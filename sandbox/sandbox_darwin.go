@@ -76,4 +76,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 }
 
 // Start starts cmd; on Linux it also holds signals for PID 1 (see there).
-func Start(cmd *exec.Cmd) error { return cmd.Start() }
+func Start(cmd *exec.Cmd) error {
+	if err := checkDir(cmd.Dir); err != nil {
+		return err
+	}
+	return cmd.Start()
+}

@@ -376,6 +376,9 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // the program alone in rx and rwx.
 func Start(cmd *exec.Cmd) error {
 	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg {
+		if err := checkDir(cmd.Dir); err != nil {
+			return err
+		}
 		return cmd.Start() // rwx's plain command (plainCommand): its program must not start with signals blocked
 	}
 	if len(cmd.ExtraFiles) == 0 || !nsexec.IsSpec(cmd.ExtraFiles[0]) {
@@ -386,6 +389,9 @@ func Start(cmd *exec.Cmd) error {
 	// of no use once refused: closed now, not when the garbage collector
 	// gets to it.
 	defer cmd.ExtraFiles[0].Close()
+	if err := checkDir(cmd.Dir); err != nil {
+		return err
+	}
 	if !nsexec.OwnFiles(cmd) {
 		// The init stage closes them before the program runs.
 		return &Error{Code: ExitLauncher, Err: errors.New(nsexec.AppendedFilesHint)}
