@@ -38,9 +38,16 @@
 //   - Cancelling the context kills the whole tree in sandbox mode only; in
 //     rx and rwx the program's children live on, and any that hold its
 //     stdout or stderr keep Wait waiting for them: set cmd.WaitDelay.
+//   - In rwx mode without Process settings the command is a plain
+//     exec.Cmd whose Env already holds OMEGA_SANDBOX=rwx: append to
+//     cmd.Env rather than replace it (the init stage of the other modes
+//     sets OMEGA_SANDBOX itself).
 //   - Command creates the data dir (with workspace/; tmp/ and config.toml
 //     in sandbox mode) and ~/.claude when missing. Warnings, and one Info
 //     line "launching" per command, go to logrus's standard logger.
+//     Errors and warnings name settings by the CLI's flags: --workdir is
+//     Options.Workdir, --data-dir Options.DataDir, --hostname
+//     Process.Hostname, and so on.
 package sandbox
 
 import (

@@ -17,12 +17,24 @@ import (
 	"github.com/omega-run/omega-run/profiles"
 )
 
-// InitArg is argv[1] of the re-executed init stage.
+// InitArg is argv[1] of the re-executed init stage: a package init
+// function that must not run there (see Init) can test os.Args for it.
 const InitArg = nsexec.InitArg
 
 // Init must be the first statement of main in any binary that uses this
 // package on Linux. It returns at once unless this process is the init
 // stage, which never returns.
+//
+// A cgo build's init stage is C code that runs before the Go runtime
+// starts. A build without cgo (or with -tags omega_goinit) runs this
+// binary's Go code up to Init as its init stage: every package's init
+// functions, and whatever main does before Init, run again there, with
+// the program's stdin, stdout and stderr (a line printed lands in its
+// output), and goroutines they start go on running in sandbox mode's PID
+// 1 for as long as the program runs. Keep init functions quiet and free
+// of side effects, or have them return early when os.Args[1] is InitArg.
+// A command made without Init is refused in such a build; with cgo,
+// Init costs nothing and keeps the binary right for both.
 func Init() {
 	initCalled.Store(true)
 	if len(os.Args) > 1 && os.Args[1] == InitArg {
