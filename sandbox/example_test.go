@@ -2,10 +2,15 @@ package sandbox_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/omega-run/omega-run/sandbox"
 )
@@ -17,7 +22,8 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// Example confines a shell to the default sandbox with its own data dir.
+// Example confines a shell to the default sandbox with its own data dir,
+// started with Start as the package recommends.
 func Example() {
 	dataDir, err := os.MkdirTemp("", "omega-example-")
 	if err != nil {
@@ -27,27 +33,109 @@ func Example() {
 
 	cmd, err := sandbox.Command("sh", sandbox.ModeSandbox, dataDir, "-c", "echo hello from $OMEGA_SANDBOX mode")
 	if err != nil {
+		log.Fatal(err) // a *sandbox.Error: its Code is 125, 126 or 127
+	}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	if err := sandbox.Start(cmd); err != nil {
 		log.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
+	if err := cmd.Wait(); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Print(string(out))
+	fmt.Print(out.String())
 	// Output: hello from sandbox mode
 }
 
 // ExampleOptions uses the options form: rx mode and no network.
 func ExampleOptions() {
-	dir, _ := os.MkdirTemp("", "omega-example-")
+	dir, err := os.MkdirTemp("", "omega-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
 	defer os.RemoveAll(dir)
 	opts := sandbox.Options{Mode: sandbox.ModeRX, DataDir: dir, Net: sandbox.NetNone}
 	cmd, err := opts.CommandContext(context.Background(), "sh", "-c", "echo $OMEGA_SANDBOX_NETWORK_DISABLED")
 	if err != nil {
 		log.Fatal(err)
 	}
-	out, _ := cmd.Output()
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatal(err)
+	}
 	fmt.Print(string(out))
 	// Output: 1
+}
+
+// ExampleOptions_CommandContext reads a program's exit status, and
+// stops a program that runs too long: in sandbox mode the context kills
+// its whole process tree.
+func ExampleOptions_CommandContext() {
+	dir, err := os.MkdirTemp("", "omega-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	opts := sandbox.Options{DataDir: dir}
+	run := func(timeout time.Duration, script string) {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		cmd, err := opts.CommandContext(ctx, "sh", "-c", script)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := sandbox.Start(cmd); err != nil {
+			log.Fatal(err)
+		}
+		err = cmd.Wait()
+		var ee *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			fmt.Println("stopped:", ctx.Err())
+		case errors.As(err, &ee):
+			fmt.Println("exit status", ee.ExitCode())
+		case err != nil:
+			log.Fatal(err)
+		}
+	}
+	run(time.Minute, "exit 3")
+	run(100*time.Millisecond, "sleep 60 & sleep 60")
+	// Output:
+	// exit status 3
+	// stopped: context deadline exceeded
+}
+
+// ExampleOptions_CommandContext_extraFiles hands the program a pipe as
+// fd 3: the command's own ExtraFiles carry the launch, so files go in
+// Options.ExtraFiles.
+func ExampleOptions_CommandContext_extraFiles() {
+	dir, err := os.MkdirTemp("", "omega-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	r, w, err := os.Pipe()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	opts := sandbox.Options{DataDir: dir, ExtraFiles: []*os.File{w}}
+	cmd, err := opts.CommandContext(context.Background(), "sh", "-c", "echo result >&3")
+	if err != nil {
+		log.Fatal(err)
+	}
+	err = sandbox.Start(cmd)
+	w.Close() // the program has its own copy now
+	if err != nil {
+		log.Fatal(err)
+	}
+	got, err := io.ReadAll(r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(got))
+	// Output: result
 }
