@@ -101,7 +101,10 @@ type Error struct {
 	Err error
 }
 
+// Error is Err's message.
 func (e *Error) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err, for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // checkDir is os.StartProcess's look at a command's Dir, which it skips
