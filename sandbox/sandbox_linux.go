@@ -47,7 +47,7 @@ func Init() {
 // over and over, in rx mode.
 var initCalled atomic.Bool
 
-var errNoInit = errors.New("sandbox.Init was not called as the first statement of main: this build (without cgo, or -tags omega_goinit) starts the init stage by running main again")
+var errNoInit = errors.New("sandbox.Init was not called as the first statement of main (of TestMain in a test binary): this build (without cgo, or -tags omega_goinit) starts the init stage by running main again")
 
 // probe is nsexec.Probe, refused where it would run main again instead
 // of the init stage (and report namespaces it never tried).
