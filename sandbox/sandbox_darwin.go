@@ -50,6 +50,7 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	}
 	cmd.Env = append(os.Environ(), programEnv(p.policy)...)
 	cmd.Dir = p.workdir
+	cmd.ExtraFiles = p.extraFiles // sandbox-exec execs the program with them
 	return cmd, nil
 }
 
