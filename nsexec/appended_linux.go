@@ -43,7 +43,8 @@ const AppendedFilesHint = "cmd.ExtraFiles has files after the spec and the prese
 
 // OwnFiles tells whether cmd's ExtraFiles are still Command's: the spec,
 // then the preserved fds 3… in order, then Command's extra files, and
-// nothing after them.
+// nothing after them. It forgets the extra files (setExtra): sandbox.Start
+// asks once, then closes the spec either way.
 func OwnFiles(cmd *exec.Cmd) bool {
 	files := cmd.ExtraFiles
 	if len(files) == 0 || !IsSpec(files[0]) {
@@ -52,6 +53,7 @@ func OwnFiles(cmd *exec.Cmd) bool {
 	preserved.Lock()
 	defer preserved.Unlock()
 	extra := preserved.extra[files[0].Fd()]
+	delete(preserved.extra, files[0].Fd())
 	kept := len(files) - 1 - len(extra)
 	if kept < 0 || !slices.Equal(files[1+kept:], extra) {
 		return false
@@ -65,9 +67,10 @@ func OwnFiles(cmd *exec.Cmd) bool {
 }
 
 // setExtra records the extra files Command put after spec's preserved
-// fds, for OwnFiles. Keyed by the spec's fd, which Command's next spec
-// at that number (once this one is closed) records anew: the map holds
-// no more entries than there are fds.
+// fds, for OwnFiles. Keyed by the spec's fd: OwnFiles forgets them, and
+// where nothing asks (a command started with cmd.Start), Command's next
+// spec at that number records anew, so that the map holds no more
+// entries than there are fds.
 func setExtra(spec *os.File, extra []*os.File) {
 	preserved.Lock()
 	defer preserved.Unlock()
