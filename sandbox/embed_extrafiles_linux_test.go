@@ -107,13 +107,21 @@ func TestOptionsExtraFilesHostDir(t *testing.T) {
 	}
 }
 
-// TestOptionsExtraFilesRefused: nil entries, and Run, which passes this
-// process's own fds, are refused with 125 before anything starts.
+// TestOptionsExtraFilesRefused: nil entries, closed files (which failed
+// the start as "fork/exec /proc/self/exe: bad file descriptor"), and Run,
+// which passes this process's own fds, are refused with 125 before
+// anything starts.
 func TestOptionsExtraFilesRefused(t *testing.T) {
 	var se *sandbox.Error
 	o := sandbox.Options{DataDir: t.TempDir(), ExtraFiles: []*os.File{nil}}
 	if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &se) || se.Code != sandbox.ExitLauncher {
 		t.Errorf("nil extra file: %v; want a *sandbox.Error 125", err)
+	}
+	closed := mustOpen(t, os.DevNull)
+	closed.Close()
+	o.ExtraFiles = []*os.File{closed}
+	if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("closed extra file: %v; want a *sandbox.Error 125 saying it is closed", err)
 	}
 	o.ExtraFiles = []*os.File{mustOpen(t, os.DevNull)}
 	if _, err := o.Run("true"); !errors.As(err, &se) || se.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "CommandContext") {

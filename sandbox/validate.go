@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -30,8 +29,8 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
 		return nil, err
 	}
-	if slices.Contains(o.ExtraFiles, nil) {
-		return nil, errors.New("Options.ExtraFiles: a nil file (exec.Cmd's would be closed for the program; here it is refused)")
+	if err := checkExtraFiles(o.ExtraFiles); err != nil {
+		return nil, err
 	}
 	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
 		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
@@ -90,6 +89,22 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles,
 		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, pty: o.PTY,
 	}, nil
+}
+
+// checkExtraFiles refuses what the start would fail on, or pass on as
+// nothing: nil (exec.Cmd's own ExtraFiles would close that fd for the
+// program) and closed files ("fork/exec /proc/self/exe: bad file
+// descriptor").
+func checkExtraFiles(files []*os.File) error {
+	for i, f := range files {
+		switch {
+		case f == nil:
+			return fmt.Errorf("Options.ExtraFiles[%d] is nil", i)
+		case f.Fd() == ^uintptr(0):
+			return fmt.Errorf("Options.ExtraFiles[%d] (%s) is closed", i, f.Name())
+		}
+	}
+	return nil
 }
 
 // checkPaths checks the paths the user named, in every mode (rwx
