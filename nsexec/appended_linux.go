@@ -1,6 +1,7 @@
 package nsexec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,15 +28,27 @@ func inherited(fd int) bool {
 	return err == nil && fl&unix.FD_CLOEXEC == 0
 }
 
-// refuseAppended is the init stage's side of Spec.RefuseAppended: an fd
-// inherited where Command's ExtraFiles ended was appended to them, and
-// the program would not get it.
-func refuseAppended(s *Spec) error {
+// refuseChangedCmd refuses what an embedder changed in Command's
+// exec.Cmd that this stage can see. An fd inherited where Command's
+// ExtraFiles ended (Spec.RefuseAppended) was appended to them, and the
+// program would not get it. A spec for PID 1 of new namespaces in a
+// process that is not PID 1 lost them with a replaced cmd.SysProcAttr
+// (they are its Cloneflags): the mounts would then be made in the
+// caller's own mount namespace (as root, its whole tree read-only after
+// the run) or fail with the program run anyway, unhidden.
+func refuseChangedCmd(s *Spec) error {
 	if fd := appendedFD(s); s.RefuseAppended && inherited(fd) {
 		return fmt.Errorf("fd %d: %s", fd, AppendedFilesHint)
 	}
+	if s.PID1 && os.Getpid() != 1 {
+		return errors.New(NoNamespacesHint)
+	}
 	return nil
 }
+
+// NoNamespacesHint says that the init stage did not get its namespaces.
+const NoNamespacesHint = "not started in new namespaces: cmd.SysProcAttr, which carries them, was replaced " +
+	"(set its fields instead); nothing was set up"
 
 // AppendedFilesHint says what to do instead of appending to ExtraFiles.
 const AppendedFilesHint = "cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " +

@@ -348,7 +348,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	const char *ucounts = early ? omega_cap_user_counts() : NULL;
 	int back = omega_read_spec(spec_fd, &s);
 	if (!early)
-		omega_refuse_appended(&s);
+		omega_refuse_changed_cmd(&s); // an early start's namespaces are its own
 	// Above the preserved fds (moved down to 3… below) and the go-ahead;
 	// close-on-exec: the program never gets it.
 	if (back >= 0) {

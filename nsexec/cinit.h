@@ -13,6 +13,11 @@
 	"cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " \
 	"pass them as Options.ExtraFiles instead"
 
+// OMEGA_NO_NAMESPACES_HINT is nsexec.NoNamespacesHint (a Go test checks).
+#define OMEGA_NO_NAMESPACES_HINT                                                    \
+	"not started in new namespaces: cmd.SysProcAttr, which carries them, was replaced " \
+	"(set its fields instead); nothing was set up"
+
 // OMEGA_LL_READ_SIDE is landlock.ReadSide: the Landlock rights a
 // WritesOnly ruleset leaves unhandled once the mounts are in place
 // (execute, read_file, read_dir, truncate; a Go test checks).

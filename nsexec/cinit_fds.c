@@ -75,12 +75,17 @@ void omega_close_from(unsigned first, int keep, int keep2) {
 		each_fd_from(first, keep, keep2, close);
 }
 
-// omega_refuse_appended is appended_linux.go's refuseAppended: an fd inherited
-// where the launcher's ExtraFiles ended was appended to them by an
-// embedder, and the program would not get it.
-void omega_refuse_appended(const struct spec *s) {
+// omega_refuse_changed_cmd is appended_linux.go's refuseChangedCmd: an fd
+// inherited where the launcher's ExtraFiles ended was appended to them by
+// an embedder, and the program would not get it; a spec for PID 1 of new
+// namespaces in a process that is not PID 1 lost them with a replaced
+// cmd.SysProcAttr, and the mounts would be made in the caller's own mount
+// namespace.
+void omega_refuse_changed_cmd(const struct spec *s) {
 	int fd = SPEC_FD + 1 + (int)s->keep_fds + ((s->flags & F_GO_AHEAD) ? 1 : 0);
 	int fl = fcntl(fd, F_GETFD);
 	if ((s->flags & F_REFUSE_APPENDED) && fl >= 0 && !(fl & FD_CLOEXEC))
 		omega_die(125, "fd %d: %s", fd, OMEGA_APPENDED_HINT);
+	if ((s->flags & F_PID1) && getpid() != 1)
+		omega_die(125, "%s", OMEGA_NO_NAMESPACES_HINT);
 }

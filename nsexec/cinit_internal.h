@@ -194,7 +194,7 @@ int omega_read_only_binds(const struct spec *s);
 void omega_confine(const struct spec *s);
 void omega_new_session_keyring(void);
 const char *omega_cap_user_counts(void);
-void omega_refuse_appended(const struct spec *s);
+void omega_refuse_changed_cmd(const struct spec *s);
 void omega_user_counts(const struct spec *s, int early, const char *early_err);
 rlim_t omega_own_tasks(const struct spec *s);
 void omega_watch_parent(void);

@@ -13,6 +13,7 @@ package nsexec
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
+static const char *omega_no_namespaces_hint(void) { return OMEGA_NO_NAMESPACES_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 #include <stdio.h>
 #include "cinit_internal.h"
@@ -44,6 +45,9 @@ func cInitArg() string { return C.GoString(C.omega_init_arg()) }
 
 // cAppendedHint is the C init stage's AppendedFilesHint.
 func cAppendedHint() string { return C.GoString(C.omega_appended_hint()) }
+
+// cNoNamespacesHint is the C init stage's NoNamespacesHint.
+func cNoNamespacesHint() string { return C.GoString(C.omega_no_namespaces_hint()) }
 
 // cErrstr is the C init stage's text for errno e.
 func cErrstr(e int) string { return C.GoString(C.omega_errstr(C.int(e))) }

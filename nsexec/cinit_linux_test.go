@@ -29,6 +29,12 @@ func TestCAppendedHint(t *testing.T) {
 	}
 }
 
+func TestCNoNamespacesHint(t *testing.T) {
+	if got := cNoNamespacesHint(); got != NoNamespacesHint {
+		t.Errorf("cinit.h's OMEGA_NO_NAMESPACES_HINT = %q, nsexec.NoNamespacesHint = %q", got, NoNamespacesHint)
+	}
+}
+
 // TestCDecoderAgrees decodes each spec with the C init stage's decoder
 // and the Go one: both must read the same fields, and refuse the same
 // cut-off forms.

@@ -63,7 +63,7 @@ func runInit(w *warner) error {
 	if err != nil {
 		return err
 	}
-	if err := refuseAppended(s); err != nil {
+	if err := refuseChangedCmd(s); err != nil {
 		return err
 	}
 	if err := waitGoAhead(s); err != nil {
