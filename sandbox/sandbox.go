@@ -28,7 +28,9 @@
 //     appended to, and the init stage refuses appended ones with 125 when
 //     the command is started without Start. (Options.PreserveFDs passes
 //     this process's own fds 3 and up, which in a Go program hold the
-//     runtime's files, not yours.)
+//     runtime's files, not yours.) cmd.SysProcAttr carries sandbox mode's
+//     namespaces: set its fields (Setpgid), do not replace it; the init
+//     stage refuses a command that lost them with 125.
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
 //     line "omega-run: init: …" on cmd.Stderr, like a program's own exit
