@@ -163,10 +163,18 @@ func readMem(tid int, addr uint64, dst []byte) unix.Errno {
 func (b *goBroker) take(c *call) unix.Errno {
 	c.sock = -1
 	pidfd, err := tidPidfd(c.tid)
-	if err != nil {
-		if err == unix.EMFILE || err == unix.ENFILE || err == unix.ENOMEM {
-			return err.(unix.Errno)
+	switch err {
+	case nil:
+	case unix.EMFILE, unix.ENFILE, unix.ENOMEM:
+		return err.(unix.Errno)
+	case unix.ENOSYS, unix.EPERM, unix.EACCES, unix.EINVAL:
+		// Not the thread's end: a filter or LSM around omega-run.
+		if b.saidOpenRefused.Add(1) == 1 {
+			b.w.warn(fmt.Sprintf("connect broker: pidfd_open: %v: unix connects of that process fail (a filter or LSM "+
+				"around omega-run refuses the call)", err))
 		}
+		return err.(unix.Errno)
+	default:
 		return unix.ESRCH
 	}
 	// Still the thread that called (not a recycled tid): from here the

@@ -59,18 +59,19 @@
 
 // ---------------------------------------------------------- the program
 
-// refused_once says, the first time, that pidfd_getfd was refused: the
-// broker cannot take the socket, and that connect fails. The pool's
-// threads may all get here at once.
-static void refused_once(int e) {
-	static int said;
-	if (__atomic_fetch_add(&said, 1, __ATOMIC_RELAXED))
+// refused_once says, the first time for each call, that a filter or LSM
+// refused pidfd_open or pidfd_getfd: the broker cannot take the socket,
+// and that connect fails. The pool's threads may all get here at once.
+static void refused_once(const char *call, int e) {
+	static int said_open, said_getfd;
+	int getfd = strcmp(call, "pidfd_getfd") == 0;
+	if (__atomic_fetch_add(getfd ? &said_getfd : &said_open, 1, __ATOMIC_RELAXED))
 		return;
 	char msg[384];
 	snprintf(msg, sizeof msg,
-	         "connect broker: pidfd_getfd: %s: unix connects of that process fail (a filter or LSM around omega-run "
-	         "refuses the call, or the process made itself non-dumpable, as ssh-agent does)",
-	         omega_errstr(e));
+	         "connect broker: %s: %s: unix connects of that process fail (a filter or LSM around omega-run "
+	         "refuses the call%s)",
+	         call, omega_errstr(e), getfd ? ", or the process made itself non-dumpable, as ssh-agent does" : "");
 	omega_warn(msg);
 }
 
@@ -171,8 +172,10 @@ static int tid_pidfd(pid_t tid) {
 	char path[64], line[256];
 	snprintf(path, sizeof path, "/proc/%d/status", tid);
 	FILE *f = fopen(path, "re");
-	if (!f)
+	if (!f) {
+		errno = ESRCH; // gone: not a refusal
 		return -1;
+	}
 	pid_t tgid = -1;
 	while (fgets(line, sizeof line, f))
 		if (sscanf(line, "Tgid: %d", &tgid) == 1)
@@ -325,6 +328,12 @@ static int connect_path(int listener, const struct omega_call *c, int sock, cons
 int omega_broker_take(int listener, struct omega_call *c) {
 	c->sock = -1;
 	int pidfd = tid_pidfd(c->tid);
+	if (pidfd < 0 && (errno == ENOSYS || errno == EPERM || errno == EACCES || errno == EINVAL)) {
+		// Not the thread's end: a filter or LSM around omega-run.
+		int e = errno;
+		refused_once("pidfd_open", e);
+		return -e;
+	}
 	if (pidfd < 0)
 		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ? -errno : -ESRCH;
 	// Still the thread that called (not a recycled pid): from here the
@@ -351,7 +360,7 @@ int omega_broker_take(int listener, struct omega_call *c) {
 	if (c->sock < 0)
 		r = -errno;
 	if (c->sock < 0 && errno != EBADF && errno != ESRCH)
-		refused_once(errno);
+		refused_once("pidfd_getfd", errno);
 	close(pidfd);
 	if (r < 0)
 		return r;

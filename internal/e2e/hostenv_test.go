@@ -311,22 +311,6 @@ func TestHostSocketsUnlisted(t *testing.T) {
 	}
 }
 
-// TestBrokerPidfdRefused: a filter around omega-run refuses pidfd_getfd,
-// which the connect broker takes the program's socket with. The
-// program's unix connects then fail (the broker fails closed), and the
-// launch says why, once, instead of leaving every connect a mystery.
-func TestBrokerPidfdRefused(t *testing.T) {
-	w := newWorld(t, nobody)
-	own := `import socket; s = socket.socket(socket.AF_UNIX); s.bind("/tmp/own.sock"); s.listen(1)
-for _ in range(2):
-    try: socket.socket(socket.AF_UNIX).connect("/tmp/own.sock"); print("connected")
-    except OSError as e: print("refused", e.errno)`
-	r := w.under([]string{probe, "seccomp-exec", "438=1"}, "--", "/bin/sh", "-c", `rm -f /tmp/own.sock; python3 -c "$0"`, own)
-	if r.stdout != "refused 1\nrefused 1\n" || strings.Count(r.stderr, "connect broker: pidfd_getfd: operation not permitted") != 1 {
-		t.Errorf("stdout %q, stderr %q; want both connects refused and one warning", r.stdout, r.stderr)
-	}
-}
-
 // emptyConfig gives w's data dir an empty config file, owned by w's user,
 // for a test to check from outside that no launch wrote it.
 func emptyConfig(t *testing.T, w *world) string {
