@@ -40,9 +40,11 @@ const maxOtherSockets = 1024
 // one lstat and a map look-up: directories are resolved once each, and
 // read once each where a listed socket has moved (movedSockets).
 func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *mountAliases) (out []string, dropped int, err error) {
-	data, err := os.ReadFile("/proc/net/unix")
+	// Through self: a /proc of ProcSubset=pid has no /proc/net, which
+	// left every host socket unmasked (TestHostSocketsProcSubset).
+	data, err := os.ReadFile("/proc/self/net/unix")
 	if err != nil {
-		return nil, 0, err // ProcSubset=pid, say
+		return nil, 0, err
 	}
 	skipped := socketSkipper(pol, plan)
 	var group, world []string

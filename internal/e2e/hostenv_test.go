@@ -299,15 +299,27 @@ s.accept(); open(sys.argv[2], "w").write("connected")` + "'\n" + script
 	}
 }
 
-// TestHostSocketsUnlisted: where /proc/net/unix cannot be read (systemd's
-// ProcSubset=pid) the sandbox cannot mask the host's sockets; with
-// --seccomp none no connect broker refuses them either. Said.
+// TestHostSocketsUnlisted: where the launcher's /proc/self/net/unix
+// cannot be read (a mount over it here) the sandbox cannot mask the
+// host's sockets; with --seccomp none no connect broker refuses them
+// either, and with one a datagram (sendto, which it does not see) still
+// gets through: each said, and --fail-closed refuses (before, the second
+// was not said at all).
 func TestHostSocketsUnlisted(t *testing.T) {
 	w := newWorld(t, rootUser)
-	script := `mount -t proc -o subset=pid proc /proc && exec "$@"`
-	r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--seccomp", "none", "--", "/bin/echo", "ran")
-	if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "host sockets bound before the start stay reachable") {
-		t.Errorf("exit %d, stdout %q, stderr %q; want the program run and the gap said", r.code, r.stdout, r.stderr)
+	script := `mount -t tmpfs none /proc/$$/net && exec "$@"`
+	for _, c := range []struct{ seccomp, said string }{
+		{"none", "host sockets bound before the start stay reachable"},
+		{"default", "a datagram sent to a host socket bound before the start"},
+	} {
+		r := w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--seccomp", c.seccomp, "--", "/bin/echo", "ran")
+		if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, c.said) {
+			t.Errorf("--seccomp %s: exit %d, stdout %q, stderr %q; want the program run and %q", c.seccomp, r.code, r.stdout, r.stderr, c.said)
+		}
+		r = w.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin, "--fail-closed", "--seccomp", c.seccomp, "--", "/bin/echo", "ran")
+		if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, c.said) {
+			t.Errorf("--seccomp %s --fail-closed: exit %d, stdout %q, stderr %q; want 125 and %q", c.seccomp, r.code, r.stdout, r.stderr, c.said)
+		}
 	}
 }
 

@@ -56,8 +56,15 @@ func TestOtherNetnsSocket(t *testing.T) {
 // whether a datagram or a connection reached it.
 func recvInOtherNetns(t *testing.T, recv, path string) func() bool {
 	t.Helper()
+	return recvIn(t, recv, path, syscall.CLONE_NEWNET)
+}
+
+// recvIn is recvInOtherNetns with the receiver's namespaces given:
+// cloneflags 0 binds it in the test's own.
+func recvIn(t *testing.T, recv, path string, cloneflags uintptr) func() bool {
+	t.Helper()
 	c := exec.Command(probe, recv, path)
-	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: cloneflags}
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
