@@ -236,6 +236,11 @@ func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain b
 		warnings = append(warnings, "a datagram sent to a host socket bound before the start outside /tmp, /run and "+
 			"the writable set gets through (the connect broker refuses connect(2) only): "+err.Error())
 	}
+	if h := procHidesOthers(); h != "" && pol.Net == profiles.NetNone && landlock.EffectiveABI() < 9 {
+		warnings = append(warnings, "/proc is mounted with "+h+", which hides other users' processes: the unix sockets they bound "+
+			"in other network namespaces (a container's) are not masked, and a datagram sent to one gets through; "+
+			"run omega-run where /proc shows them (its gid= group)")
+	}
 	if dropped > 0 {
 		w := fmt.Sprintf("other users have %d more unix sockets bound than the %d of theirs omega-run masks: those are not masked "+
 			"(connect(2) to them is refused only by the connect broker, where there is one: omega-run check; a datagram sent to one is not); "+
