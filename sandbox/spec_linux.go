@@ -213,6 +213,10 @@ func usernsUnavailable() string {
 // pid namespace's.
 const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
 
+// noUserNSKernel is cloneFailure's cause for EINVAL, which a kernel
+// built without user namespaces answers: no sysctl gives them there.
+const noUserNSKernel = "creating them failed with EINVAL: this kernel is likely built without user namespaces (CONFIG_USER_NS)"
+
 // noNewPrivs reports whether this process has no_new_privs set.
 func noNewPrivs() bool {
 	v, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
@@ -333,6 +337,9 @@ func usernsWarning(cause string, pol profiles.Policy) string {
 	}
 	if cause == foreignProc {
 		return head + "; mount a /proc for this pid namespace (unshare --mount-proc, bwrap --proc /proc)"
+	}
+	if cause == noUserNSKernel {
+		return head + "; a kernel built with CONFIG_USER_NS=y has them"
 	}
 	if fix := unitFix(cause); fix != "" {
 		return head + "; " + fix

@@ -256,7 +256,9 @@ func cloneFailure(err error) string {
 		return "creating them failed with ENOSPC: the kernel's limit user.max_user_namespaces is 0 or used up"
 	case unix.EUSERS:
 		return "creating them failed with EUSERS: user namespaces nest at most 32 deep"
-	case unix.EACCES, unix.EROFS, unix.EINVAL:
+	case unix.EINVAL: // the kernel's answer to an unknown CLONE_NEWUSER
+		return noUserNSKernel
+	case unix.EACCES, unix.EROFS:
 		return "creating them failed: " + errno.Error()
 	}
 	return ""

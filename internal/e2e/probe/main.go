@@ -94,6 +94,8 @@ func run(action string, args []string) error {
 		return noForkExec(args)
 	case "restrict-namespaces": // PROGRAM ARGS...: exec PROGRAM where no namespace can be made (systemd's RestrictNamespaces=)
 		return restrictNamespaces(args)
+	case "refuse-userns": // ERRNO PROGRAM ARGS...: exec PROGRAM where clone and unshare of a user namespace fail with ERRNO
+		return refuseUserns(args)
 	case "restrict-families": // AF_X,AF_Y PROGRAM ARGS...: exec PROGRAM where socket() takes only those (systemd's RestrictAddressFamilies=)
 		return restrictFamilies(args)
 	case "loopback-up": // refuse unless lo is up

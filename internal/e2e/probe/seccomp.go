@@ -138,3 +138,27 @@ func restrictNamespaces(args []string) error {
 	}
 	return filteredExec(f, args)
 }
+
+// refuseUserns simulates a kernel or filter that refuses new user
+// namespaces with one errno: "refuse-userns ERRNO PROGRAM ARGS..." makes
+// clone and unshare with CLONE_NEWUSER fail with ERRNO (ENOSPC for a used
+// up user.max_user_namespaces, EPERM for an LSM or a sysctl, EINVAL for a
+// kernel built without them), and clone3 ENOSYS, then execs.
+func refuseUserns(args []string) error {
+	errno, err := strconv.Atoi(args[0])
+	if err != nil {
+		return fmt.Errorf("bad errno %q", args[0])
+	}
+	deny := unix.SECCOMP_RET_ERRNO | uint32(errno)
+	f := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
+		jeq(unix.SYS_CLONE3, 0, 1), ret(unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)),
+		jeq(unix.SYS_CLONE, 1, 0),
+		jeq(unix.SYS_UNSHARE, 0, 3),
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
+		{Code: unix.BPF_JMP | unix.BPF_JSET | unix.BPF_K, K: unix.CLONE_NEWUSER, Jt: 0, Jf: 1},
+		ret(deny),
+		ret(unix.SECCOMP_RET_ALLOW),
+	}
+	return filteredExec(f, args[1:])
+}

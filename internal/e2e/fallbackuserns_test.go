@@ -1,0 +1,40 @@
+//go:build linux
+
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFallbackUsernsErrnos: each way clone(CLONE_NEWUSER) fails gets the
+// fallback, a warning naming its cause and fix, Landlock still stopping
+// the write, and 125 with --fail-closed: ENOSPC (the limit is 0 or used
+// up), EPERM (a filter or LSM), EINVAL (a kernel built without user
+// namespaces, which no sysctl fixes: it was told to run one).
+func TestFallbackUsernsErrnos(t *testing.T) {
+	for _, c := range []struct{ errno, said, notSaid string }{
+		{"28", "the kernel's limit user.max_user_namespaces is 0 or used up", ""},
+		{"1", "a seccomp filter around omega-run refuses them", ""},
+		{"22", "without user namespaces (CONFIG_USER_NS)", "sysctl"},
+	} {
+		for _, u := range users {
+			t.Run(c.errno+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				wrap := []string{probe, "refuse-userns", c.errno}
+				r := w.under(wrap, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+				if r.stdout != "ran\n" || !strings.Contains(r.stderr, "user namespaces are unavailable") || !strings.Contains(r.stderr, c.said) ||
+					(c.notSaid != "" && strings.Contains(r.stderr, c.notSaid)) {
+					t.Errorf("stdout %q, stderr %q; want the program run and a warning saying %q (not %q)", r.stdout, r.stderr, c.said, c.notSaid)
+				}
+				if w.sentinel() != "original" {
+					t.Error("the write went through: Landlock must still confine")
+				}
+				r = w.under(wrap, "--fail-closed", "--", "/bin/sh", "-c", "echo ran")
+				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: user namespaces are unavailable") {
+					t.Errorf("--fail-closed: exit %d stdout %q stderr %q; want 125 and why", r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
