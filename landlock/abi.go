@@ -1,6 +1,9 @@
 package landlock
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // feature is one thing Landlock enforces from a given ABI version on.
 type feature struct {
@@ -43,6 +46,26 @@ func Warnings(abi int, r Rules) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("Landlock ABI %d lacks %s (needs ABI %d)", abi, f.what, f.abi))
+	}
+	return out
+}
+
+// KernelWarnings is Warnings for a kernel of ABI abi that go-landlock,
+// and Plan after it, use as ABI effective: an ABI 6 or later kernel
+// that does not report the fix of the signal scoping erratum counts as
+// ABI 5, without signal and abstract unix socket scoping. Warnings(abi)
+// said nothing of that, and an rx program could signal the user's
+// processes (TestFallbackSignalScopingErratum). It is pure.
+func KernelWarnings(abi, effective int, r Rules) []string {
+	out := Warnings(effective, r)
+	if effective >= abi {
+		return out
+	}
+	from := fmt.Sprintf("Landlock ABI %d lacks", effective)
+	to := fmt.Sprintf("Landlock ABI %d without the fix of its signal scoping erratum (Linux 6.15, backported to later 6.12 LTS "+
+		"kernels; a newer kernel has it) is used as ABI %d, which lacks", abi, effective)
+	for i, w := range out {
+		out[i] = strings.Replace(w, from, to, 1)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package landlock
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,5 +66,20 @@ func TestFromPolicy(t *testing.T) {
 	p.Mode, p.Net = profiles.ModeRX, profiles.NetHost
 	if r := FromPolicy(p); r.DenyTCP || !r.UnixSockets {
 		t.Errorf("rx --net host: DenyTCP %v UnixSockets %v", r.DenyTCP, r.UnixSockets)
+	}
+}
+
+// TestKernelWarningsErratum: a kernel of ABI 6 used as ABI 5 (signal
+// scoping erratum unfixed) names the lost scoping, its own ABI and why;
+// where the two agree, it is Warnings.
+func TestKernelWarningsErratum(t *testing.T) {
+	got := strings.Join(KernelWarnings(6, 5, Rules{}), "\n")
+	for _, want := range []string{"Landlock ABI 6 without the fix of its signal scoping erratum", "lacks signal and abstract unix socket scoping"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("KernelWarnings(6, 5) = %q, want %q in it", got, want)
+		}
+	}
+	if got, want := KernelWarnings(3, 3, Rules{}), Warnings(3, Rules{}); !slices.Equal(got, want) {
+		t.Errorf("KernelWarnings(3, 3) = %q, want Warnings(3) %q", got, want)
 	}
 }

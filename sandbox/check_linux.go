@@ -16,8 +16,8 @@ func Check() Report {
 	r := Report{
 		OS:                 runtime.GOOS,
 		LandlockABI:        abi,
-		LandlockRights:     landlock.Enforced(abi),
-		LandlockMissing:    landlock.Warnings(abi, rules),
+		LandlockRights:     landlock.Enforced(landlock.EffectiveABI()),
+		LandlockMissing:    landlock.KernelWarnings(abi, landlock.EffectiveABI(), rules),
 		Seccomp:            filterBuilt(profiles.SeccompDefault),
 		SeccompVersion:     seccomp.Version(),
 		SeccompBuiltinOnly: !seccomp.Enabled && filterBuilt(profiles.SeccompDefault),

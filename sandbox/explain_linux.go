@@ -39,12 +39,12 @@ func explainLandlock(pol profiles.Policy, e *Explanation) int {
 	e.Landlock.ABI = abi
 	e.Landlock.ReadExec = rules.ReadExec
 	e.Landlock.Devices = rules.Devices
-	e.Landlock.Rights = landlock.Enforced(abi)
+	e.Landlock.Rights = landlock.Enforced(landlock.EffectiveABI())
 	e.Landlock.DenyTCP = rules.DenyTCP
 	// Writable to every confined program: the host's /dev/shm in rx, the
 	// sandbox's own in sandbox mode.
 	e.Writable = append(slices.Clone(e.Writable), landlock.DeviceDirs...)
-	e.Warnings = append(e.Warnings, landlock.Warnings(abi, rules)...)
+	e.Warnings = append(e.Warnings, landlock.KernelWarnings(abi, landlock.EffectiveABI(), rules)...)
 	return abi
 }
 

@@ -31,7 +31,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	rules.Streams = append(landlock.WrittenStreams(inheritedFDs(p.preserveFDs)...), p.extraStreams()...)
 	said := rules
 	said.WritesOnly = mounts
-	warnings := landlock.Warnings(landlock.ABI(), said)
+	warnings := landlock.KernelWarnings(landlock.ABI(), landlock.EffectiveABI(), said)
 	prog, swarn, err := launchFilter(pol, explicitSeccomp, p.seccompProfile, mounts)
 	if err != nil {
 		return nil, nil, err

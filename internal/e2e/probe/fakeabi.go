@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -39,15 +40,21 @@ const (
 	landlockCreateRulesetErrata  = 2
 )
 
-// fakeABI simulates an older kernel's Landlock: "landlock-abi N PROGRAM
-// ARGS..." runs PROGRAM, and every landlock_create_ruleset of it and its
-// descendants goes to a seccomp user-notification supervisor here, which
-// answers the version query with N (no errata) and lets every other call
-// through to the real kernel. A ruleset built for ABI N then gets ABI N's
+// fakeABI simulates an older kernel's Landlock: "landlock-abi N[:ERRATA]
+// PROGRAM ARGS..." runs PROGRAM, and every landlock_create_ruleset of it
+// and its descendants goes to a seccomp user-notification supervisor
+// here, which answers the version query with N, the errata query with
+// ERRATA where given (0: an ABI 6 kernel without the signal scoping fix),
+// and lets every other call through to the real kernel. A ruleset built for ABI N then gets ABI N's
 // semantics: rights it does not handle are not checked, and without REFER
 // handled the kernel refuses cross-directory renames and links, as ABI 1.
 func fakeABI(args []string) error {
-	abi, err := strconv.Atoi(args[0])
+	abiS, errataS, fixed := strings.Cut(args[0], ":")
+	abi, err := strconv.Atoi(abiS)
+	errata := -1 // the real kernel's
+	if fixed {
+		errata, err = strconv.Atoi(errataS)
+	}
 	if err != nil || abi < 1 {
 		return fmt.Errorf("bad ABI %q", args[0])
 	}
@@ -61,7 +68,7 @@ func fakeABI(args []string) error {
 	if err != nil {
 		return err
 	}
-	go answerVersion(fd, int64(abi))
+	go answerVersion(fd, int64(abi), int64(errata))
 	cmd.Wait()
 	os.Exit(cmd.ProcessState.ExitCode())
 	return nil
@@ -88,7 +95,8 @@ func startSupervised(filter []unix.SockFilter, args []string) (int, *exec.Cmd, e
 }
 
 // answerVersion is the supervisor's loop; it ends with the process.
-func answerVersion(fd int, abi int64) {
+// errata below 0 leaves the errata query to the real kernel.
+func answerVersion(fd int, abi, errata int64) {
 	for {
 		var n seccompNotif
 		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SECCOMP_IOCTL_NOTIF_RECV, uintptr(unsafe.Pointer(&n)))
@@ -99,8 +107,8 @@ func answerVersion(fd int, abi int64) {
 		switch {
 		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetVersion:
 			resp.val = abi
-		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetErrata:
-			resp.val = 0
+		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetErrata && errata >= 0:
+			resp.val = errata
 		default:
 			resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
 		}
