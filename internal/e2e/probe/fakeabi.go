@@ -45,7 +45,10 @@ const (
 // and its descendants goes to a seccomp user-notification supervisor
 // here, which answers the version query with N, the errata query with
 // ERRATA where given (0: an ABI 6 kernel without the signal scoping fix),
-// and lets every other call through to the real kernel. A ruleset built for ABI N then gets ABI N's
+// refuses what a kernel of ABI N would refuse (oldKernelRefuses: rights,
+// rule types, scopes and flags it does not know), and lets every other
+// call through to the real kernel. Before, it let a ruleset built for a
+// later ABI through to this kernel, which took it. A ruleset built for ABI N then gets ABI N's
 // semantics: rights it does not handle are not checked, and without REFER
 // handled the kernel refuses cross-directory renames and links, as ABI 1.
 func fakeABI(args []string) error {
@@ -60,7 +63,9 @@ func fakeABI(args []string) error {
 	}
 	filter := []unix.SockFilter{
 		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // seccomp_data.nr
-		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_CREATE_RULESET, Jt: 0, Jf: 1},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_CREATE_RULESET, Jt: 2, Jf: 0},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_ADD_RULE, Jt: 1, Jf: 0},
+		{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: unix.SYS_LANDLOCK_RESTRICT_SELF, Jt: 0, Jf: 1},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_USER_NOTIF},
 		{Code: unix.BPF_RET | unix.BPF_K, K: unix.SECCOMP_RET_ALLOW},
 	}
@@ -104,12 +109,21 @@ func answerVersion(fd int, abi, errata int64) {
 			continue // EINTR, or ENOENT: the caller died meanwhile
 		}
 		resp := seccompNotifResp{id: n.id}
+		query := n.nr == unix.SYS_LANDLOCK_CREATE_RULESET && n.args[0] == 0 && n.args[1] == 0
 		switch {
-		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetVersion:
+		case query && n.args[2] == landlockCreateRulesetVersion:
 			resp.val = abi
-		case n.args[0] == 0 && n.args[1] == 0 && n.args[2] == landlockCreateRulesetErrata && errata >= 0:
+		case query && n.args[2] == landlockCreateRulesetErrata && errata >= 0:
 			resp.val = errata
+		case query && n.args[2] == landlockCreateRulesetErrata:
+			resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
+		case n.nr == unix.SYS_LANDLOCK_CREATE_RULESET && n.args[2] != 0:
+			resp.error = -int32(unix.EINVAL) // a flag this ABI does not know
 		default:
+			if errno := oldKernelRefuses(&n, int(abi)); errno != 0 {
+				resp.error = -int32(errno)
+				break
+			}
 			resp.flags = unix.SECCOMP_USER_NOTIF_FLAG_CONTINUE
 		}
 		unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.SECCOMP_IOCTL_NOTIF_SEND, uintptr(unsafe.Pointer(&resp)))
