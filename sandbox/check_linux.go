@@ -46,7 +46,7 @@ func Check() Report {
 		r.Namespaces = true
 	}
 	r.HostSockets = lateSockets(r.Namespaces)
-	r.Full = abi >= landlock.WantABI && r.Namespaces && r.Seccomp
+	r.Full = landlock.EffectiveABI() >= landlock.WantABI && r.Namespaces && r.Seccomp
 	return r
 }
 

@@ -17,8 +17,9 @@ import (
 // none), go-landlock, and the C stage's plan after it, enforce ABI 5: no
 // signal or abstract unix socket scoping. Nothing said so, and an rx
 // program killed a host process of the same user. Now the warning names
-// the lost scoping and why, and --fail-closed refuses: checked from
-// outside by the host process still being alive.
+// the lost scoping and why, --fail-closed refuses (checked from outside
+// by the host process still being alive), and check, which said sandbox
+// mode got everything (exit 0), exits 1.
 func TestFallbackSignalScopingErratum(t *testing.T) {
 	for _, abi := range []string{"6:0", "7:0"} {
 		t.Run(abi, func(t *testing.T) {
@@ -45,6 +46,11 @@ func TestFallbackSignalScopingErratum(t *testing.T) {
 			r = w.under(fake, "--mode", "rx", "--", "/bin/true")
 			if !strings.Contains(r.stderr, "lacks signal and abstract unix socket scoping") || !strings.Contains(r.stderr, "signal scoping erratum") {
 				t.Errorf("exit %d, stderr %q; want the lost scoping and its cause said", r.code, r.stderr)
+			}
+			// check exits 0 only when sandbox mode gets everything.
+			r = w.under(fake, "check")
+			if r.code != 1 || !strings.Contains(r.stdout, "signal scoping erratum") {
+				t.Errorf("check: exit %d, stdout %q; want 1 and the erratum named", r.code, r.stdout)
 			}
 		})
 	}
