@@ -67,10 +67,10 @@ type goBroker struct {
 	// of them (a directory of the host's), which the C broker, serving
 	// only after omega_close_from, never meets.
 	ready chan struct{}
-	// Counters of what was said once (pidfd_getfd, pidfd_open refused)
-	// or at most thrice.
-	saidRefused, saidOpenRefused, reported atomic.Int32
-	slicing                                slicing // broker_signal_linux.go
+	// Counters of what was said once (pidfd_getfd, pidfd_open,
+	// process_vm_readv refused) or at most thrice.
+	saidRefused, saidOpenRefused, saidReadRefused, reported atomic.Int32
+	slicing                                                 slicing // broker_signal_linux.go
 }
 
 // struct seccomp_notif and struct seccomp_notif_resp.

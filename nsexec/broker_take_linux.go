@@ -149,7 +149,7 @@ func readMem(tid int, addr uint64, dst []byte) unix.Errno {
 	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(dst)}}
 	n, err := unix.ProcessVMReadv(tid, local, remote, 0)
 	switch {
-	case err == unix.ESRCH || err == unix.EPERM:
+	case err == unix.ESRCH || err == unix.EPERM || err == unix.ENOSYS:
 		return err.(unix.Errno)
 	case err != nil || n != len(dst):
 		return unix.EFAULT
@@ -219,6 +219,10 @@ func (b *goBroker) take(c *call) unix.Errno {
 		return unix.EINVAL
 	}
 	if e := readMem(c.tid, c.addr, c.ss[:c.len]); e != 0 {
+		if (e == unix.EPERM || e == unix.ENOSYS) && b.saidReadRefused.Add(1) == 1 {
+			b.w.warn(fmt.Sprintf("connect broker: process_vm_readv: %v: unix connects of that process fail (a filter or LSM "+
+				"around omega-run refuses the call, or the process made itself non-dumpable, as ssh-agent does)", e))
+		}
 		return e
 	}
 	// And still the same thread after the read: the memory was its own.

@@ -60,18 +60,20 @@
 // ---------------------------------------------------------- the program
 
 // refused_once says, the first time for each call, that a filter or LSM
-// refused pidfd_open or pidfd_getfd: the broker cannot take the socket,
-// and that connect fails. The pool's threads may all get here at once.
+// refused pidfd_open, pidfd_getfd or process_vm_readv (or the kernel has
+// no CONFIG_CROSS_MEMORY_ATTACH): the broker cannot take the socket or
+// its address, and that connect fails. The pool's threads may all get
+// here at once.
 static void refused_once(const char *call, int e) {
-	static int said_open, said_getfd;
-	int getfd = strcmp(call, "pidfd_getfd") == 0;
-	if (__atomic_fetch_add(getfd ? &said_getfd : &said_open, 1, __ATOMIC_RELAXED))
+	static int said[3];
+	int i = strcmp(call, "pidfd_open") == 0 ? 0 : strcmp(call, "pidfd_getfd") == 0 ? 1 : 2;
+	if (__atomic_fetch_add(&said[i], 1, __ATOMIC_RELAXED))
 		return;
 	char msg[384];
 	snprintf(msg, sizeof msg,
 	         "connect broker: %s: %s: unix connects of that process fail (a filter or LSM around omega-run "
 	         "refuses the call%s)",
-	         call, omega_errstr(e), getfd ? ", or the process made itself non-dumpable, as ssh-agent does" : "");
+	         call, omega_errstr(e), i ? ", or the process made itself non-dumpable, as ssh-agent does" : "");
 	omega_warn(msg);
 }
 
@@ -158,7 +160,7 @@ static int read_addr(const struct omega_call *c, struct sockaddr_storage *ss) {
 	struct iovec local = {ss, c->len}, remote = {(void *)(uintptr_t)c->addr, c->len};
 	ssize_t n = process_vm_readv(c->tid, &local, 1, &remote, 1, 0);
 	if (n < 0)
-		return errno == ESRCH ? -ESRCH : errno == EPERM ? -EPERM : -EFAULT;
+		return errno == ESRCH || errno == EPERM || errno == ENOSYS ? -errno : -EFAULT;
 	return (size_t)n == c->len ? 0 : -EFAULT;
 }
 
@@ -370,8 +372,11 @@ int omega_broker_take(int listener, struct omega_call *c) {
 		return -ENOTSOCK;
 	if (c->len > sizeof c->ss)
 		return -EINVAL;
-	if ((r = read_addr(c, &c->ss)) < 0)
+	if ((r = read_addr(c, &c->ss)) < 0) {
+		if (r == -EPERM || r == -ENOSYS)
+			refused_once("process_vm_readv", -r);
 		return r;
+	}
 	// And still the same thread after the read: the memory was its own.
 	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) < 0)
 		return -ESRCH;

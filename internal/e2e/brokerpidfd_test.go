@@ -20,6 +20,7 @@ func TestBrokerPidfdRefused(t *testing.T) {
 		{"438=1", "connect broker: pidfd_getfd: operation not permitted"},
 		{"434=1", "connect broker: pidfd_open: operation not permitted"},
 		{"434=38", "connect broker: pidfd_open: function not implemented"},
+		{"310=1", "connect broker: process_vm_readv: operation not permitted"},
 	} {
 		for _, u := range []user{rootUser, nobody} {
 			t.Run(c.rule+"/"+u.name, func(t *testing.T) {
