@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -191,32 +190,6 @@ func inheritedFDs(preserved int) []int {
 	return fds
 }
 
-// usernsUnavailable names why user namespaces cannot work here, from the
-// cheap signs; "" when nothing rules them out (clone may still fail).
-func usernsUnavailable() string {
-	if readTrim("/proc/sys/user/max_user_namespaces") == "0" {
-		return "user.max_user_namespaces is 0"
-	}
-	if os.Getuid() != 0 && readTrim("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
-		return "kernel.unprivileged_userns_clone is 0"
-	}
-	// The id maps are written through /proc/<pid>: a /proc of another
-	// pid namespace (unshare -pf without --mount-proc) names another
-	// process there, or none.
-	if self, _ := os.Readlink("/proc/self"); self != strconv.Itoa(os.Getpid()) {
-		return foreignProc
-	}
-	return ""
-}
-
-// foreignProc is usernsUnavailable's cause for a /proc that is not this
-// pid namespace's.
-const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
-
-// noUserNSKernel is cloneFailure's cause for EINVAL, which a kernel
-// built without user namespaces answers: no sysctl gives them there.
-const noUserNSKernel = "creating them failed with EINVAL: this kernel is likely built without user namespaces (CONFIG_USER_NS)"
-
 // noNewPrivs reports whether this process has no_new_privs set.
 func noNewPrivs() bool {
 	v, err := unix.PrctlRetInt(unix.PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)
@@ -335,7 +308,7 @@ func usernsWarning(cause string, pol profiles.Policy) string {
 		return head + "; this omega-run appears to run confined by another (OMEGA_SANDBOX=" + outer + ", no_new_privs set), " +
 			"which keeps programs from setting up user namespaces: the outer omega-run's confinement still holds here"
 	}
-	if cause == foreignProc {
+	if cause == foreignProc || cause == noProc {
 		return head + "; mount a /proc for this pid namespace (unshare --mount-proc, bwrap --proc /proc)"
 	}
 	if cause == noUserNSKernel {

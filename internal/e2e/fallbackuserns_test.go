@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -36,5 +37,28 @@ func TestFallbackUsernsErrnos(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestFallbackNoProc: where no /proc is mounted at all (a minimal
+// container) the id maps cannot be written either; the warning said
+// "/proc is not this pid namespace's", which sends the reader looking for
+// a pid namespace. It says that none is mounted, and how to mount one.
+func TestFallbackNoProc(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			script := fmt.Sprintf(`umount -l /proc && exec setpriv --reuid=%d --regid=%d --clear-groups "$@"`, u.uid, u.gid)
+			asRoot := *w
+			asRoot.u = rootUser // the wrapper unmounts; setpriv makes the caller u again
+			r := asRoot.runProg("unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+				bin, "--", "/bin/sh", "-c", `echo pwned > "$0"; echo ran`, w.outside+"/sentinel")
+			if r.stdout != "ran\n" || !strings.Contains(r.stderr, "no /proc is mounted") || !strings.Contains(r.stderr, "mount a /proc") {
+				t.Errorf("stdout %q, stderr %q; want the program run and the missing /proc said", r.stdout, r.stderr)
+			}
+			if w.sentinel() != "original" {
+				t.Error("the write went through: Landlock must still confine")
+			}
+		})
 	}
 }

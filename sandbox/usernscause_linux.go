@@ -1,0 +1,42 @@
+package sandbox
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"strconv"
+)
+
+// usernsUnavailable names why user namespaces cannot work here, from the
+// cheap signs; "" when nothing rules them out (clone may still fail).
+func usernsUnavailable() string {
+	if readTrim("/proc/sys/user/max_user_namespaces") == "0" {
+		return "user.max_user_namespaces is 0"
+	}
+	if os.Getuid() != 0 && readTrim("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
+		return "kernel.unprivileged_userns_clone is 0"
+	}
+	// The id maps are written through /proc/<pid>: a /proc of another
+	// pid namespace (unshare -pf without --mount-proc) names another
+	// process there, or none.
+	self, err := os.Readlink("/proc/self")
+	if errors.Is(err, fs.ErrNotExist) {
+		return noProc
+	}
+	if self != strconv.Itoa(os.Getpid()) {
+		return foreignProc
+	}
+	return ""
+}
+
+// noProc is usernsUnavailable's cause where no /proc is mounted (a
+// minimal container): it was said to be another pid namespace's.
+const noProc = "no /proc is mounted, so the sandbox's id maps cannot be written"
+
+// foreignProc is usernsUnavailable's cause for a /proc that is not this
+// pid namespace's.
+const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps cannot be written"
+
+// noUserNSKernel is cloneFailure's cause for EINVAL, which a kernel
+// built without user namespaces answers: no sysctl gives them there.
+const noUserNSKernel = "creating them failed with EINVAL: this kernel is likely built without user namespaces (CONFIG_USER_NS)"
