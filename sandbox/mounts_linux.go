@@ -229,15 +229,14 @@ func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain b
 	case pol.Seccomp == profiles.SeccompNone:
 		// Neither the connect broker (none without a filter) nor
 		// Landlock refuses them then.
-		warnings = append(warnings, "host sockets bound before the start stay reachable: "+err.Error())
+		warnings = append(warnings, socketGaps[0]+err.Error())
 	default:
 		// The broker refuses connect(2), but sees no sendto(2): before,
 		// this was said with --seccomp none only (TestHostSocketsUnlisted).
-		warnings = append(warnings, "a datagram sent to a host socket bound before the start outside /tmp, /run and "+
-			"the writable set gets through (the connect broker refuses connect(2) only): "+err.Error())
+		warnings = append(warnings, socketGaps[1]+err.Error())
 	}
 	if h := procHidesOthers(); h != "" && pol.Net == profiles.NetNone && landlock.EffectiveABI() < 9 {
-		warnings = append(warnings, "/proc is mounted with "+h+", which hides other users' processes: the unix sockets they bound "+
+		warnings = append(warnings, socketGaps[2]+h+", which hides other users' processes: the unix sockets they bound "+
 			"in other network namespaces (a container's) are not masked, and a datagram sent to one gets through; "+
 			"run omega-run where /proc shows them (its gid= group)")
 	}
@@ -252,6 +251,21 @@ func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain b
 		}
 	}
 	return warnings
+}
+
+// socketGaps start maskSockets' warnings about sockets its masks miss.
+// Without namespaces nothing is masked, and notHidden says what stays
+// open: there they are moot (socketGap), and one spoke of a connect
+// broker the fallback does not have.
+var socketGaps = []string{
+	"host sockets bound before the start stay reachable: ",
+	"a datagram sent to a host socket bound before the start outside /tmp, /run and the writable set gets through " +
+		"(the connect broker refuses connect(2) only): ",
+	"/proc is mounted with ",
+}
+
+func socketGap(w string) bool {
+	return slices.ContainsFunc(socketGaps, func(p string) bool { return strings.HasPrefix(w, p) })
 }
 
 // uniq drops repeated paths, keeping the first of each (in linear time:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/sirupsen/logrus"
@@ -152,6 +153,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		if plan.Required {
 			return ns, nil, launcherErr(requiredMounts(cause))
 		}
+		warnings = slices.DeleteFunc(warnings, socketGap)
 		return ns, append(warnings, usernsWarning(cause, p.policy), notHidden(plan)), nil
 	}
 	// Said once the namespaces exist: without them (the
