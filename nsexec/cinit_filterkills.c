@@ -4,7 +4,8 @@
 // calls omega-run cannot do without (systemd's SystemCallFilter=, which
 // kills with SIGSYS unless SystemCallErrorNumber= is set) would kill it
 // with nothing said: libseccomp-golang's package init calls seccomp(2)
-// before main, and every mode asks the kernel for Landlock's ABI. Before
+// before main, every mode asks the kernel for Landlock's ABI, and the
+// launcher starts its child with clone3 and pidfd_open. Before
 // the Go runtime starts, and only under a filter, a child tries each
 // with harmless arguments; one that kills it ends omega-run with 125 and
 // a line naming the calls to allow.
@@ -23,10 +24,20 @@
 
 #include "cinit.h"
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_clone3
+#define SYS_clone3 435
+#endif
+
 // omega_cli is defined by the omega-run CLI only.
 extern const int omega_cli __attribute__((weak));
 
-static const char *const probed[] = {"seccomp", "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self"};
+// pidfd_open and clone3: the launcher makes both (its child's pidfd, Go's
+// os/exec), and an allow-list from a systemd older than them kills on them.
+static const char *const probed[] = {"seccomp",     "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
+                                     "pidfd_open", "clone3"};
 #define NPROBED (int)(sizeof probed / sizeof probed[0])
 
 // try makes call i, failing harmlessly (bad fds, a query).
@@ -44,6 +55,12 @@ static void try(int i) {
 		break;
 	case 3:
 		syscall(SYS_landlock_restrict_self, -1, 0);
+		break;
+	case 4:
+		syscall(SYS_pidfd_open, -1, 0); // no pid: EINVAL
+		break;
+	case 5:
+		syscall(SYS_clone3, NULL, 0); // no arguments: EINVAL
 		break;
 	}
 }
