@@ -154,7 +154,11 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 			return ns, nil, launcherErr(requiredMounts(cause))
 		}
 		warnings = slices.DeleteFunc(warnings, socketGap)
-		return ns, append(warnings, usernsWarning(cause, p.policy), notHidden(plan)), nil
+		warnings = append(warnings, usernsWarning(cause, p.policy), notHidden(plan))
+		if p.pty { // the program's own terminal does not keep it from the caller's (TestPtyFallbackSaid)
+			warnings = append(warnings, ptyFallback)
+		}
+		return ns, warnings, nil
 	}
 	// Said once the namespaces exist: without them (the
 	// fallback) /tmp and /run are the host's and the grant holds.

@@ -129,6 +129,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if w := selfWritableWarning(p.policy, false); w != "" {
 		warnings = append(warnings, w) // and for a read-only bind of it
 	}
+	if p.pty {
+		warnings = append(warnings, ptyFallback) // and for its own /dev/pts
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return 0, launcherErr(err)
 	}

@@ -40,3 +40,8 @@ const foreignProc = "/proc is not this pid namespace's, so the sandbox's id maps
 // noUserNSKernel is cloneFailure's cause for EINVAL, which a kernel
 // built without user namespaces answers: no sysctl gives them there.
 const noUserNSKernel = "creating them failed with EINVAL: this kernel is likely built without user namespaces (CONFIG_USER_NS)"
+
+// ptyFallback says what --pty loses without namespaces: the host's
+// /dev/pts, where the caller's terminal is, stays in the program's reach.
+const ptyFallback = "--pty: without namespaces the host's /dev/pts stays in reach: the program can open your terminal " +
+	"by name and read what you type next or write to it"
