@@ -86,23 +86,21 @@ func connectSlice(c *call) unix.Errno {
 	family, ferr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
 	typ, terr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE)
 	inet := (family == unix.AF_INET || family == unix.AF_INET6) && typ == unix.SOCK_STREAM
-	raw := func() unix.Errno { return connectRaw(c.sock, addr) }
 	if err != nil || ferr != nil || terr != nil || fl&unix.O_NONBLOCK != 0 || (family != unix.AF_UNIX && !inet) {
-		return uninterrupted(raw) // broker_signal_linux.go
+		return connectRaw(c.sock, addr)
 	}
 	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
 	if err != nil || (old.Nano() > 0 && time.Duration(old.Nano()) <= domainSlice) {
-		return uninterrupted(raw)
+		return connectRaw(c.sock, addr)
 	}
 	slice := unix.NsecToTimeval(domainSlice.Nanoseconds())
 	if unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &slice) != nil {
-		return uninterrupted(raw)
+		return connectRaw(c.sock, addr)
 	}
-	e := raw()
+	e := connectRaw(c.sock, addr)
 	_ = unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
-	// A blocking socket says these only when its send timeout passed;
-	// EINTR, when a signal to PID 1's thread ended the slice first.
-	if e == unix.EINTR || (!inet && e == unix.EAGAIN) || (inet && (e == unix.EINPROGRESS || e == unix.EALREADY)) {
+	// A blocking socket says these only when its send timeout passed.
+	if (!inet && e == unix.EAGAIN) || (inet && (e == unix.EINPROGRESS || e == unix.EALREADY)) {
 		return errSliceOver
 	}
 	return e

@@ -45,8 +45,8 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 		return connect()
 	}
 	key, old, ok := b.slicing.begin(c.sock)
-	if !ok { // its own timeout is a slice or less: a signal may end it too
-		return uninterrupted(connect)
+	if !ok {
+		return connect()
 	}
 	defer b.slicing.end(c.sock, key)
 	own := time.Duration(old.Nano())
@@ -55,49 +55,21 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	var watch signalWatch
 	for {
 		e := connect()
-		if first == 0 && e != unix.EINTR {
+		if first == 0 {
 			first = e
 		}
-		// Still waiting: EAGAIN (unix), EINPROGRESS then EALREADY (TCP),
-		// or EINTR: a signal to this thread of PID 1 ended the slice.
-		if e != unix.EAGAIN && e != unix.EINPROGRESS && e != unix.EALREADY && e != unix.EINTR {
+		// Still waiting: EAGAIN (unix), EINPROGRESS then EALREADY (TCP).
+		if e != unix.EAGAIN && e != unix.EINPROGRESS && e != unix.EALREADY {
 			return e
 		}
 		b.yieldTurn()
 		switch {
 		case own > 0 && time.Since(start) >= own:
-			if first == 0 {
-				return timedOut(c.sock)
-			}
 			return first // what the kernel says when SO_SNDTIMEO passes
 		case watch.interrupted(c.procPid):
 			return errRestartSys
 		case !b.valid(c.id):
 			return unix.ESRCH
-		}
-	}
-}
-
-// uninterrupted makes connect again where a signal to PID 1's own
-// thread ended it (EINTR): the Go runtime preempts its threads with
-// SIGURG, and a connect with a send timeout, as every slice has, then
-// fails with EINTR rather than restart. The program's own blocking
-// connect gets EINTR only for a signal of its own (signalWatch), and
-// Python takes it for a connect going on in the background: it polled
-// the unconnected unix socket, found it writable, and reported success
-// for a connection the listener never got. A stream connect that EINTR
-// left going on says EALREADY when made again; the program gets the
-// first call's EINPROGRESS.
-func uninterrupted(connect func() unix.Errno) unix.Errno {
-	interrupted := false
-	for {
-		switch e := connect(); {
-		case e == unix.EINTR:
-			interrupted = true
-		case e == unix.EALREADY && interrupted:
-			return unix.EINPROGRESS
-		default:
-			return e
 		}
 	}
 }
