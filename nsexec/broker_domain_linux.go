@@ -91,7 +91,7 @@ func connectSlice(c *call) unix.Errno {
 	}
 	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
 	if err != nil || (old.Nano() > 0 && time.Duration(old.Nano()) <= domainSlice) {
-		return connectRaw(c.sock, addr)
+		return sliceOverAtEINTR(connectRaw(c.sock, addr))
 	}
 	slice := unix.NsecToTimeval(domainSlice.Nanoseconds())
 	if unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &slice) != nil {
@@ -101,6 +101,16 @@ func connectSlice(c *call) unix.Errno {
 	_ = unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
 	// A blocking socket says these only when its send timeout passed.
 	if (!inet && e == unix.EAGAIN) || (inet && (e == unix.EINPROGRESS || e == unix.EALREADY)) {
+		return errSliceOver
+	}
+	return sliceOverAtEINTR(e)
+}
+
+// sliceOverAtEINTR makes EINTR, which a blocking connect here gets only
+// from a signal of PID 1's own (the Go runtime's SIGURG, a stop), a slice
+// that is over: never the program's answer (sliced says why).
+func sliceOverAtEINTR(e unix.Errno) unix.Errno {
+	if e == unix.EINTR {
 		return errSliceOver
 	}
 	return e

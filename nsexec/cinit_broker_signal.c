@@ -169,34 +169,53 @@ static void end_slices(int sock, const struct stat *st) {
 	pthread_mutex_unlock(&slicing_mu);
 }
 
+// timed_out is what connect(2) says where sock's own SO_SNDTIMEO passed.
+static int timed_out(int sock) {
+	int family = 0;
+	socklen_t fl = sizeof family;
+	if (getsockopt(sock, SOL_SOCKET, SO_DOMAIN, &family, &fl) == 0 && family != AF_UNIX)
+		return -EINPROGRESS;
+	return -EAGAIN;
+}
+
 // omega_broker_sliced connects sock (the call's socket copy) to sa; 0 or
 // -errno. Where the connect may wait (a blocking stream or seqpacket
 // socket) it is made in signal_poll_us slices of SO_SNDTIMEO, the
 // socket's own put back after and honoured, and between slices it stops
 // for a signal (interrupted) or for a call that went away (its thread
-// was killed: nobody waits).
+// was killed: nobody waits). A slice that a signal to PID 1 ends (EINTR
+// with a finite SO_SNDTIMEO, not a restart: a stop and continue of PID 1,
+// a cgroup freeze) is one more slice: as the program's answer, EINTR
+// told it that a connect it never made was under way, and Python then
+// found the unconnected socket writable and said connected
+// (broker_signal_linux.go's sliced, where the Go runtime's SIGURG did it).
 int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len) {
 	int type = 0, fl = fcntl(sock, F_GETFL);
-	socklen_t tl = sizeof type;
+	socklen_t tl = sizeof type, ol = sizeof(struct timeval);
 	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type == SOCK_DGRAM || fl < 0 || (fl & O_NONBLOCK))
 		return plain(sock, sa, len);
 	struct stat st;
-	struct timeval old;
-	if (fstat(sock, &st) < 0 || begin_slices(sock, &st, &old) < 0)
+	struct timeval old = {0, 0};
+	if (fstat(sock, &st) < 0)
 		return plain(sock, sa, len);
+	// Not begun: its own timeout is a slice or less; slices of that.
+	int begun = begin_slices(sock, &st, &old) == 0;
+	if (!begun && getsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &old, &ol) < 0)
+		old = (struct timeval){0, 0};
 	int64_t own = (int64_t)old.tv_sec * 1000000 + old.tv_usec;
 	int64_t start = now_us();
 	int first = 0, shared = 0, r;
 	uint64_t id = c->id;
-	for (;;) {
+	for (int n = 0;; n++) {
 		r = plain(sock, sa, len);
-		if (first == 0)
+		if (n == 0)
 			first = r;
 		// Still waiting: EAGAIN (unix), EINPROGRESS then EALREADY (TCP).
-		if (r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
+		if (r != -EINTR && r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
 			break;
 		if (own > 0 && now_us() - start >= own) {
-			r = first; // what the kernel says when SO_SNDTIMEO passes
+			// What the kernel says when SO_SNDTIMEO passes.
+			r = first == -EINTR ? timed_out(sock) : first;
 			break;
 		}
 		if (interrupted(c->proc_pid, &shared)) {
@@ -208,6 +227,7 @@ int omega_broker_sliced(int listener, const struct omega_call *c, int sock, cons
 			break;
 		}
 	}
-	end_slices(sock, &st);
+	if (begun)
+		end_slices(sock, &st);
 	return r;
 }
