@@ -78,15 +78,17 @@ func (b *goBroker) serveDomain() {
 }
 
 // connectSlice makes c's connect, waiting domainSlice at most where it
-// would block (a blocking unix or inet stream socket whose own
-// SO_SNDTIMEO is longer).
+// would block (a unix or inet stream socket whose own SO_SNDTIMEO is
+// longer). A non-blocking socket's gets the slice too: the program may
+// clear O_NONBLOCK, which its file description shares with c.sock, at
+// any moment (sliced says more), so the flag is looked at only after a
+// connect that says it would wait.
 func connectSlice(c *call) unix.Errno {
 	addr := c.ss[:c.len]
-	fl, err := unix.FcntlInt(uintptr(c.sock), unix.F_GETFL, 0)
 	family, ferr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_DOMAIN)
 	typ, terr := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE)
 	inet := (family == unix.AF_INET || family == unix.AF_INET6) && typ == unix.SOCK_STREAM
-	if err != nil || ferr != nil || terr != nil || fl&unix.O_NONBLOCK != 0 || (family != unix.AF_UNIX && !inet) {
+	if ferr != nil || terr != nil || (family != unix.AF_UNIX && !inet) {
 		return connectRaw(c.sock, addr)
 	}
 	old, err := unix.GetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO)
@@ -99,8 +101,12 @@ func connectSlice(c *call) unix.Errno {
 	}
 	e := connectRaw(c.sock, addr)
 	_ = unix.SetsockoptTimeval(c.sock, unix.SOL_SOCKET, unix.SO_SNDTIMEO, old)
-	// A blocking socket says these only when its send timeout passed.
+	// A blocking socket says these only when its send timeout passed; a
+	// non-blocking one at once, its answer.
 	if (!inet && e == unix.EAGAIN) || (inet && (e == unix.EINPROGRESS || e == unix.EALREADY)) {
+		if nonblocking(c.sock) {
+			return e
+		}
 		return errSliceOver
 	}
 	return sliceOverAtEINTR(e)

@@ -32,9 +32,17 @@ const errRestartSys = unix.Errno(512)
 const signalPoll = 50 * time.Millisecond
 
 // sliced makes connect, of c's socket, in signalPoll slices where it
-// may wait (a blocking stream or seqpacket socket): its SO_SNDTIMEO is
-// set for that time and put back after (slicing), as domainConnect does.
-// Between slices it lets the calls waiting for a turn go first.
+// may wait (a stream or seqpacket socket): its SO_SNDTIMEO is set for
+// that time and put back after (slicing), as domainConnect does. Between
+// slices it lets the calls waiting for a turn go first.
+//
+// A non-blocking socket's too, whose connect then ends at once: O_NONBLOCK
+// lies in the file description, which the program shares, and a thread
+// of it that cleared the flag between a look and the connect made that
+// connect wait unsliced, for ever where the listener never accepts, in
+// one of PID 1's work slots and deaf to the program's signals. So the
+// flag is looked at after a connect that says it would wait: set, that
+// is the answer; clear, the connect goes on.
 //
 // A slice that a signal of PID 1's own ends (EINTR: the Go runtime's
 // SIGURG preemption, a SIGCHLD, a stop or a cgroup freeze of PID 1) is
@@ -46,8 +54,8 @@ const signalPoll = 50 * time.Millisecond
 // in 20 of TestConnectsWhileProcessesHeld lost a connection that way.
 // The program's own signals are the watch's to tell (errRestartSys).
 func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
-	if !mayWait(c.sock) {
-		return connect()
+	if typ, err := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || typ == unix.SOCK_DGRAM {
+		return connect() // never waits
 	}
 	own := sendTimeout(c.sock)
 	// Not begun: its own timeout is a slice or less; slices of that.
@@ -67,6 +75,9 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 		if e != unix.EINTR && e != unix.EAGAIN && e != unix.EINPROGRESS && e != unix.EALREADY {
 			return e
 		}
+		if e != unix.EINTR && nonblocking(c.sock) {
+			return e
+		}
 		b.yieldTurn()
 		switch {
 		case own > 0 && time.Since(start) >= own && first == unix.EINTR:
@@ -81,15 +92,10 @@ func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	}
 }
 
-// mayWait tells whether a connect of sock may wait: a blocking stream or
-// seqpacket socket's. Where not, it never sleeps, so no signal ends it.
-func mayWait(sock int) bool {
-	typ, err := unix.GetsockoptInt(sock, unix.SOL_SOCKET, unix.SO_TYPE)
-	if err != nil || typ == unix.SOCK_DGRAM {
-		return false
-	}
+// nonblocking tells whether sock's file description has O_NONBLOCK now.
+func nonblocking(sock int) bool {
 	fl, err := unix.FcntlInt(uintptr(sock), unix.F_GETFL, 0)
-	return err == nil && fl&unix.O_NONBLOCK == 0
+	return err == nil && fl&unix.O_NONBLOCK != 0
 }
 
 // slicing holds the sockets workers connect in slices, by inode, with

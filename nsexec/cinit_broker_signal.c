@@ -179,21 +179,29 @@ static int timed_out(int sock) {
 }
 
 // omega_broker_sliced connects sock (the call's socket copy) to sa; 0 or
-// -errno. Where the connect may wait (a blocking stream or seqpacket
-// socket) it is made in signal_poll_us slices of SO_SNDTIMEO, the
-// socket's own put back after and honoured, and between slices it stops
-// for a signal (interrupted) or for a call that went away (its thread
-// was killed: nobody waits). A slice that a signal to PID 1 ends (EINTR
-// with a finite SO_SNDTIMEO, not a restart: a stop and continue of PID 1,
-// a cgroup freeze) is one more slice: as the program's answer, EINTR
-// told it that a connect it never made was under way, and Python then
-// found the unconnected socket writable and said connected
-// (broker_signal_linux.go's sliced, where the Go runtime's SIGURG did it).
+// -errno. Where the connect may wait (a stream or seqpacket socket) it is
+// made in signal_poll_us slices of SO_SNDTIMEO, the socket's own put back
+// after and honoured, and between slices it stops for a signal
+// (interrupted) or for a call that went away (its thread was killed:
+// nobody waits).
+//
+// A non-blocking socket's too: O_NONBLOCK is looked at only after a
+// connect that says it would wait. The program shares the file
+// description and may clear the flag at any moment: a look before made
+// such a connect wait unsliced, for ever where the listener never
+// accepts, in a worker and deaf to the program's signals.
+//
+// A slice that a signal to PID 1 ends (EINTR with a finite SO_SNDTIMEO,
+// not a restart: a stop and continue of PID 1, a cgroup freeze) is one
+// more slice: as the program's answer, EINTR told it that a connect it
+// never made was under way, and Python then found the unconnected socket
+// writable and said connected (broker_signal_linux.go's sliced, where the
+// Go runtime's SIGURG did it).
 int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len) {
-	int type = 0, fl = fcntl(sock, F_GETFL);
+	int type = 0;
 	socklen_t tl = sizeof type, ol = sizeof(struct timeval);
-	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type == SOCK_DGRAM || fl < 0 || (fl & O_NONBLOCK))
-		return plain(sock, sa, len);
+	if (getsockopt(sock, SOL_SOCKET, SO_TYPE, &type, &tl) < 0 || type == SOCK_DGRAM)
+		return plain(sock, sa, len); // never waits
 	struct stat st;
 	struct timeval old = {0, 0};
 	if (fstat(sock, &st) < 0)
@@ -213,6 +221,9 @@ int omega_broker_sliced(int listener, const struct omega_call *c, int sock, cons
 		// Still waiting: EAGAIN (unix), EINPROGRESS then EALREADY (TCP).
 		if (r != -EINTR && r != -EAGAIN && r != -EINPROGRESS && r != -EALREADY)
 			break;
+		int fl = fcntl(sock, F_GETFL);
+		if (r != -EINTR && fl >= 0 && (fl & O_NONBLOCK))
+			break; // a non-blocking socket's answer
 		if (own > 0 && now_us() - start >= own) {
 			// What the kernel says when SO_SNDTIMEO passes.
 			r = first == -EINTR ? timed_out(sock) : first;
