@@ -26,9 +26,9 @@ import (
 const interruptedConnect = `
 import os, socket, sys, threading, time
 path = sys.argv[1] == "path"
-addr = "/tmp/intr.sock" if path else "\0intr-%d" % os.getpid()
+addr = "/tmp/intr.sock" if path else "" # autobind
 if path and os.path.exists(addr): os.unlink(addr)
-l = socket.socket(socket.AF_UNIX); l.bind(addr); l.listen(0)
+l = socket.socket(socket.AF_UNIX); l.bind(addr); l.listen(0); addr = l.getsockname()
 full = socket.socket(socket.AF_UNIX); full.connect(addr) # the backlog's one place
 def later():
     time.sleep(2)

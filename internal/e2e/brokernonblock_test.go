@@ -20,13 +20,14 @@ import (
 // listener with room.
 const togglingConnects = `
 import fcntl, os, signal, socket, sys, threading, time
-main = os.getpid()
-def addr(n): return "/tmp/nb-%s.sock" % n if sys.argv[1] == "path" else "\0nb-%s-%d" % (n, main)
-for n in ("full", "open"):
-    if sys.argv[1] == "path" and os.path.exists(addr(n)): os.unlink(addr(n))
-full = socket.socket(socket.AF_UNIX); full.bind(addr("full")); full.listen(0)
-filler = socket.socket(socket.AF_UNIX); filler.connect(addr("full")) # the backlog's one place
-room = socket.socket(socket.AF_UNIX); room.bind(addr("open")); room.listen(64)
+def listener(name, backlog):
+    a = "/tmp/nb-%s.sock" % name if sys.argv[1] == "path" else "" # "": autobind
+    if a and os.path.exists(a): os.unlink(a)
+    l = socket.socket(socket.AF_UNIX); l.bind(a); l.listen(backlog)
+    return l, l.getsockname()
+full, full_addr = listener("full", 0)
+filler = socket.socket(socket.AF_UNIX); filler.connect(full_addr) # the backlog's one place
+room, room_addr = listener("room", 64)
 class Alarm(Exception): pass
 def on_alarm(*a): raise Alarm()
 def race():
@@ -41,7 +42,7 @@ def race():
     try:
         while True:
             s = socket.socket(socket.AF_UNIX); fd[0] = s.fileno()
-            try: s.connect(addr("full"))
+            try: s.connect(full_addr)
             except OSError: pass
             s.close()
     except Alarm: os._exit(0)
@@ -54,7 +55,7 @@ for _ in range(8):
 time.sleep(2.5)
 print("%d still connecting" % sum(1 for p in kids if os.waitpid(p, os.WNOHANG)[0] == 0), flush=True)
 t = time.time()
-socket.socket(socket.AF_UNIX).connect(addr("open"))
+socket.socket(socket.AF_UNIX).connect(room_addr)
 print("probe connected after %.1f s" % (time.time() - t), flush=True)
 for p in kids:
     try: os.kill(p, 9)

@@ -25,7 +25,7 @@ def on_alarm(*a):
     if then == "raise": raise Alarm()
 signal.signal(signal.SIGALRM, on_alarm)
 fam = socket.AF_INET if kind == "tcp" else socket.AF_UNIX
-addr = {"tcp": ("127.0.0.1", 0), "path": "/tmp/full-%d.sock" % os.getpid(), "abstract": "\0full-%d" % os.getpid()}[kind]
+addr = {"tcp": ("127.0.0.1", 0), "path": "/tmp/full-%d.sock" % os.getpid(), "abstract": ""}[kind] # "": autobind
 if kind == "path" and os.path.exists(addr): os.unlink(addr) # the pid of the run before
 l = socket.socket(fam); l.bind(addr); l.listen(0); addr = l.getsockname()
 keep = []
@@ -52,7 +52,7 @@ import ctypes, os, signal, socket, sys, threading, time
 libc = ctypes.CDLL(None, use_errno=True)
 signal.signal(signal.SIGALRM, lambda *a: None)
 signal.siginterrupt(signal.SIGALRM, sys.argv[1] == "intr")
-l = socket.socket(socket.AF_UNIX); l.bind("\0rs%d" % os.getpid()); l.listen(0)
+l = socket.socket(socket.AF_UNIX); l.bind(""); l.listen(0)
 keep = []
 for _ in range(4):
     c = socket.socket(socket.AF_UNIX); c.setblocking(False)
