@@ -92,9 +92,17 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	if pol.Net == profiles.NetNone {
 		tables = otherUnixTables()
 	}
+	// A socket bound by a relative path may be in the kept working
+	// directory (a server started there): looked for there, it is masked
+	// as one bound by its full path would be (TestWorkdirRelativeSockets).
+	kept := keptDirs(plan)
 	for _, line := range unixTableLines(data, tables) {
 		if p, ok := unixPath(line); ok {
 			consider(filepath.Clean(p), false)
+		} else if rel, ok := unixRelPath(line); ok {
+			for _, k := range kept {
+				consider(filepath.Join(k, rel), false)
+			}
 		}
 	}
 	for _, p := range movedSockets(moved, uid) {
@@ -197,19 +205,31 @@ func otherUnixTables() [][]byte {
 // prints seven columns and then, after one space, the path to the end of
 // the line: spaces in it, two in a row or a last one, are the path's.
 func unixPath(line string) (string, bool) {
+	name := unixName(line)
+	return name, strings.HasPrefix(name, "/")
+}
+
+// unixRelPath is the path of a socket bound by a relative path
+// (bind("app.sock") in its binder's working directory), as bound: the
+// table does not say relative to what.
+func unixRelPath(line string) (string, bool) {
+	name := unixName(line)
+	return name, name != "" && name[0] != '/' && name[0] != '@'
+}
+
+// unixName is what follows the seven columns of a table entry: a
+// pathname socket's path, an abstract one's @name, or "".
+func unixName(line string) string {
 	rest := line
 	for range 7 {
 		rest = strings.TrimLeft(rest, " ")
 		i := strings.IndexByte(rest, ' ')
 		if i < 0 {
-			return "", false
+			return ""
 		}
 		rest = rest[i:]
 	}
-	if !strings.HasPrefix(rest, " /") {
-		return "", false
-	}
-	return rest[1:], true
+	return rest[1:]
 }
 
 // unixTableLines are the entries of the tables, headers left out.

@@ -248,8 +248,23 @@ func TestUnixPath(t *testing.T) {
 		{cols + "12 ", "", false},
 		{"", "", false},
 	} {
-		if got, ok := unixPath(c.line); got != c.want || ok != c.ok {
+		if got, ok := unixPath(c.line); (ok && got != c.want) || ok != c.ok {
 			t.Errorf("%q: %q %v, want %q %v", c.line, got, ok, c.want, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{cols + "12 app.sock", "app.sock", true},
+		{cols + "12 sub/a b.sock", "sub/a b.sock", true},
+		{cols + "12 /run/a.sock", "", false},
+		{cols + "12 @abstract", "", false},
+		{cols + "12 ", "", false},
+		{cols + "12", "", false},
+	} {
+		if got, ok := unixRelPath(c.line); (ok && got != c.want) || ok != c.ok {
+			t.Errorf("unixRelPath(%q): %q %v, want %q %v", c.line, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -65,6 +65,14 @@ func recvIn(t *testing.T, recv, path string, cloneflags uintptr) func() bool {
 	t.Helper()
 	c := exec.Command(probe, recv, path)
 	c.SysProcAttr = &syscall.SysProcAttr{Cloneflags: cloneflags}
+	return recvBy(t, c)
+}
+
+// recvBy starts c, the probe's action dgram-recv or stream-recv, and
+// returns a check that reports whether a datagram or a connection
+// reached it.
+func recvBy(t *testing.T, c *exec.Cmd) func() bool {
+	t.Helper()
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +89,7 @@ func recvIn(t *testing.T, recv, path string, cloneflags uintptr) func() bool {
 	}()
 	t.Cleanup(func() { c.Process.Kill(); c.Wait() })
 	if l := <-lines; l != "ready" {
-		t.Fatalf("receiver in its network namespace: %q, want ready", l)
+		t.Fatalf("receiver %v: %q, want ready", c.Args[1:], l)
 	}
 	return func() bool {
 		for deadline := time.After(time.Second); ; {

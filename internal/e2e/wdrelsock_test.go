@@ -1,0 +1,44 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestWorkdirRelativeSockets: a host socket bound by a relative path
+// (bind("app.sock") by a server started in the directory) is listed in
+// /proc/net/unix without its directory, so no mask covered it where the
+// sandbox keeps a working directory below the host's /tmp or /run in
+// sight (keepWorkdir): started there, the program sent it a datagram by
+// the same relative name, as it could before the directory was kept.
+// Now a relative name in the table is looked for in the kept directory
+// and masked there. rwx is the control.
+func TestWorkdirRelativeSockets(t *testing.T) {
+	for _, base := range []string{"/tmp", "/run"} {
+		if fi, err := os.Lstat(base); err != nil || !fi.IsDir() {
+			continue
+		}
+		for _, u := range users {
+			for _, mode := range []string{"rwx", "sandbox"} {
+				t.Run(base+"/"+u.name+"/"+mode, func(t *testing.T) {
+					w := newWorld(t, u)
+					wd := hostDirIn(t, base, "omega-e2e-relwd-", u)
+					mustMkdir(t, filepath.Join(wd, "sub"))
+					for _, name := range []string{"rel.sock", "sub/deep.sock"} {
+						c := exec.Command(probe, "dgram-recv", name)
+						c.Dir = wd // bound relatively, by a server started there
+						got := recvBy(t, c)
+						r := w.runIn(wd, "--mode", mode, "--", probe, "send-dgram", name)
+						if g, want := got(), mode == "rwx"; g != want {
+							t.Errorf("%s: got through: %v, want %v (exit %d, stdout %q, stderr %q)", name, g, want, r.code, r.stdout, r.stderr)
+						}
+					}
+				})
+			}
+		}
+	}
+}
