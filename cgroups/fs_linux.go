@@ -343,7 +343,7 @@ func removeStale(parent string) {
 		if err != nil {
 			continue
 		}
-		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil {
+		if unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB) == nil || lockedFromInside(fd, dir) {
 			killLeft(dir)
 			_ = unix.Rmdir(dir)
 		}

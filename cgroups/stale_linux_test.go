@@ -3,10 +3,12 @@
 package cgroups
 
 import (
+	"bufio"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -99,5 +101,82 @@ func TestRemoveStaleKillsLeftRoot(t *testing.T) {
 	}
 	if ps, err := live.Pids(); err != nil || len(ps) == 0 {
 		t.Errorf("the live group's processes: %v, %v; want its processes untouched", ps, err)
+	}
+}
+
+// TestRemoveStaleLockedFromInside: the program can open its own group's
+// directory and take the same shared lock as its omega-run (flock(1) on
+// it), so that what it leaves behind outlives the cleanup, the group
+// looking live for ever. A lock that only the group's own processes hold
+// does not keep it: they are killed and the group goes.
+func TestRemoveStaleLockedFromInside(t *testing.T) {
+	l := Limits{Pids: 8, Memory: 32 << 20}
+	requireRoot(t, l)
+	dead, err := New("", l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { deleteAndCheck(t, dead) })
+	script := "read _; exec"
+	for _, d := range dead.Dirs() {
+		script += " flock -s " + d
+	}
+	left := command(t, "sh", "-c", script+` sh -c "echo locked; exec sleep 60"`)
+	out, err := left.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, _ := startIn(t, dead, left)
+	release()
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "locked\n" {
+		t.Fatalf("the group's process said %q, want locked", line)
+	}
+	dead.b.close() // its omega-run is gone; its program holds the lock
+
+	saved := staleAge
+	defer func() { staleAge = saved }()
+	staleAge = time.Second
+	time.Sleep(staleAge + 100*time.Millisecond)
+	next := newGroup(t, l) // removeStale, as the next launch's New
+
+	exited := make(chan error, 1)
+	go func() { exited <- left.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the process that locked its own group still runs after the next New (%s)", next.Name())
+	}
+	for _, d := range dead.Dirs() {
+		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there (stat: %v)", d, err)
+		}
+	}
+}
+
+// TestFlockTakers: the takers of flock(2) locks on one file, from
+// /proc/locks: not waiting requests, POSIX locks or other devices'.
+func TestFlockTakers(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "locks")
+	writeLocks := "1: FLOCK  ADVISORY  READ 11463 00:24:287 0 EOF\n" +
+		"1: -> FLOCK  ADVISORY  WRITE 12 00:24:287 0 EOF\n" +
+		"2: POSIX  ADVISORY  WRITE 13 00:24:287 0 EOF\n" +
+		"3: FLOCK  ADVISORY  READ 14 00:25:287 0 EOF\n" +
+		"4: FLOCK  ADVISORY  READ 15 00:24:2870 0 EOF\n" +
+		"5: FLOCK  ADVISORY  WRITE 16 103:1ab:287 0 EOF\n" +
+		"6: FLOCK  ADVISORY  READ 17 00:24:287 0 EOF\n"
+	if err := os.WriteFile(f, []byte(writeLocks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	saved := locksFile
+	defer func() { locksFile = saved }()
+	locksFile = f
+	for _, c := range []struct {
+		dev  uint64
+		want []int
+	}{{unix.Mkdev(0, 0x24), []int{11463, 17}}, {unix.Mkdev(0x103, 0x1ab), []int{16}}, {unix.Mkdev(1, 1), nil}} {
+		got, err := flockTakers(c.dev, 287)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("dev %#x: %v, %v; want %v", c.dev, got, err, c.want)
+		}
 	}
 }
