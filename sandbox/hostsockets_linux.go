@@ -38,7 +38,8 @@ const maxOtherSockets = 1024
 // out —, and maxOtherSockets at most but with --net none, where a
 // datagram to one would be a way out: dropped counts the rest. Each costs
 // one lstat and a map look-up: directories are resolved once each, and
-// read once each where a listed socket has moved (movedSockets).
+// read once each where a listed socket has moved (movedSockets), as is
+// the kept working directory (keepWorkdir).
 func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *mountAliases) (out []string, dropped int, err error) {
 	// Through self: a /proc of ProcSubset=pid has no /proc/net, which
 	// left every host socket unmasked (TestHostSocketsProcSubset).
@@ -104,6 +105,12 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 				consider(filepath.Join(k, rel), false)
 			}
 		}
+	}
+	// The kept working directory is read as one where a socket moved:
+	// the table names a socket by one line, which a newline in the
+	// directory's name cuts short (TestWorkdirNewlineSockets).
+	for _, k := range kept {
+		moved[k] = true
 	}
 	for _, p := range movedSockets(moved, uid) {
 		consider(p, true)

@@ -42,3 +42,25 @@ func TestWorkdirRelativeSockets(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkdirNewlineSockets: /proc/net/unix ends an entry's line at a
+// newline in its path, so a socket in a kept working directory whose name
+// has one was listed under a path that does not exist (the name's first
+// line), and no mask covered it: a datagram by its relative name got
+// through. The kept directory is now read for sockets, as one where a
+// listed socket moved. rwx is the control.
+func TestWorkdirNewlineSockets(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				wd := hostDirIn(t, "/tmp", "omega-e2e-nl\nwd-", u)
+				got, send := boundSocket(t, "dgram", filepath.Join(wd, "in.sock"))
+				r := w.runIn(wd, "--mode", mode, "--", probe, send, "in.sock")
+				if g, want := got(), mode == "rwx"; g != want {
+					t.Errorf("got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, want, r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
