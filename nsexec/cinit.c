@@ -241,7 +241,9 @@ static void __attribute__((noreturn)) supervise(const struct spec *s, char **env
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 			omega_dief(errno, "connect broker: socketpair");
 	}
+	omega_oom_raise();
 	pid_t child = fork_program(s, env, pair);
+	omega_oom_restore();
 	if (!omega_brokered(s))
 		own_profile(s, child);
 	// The program stays in the caller's process group, so keys typed at

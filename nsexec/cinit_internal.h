@@ -130,6 +130,11 @@ enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // lan
 void *omega_alloc(uint64_t n, size_t size);
 int omega_read_spec(int fd, struct spec *s);
 void omega_set_cloexec_from(unsigned first);
+
+// cinit_oom.c: the program's OOM score above PID 1's.
+void omega_oom_hold(void);
+void omega_oom_raise(void);
+void omega_oom_restore(void);
 void omega_close_from(unsigned first, int keep, int keep2);
 void omega_leave_terminal(void);
 void omega_take_terminal(void);

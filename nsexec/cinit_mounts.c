@@ -273,6 +273,8 @@ static int writable_run(const struct spec *s) {
 static int fresh_proc(const struct spec *s) {
 	char opts[256];
 	omega_proc_options(opts, sizeof opts);
+	if (s->flags & F_PID1)
+		omega_oom_hold();
 	if (omega_mount("proc", "/proc", "proc", PROC_FLAGS, opts[0] ? opts : NULL) == 0)
 		return 0;
 	if (omega_step_err == EPERM && (s->flags & F_FAIL_CLOSED)) // mounts_linux.go's words

@@ -60,6 +60,9 @@ func (e untouchedError) Unwrap() error { return e.error }
 // (EPERM) where the host's has parts covered, as in a container; then the
 // host's stays, read-only with the root (true), unless failClosed.
 func freshProc(failClosed bool) (bool, error) {
+	if err := ownOOM.hold(); err != nil {
+		return false, err
+	}
 	err := mount("proc", "/proc", "proc", procFlags, procOptions())
 	switch {
 	case errors.Is(err, unix.EPERM) && failClosed: // cinit_mounts.c's words

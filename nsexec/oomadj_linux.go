@@ -1,0 +1,80 @@
+package nsexec
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// oomAdj is cinit_oom.c for the Go init stage: under --memory PID 1 is in
+// the program's cgroup, whose OOM killer kills the largest process there,
+// and the Go PID 1 (≈ 7 MB) is larger than a shell script's processes: it
+// was killed first, ending the whole sandbox and losing its after-run
+// checks (TestPID1SparedByOOM). The program gets oom_score_adj PID 1's +
+// 1000 (1000 at most): any process may raise its own; lowering it back
+// needs CAP_SYS_RESOURCE, or a write to a /proc, which the sandbox's is
+// not.
+type oomAdj struct {
+	fd   int // PID 1's oom_score_adj, -1 without
+	orig string
+}
+
+var ownOOM = oomAdj{fd: -1}
+
+// hold opens PID 1's oom_score_adj for writing in a proc instance of its
+// own, unmounted at once (the fd keeps it): the sandbox's /proc is
+// read-only, and a writable fd on it or on the host's would keep the
+// root's read-only remount from happening (EBUSY). Dumpable for the open
+// only (its /proc files are then its user's): nothing else runs in the
+// namespaces yet. Best effort: the program's score stays PID 1's.
+func (o *oomAdj) hold() error {
+	if o.fd >= 0 || unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "") != nil {
+		return nil
+	}
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+	fd, oerr := unix.Open("/proc/self/oom_score_adj", unix.O_RDWR|unix.O_CLOEXEC, 0)
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return &os.SyscallError{Syscall: "prctl(PR_SET_DUMPABLE)", Err: err}
+	}
+	if err := unix.Unmount("/proc", unix.MNT_DETACH); err != nil {
+		return fmt.Errorf("umount2(/proc): PID 1's own proc: %w", err)
+	}
+	if oerr != nil {
+		return nil
+	}
+	var b [16]byte
+	n, err := unix.Pread(fd, b[:], 0)
+	if err != nil || n <= 0 {
+		unix.Close(fd)
+		return nil
+	}
+	o.fd, o.orig = fd, strings.TrimSpace(string(b[:n]))
+	return nil
+}
+
+// raise gives PID 1, and so the program it starts next, the program's
+// score.
+func (o *oomAdj) raise() {
+	adj, err := strconv.Atoi(o.orig)
+	if o.fd < 0 || err != nil {
+		return
+	}
+	if _, err := unix.Pwrite(o.fd, []byte(strconv.Itoa(min(adj+1000, 1000))), 0); err != nil {
+		o.restore() // nothing raised: nothing to put back
+	}
+}
+
+// restore puts PID 1's own score back once the program is started (down
+// to where it was: no capability needed) and closes the fd. Should the
+// write fail, PID 1 keeps the program's score: as before.
+func (o *oomAdj) restore() {
+	if o.fd < 0 {
+		return
+	}
+	_, _ = unix.Pwrite(o.fd, []byte(o.orig), 0)
+	unix.Close(o.fd)
+	o.fd = -1
+}
