@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -56,6 +58,30 @@ func keptDirs(plan *nsexec.MountPlan) []string {
 	for _, k := range plan.Keep {
 		if !slices.Contains(plan.Writable, k) && isDir(k) {
 			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// maxKeptFIFOs bounds the masks for FIFOs in a kept working directory:
+// another user who may write it could leave a hundred thousand, a mount
+// each.
+const maxKeptFIFOs = 1024
+
+// keptFIFOs lists the FIFOs in each kept working directory, to be masked:
+// it is read-only, but it lies below the sandbox's /tmp or /run, where
+// Landlock lets the program write, and opening a FIFO for writing writes
+// nothing to the file system, so the program wrote into a host FIFO there
+// (TestWorkdirHostFIFO). Those in a directory below it are not read (a
+// walk of the whole tree would cost every launch there its size).
+func keptFIFOs(plan *nsexec.MountPlan) []string {
+	var out []string
+	for _, d := range keptDirs(plan) {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if e.Type()&fs.ModeNamedPipe != 0 && len(out) < maxKeptFIFOs {
+				out = append(out, filepath.Join(d, e.Name()))
+			}
 		}
 	}
 	return out

@@ -223,6 +223,7 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain bool, aliases *mountAliases) []string {
 	socks, dropped, err := hostSockets(pol, plan, uid, aliases)
 	plan.HideFiles = append(plan.HideFiles, socks...)
+	plan.HideFiles = append(plan.HideFiles, keptFIFOs(plan)...)
 	var warnings []string
 	switch {
 	case err == nil || landlock.EffectiveABI() >= 9: // RESOLVE_UNIX refuses them all

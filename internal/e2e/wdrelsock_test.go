@@ -6,7 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestWorkdirRelativeSockets: a host socket bound by a relative path
@@ -59,6 +62,49 @@ func TestWorkdirNewlineSockets(t *testing.T) {
 				r := w.runIn(wd, "--mode", mode, "--", probe, send, "in.sock")
 				if g, want := got(), mode == "rwx"; g != want {
 					t.Errorf("got through: %v, want %v (exit %d, stdout %q, stderr %q)", g, want, r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// TestWorkdirHostFIFO: the kept working directory is read-only, but it
+// lies below the sandbox's /tmp or /run, which Landlock lets the program
+// write in, and a FIFO is no write to the file system: the program wrote
+// into a host FIFO there, which a host process read. The FIFOs in the kept
+// directory are masked now. rwx is the control.
+func TestWorkdirHostFIFO(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range []string{"rwx", "sandbox"} {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				wd := hostDirIn(t, "/tmp", "omega-e2e-fifo-", u)
+				fifo := filepath.Join(wd, "ctl")
+				if err := syscall.Mkfifo(fifo, 0o666); err != nil {
+					t.Fatal(err)
+				}
+				os.Chmod(fifo, 0o666)
+				got := make(chan string, 1)
+				go func() { // the host's reader; the open waits for a writer
+					f, err := os.OpenFile(fifo, os.O_RDWR, 0)
+					if err != nil {
+						got <- err.Error()
+						return
+					}
+					defer f.Close()
+					f.SetReadDeadline(time.Now().Add(10 * time.Second))
+					b := make([]byte, 64)
+					n, _ := f.Read(b)
+					got <- string(b[:n])
+				}()
+				r := w.runIn(wd, "--mode", mode, "--", "/bin/sh", "-c", "echo through > ctl")
+				var g string
+				select {
+				case g = <-got:
+				case <-time.After(500 * time.Millisecond):
+				}
+				if through := strings.Contains(g, "through"); through != (mode == "rwx") {
+					t.Errorf("got through: %v, want %v (exit %d, stderr %q)", through, mode == "rwx", r.code, r.stderr)
 				}
 			})
 		}
