@@ -87,46 +87,28 @@ func constantLiterals() []string {
 	return out
 }
 
-// sbplLiterals reads SBPL (Scheme) text as the sandbox does and returns
-// its string literals ("…" and #"…" regexes, escapes undone). It fails
-// on unbalanced parentheses and unterminated strings.
+// sbplLiterals reads SBPL (Scheme) text as the sandbox does
+// (parseSBPL) and returns its string literals ("…" and #"…" regexes,
+// escapes undone). It fails on unbalanced parentheses and unterminated
+// strings.
 func sbplLiterals(text string) ([]string, error) {
+	top, err := parseSBPL(text)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	depth := 0
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '(':
-			depth++
-		case c == ')':
-			if depth--; depth < 0 {
-				return nil, fmt.Errorf("unbalanced ) at %d", i)
+	var walk func([]sexp)
+	walk = func(xs []sexp) {
+		for _, x := range xs {
+			switch {
+			case x.isList:
+				walk(x.list)
+			case x.str || x.regex:
+				out = append(out, x.atom)
 			}
-		case c == ';':
-			for i < len(text) && text[i] != '\n' {
-				i++
-			}
-		case c == '"' || c == '#' && i+1 < len(text) && text[i+1] == '"':
-			if c == '#' {
-				i++
-			}
-			var b strings.Builder
-			for i++; ; i++ {
-				if i >= len(text) {
-					return nil, fmt.Errorf("unterminated string")
-				}
-				if text[i] == '\\' && i+1 < len(text) {
-					i++
-				} else if text[i] == '"' {
-					break
-				}
-				b.WriteByte(text[i])
-			}
-			out = append(out, b.String())
 		}
 	}
-	if depth != 0 {
-		return nil, fmt.Errorf("%d unclosed (", depth)
-	}
+	walk(top)
 	return out, nil
 }
 
