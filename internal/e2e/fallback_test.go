@@ -16,6 +16,7 @@ import (
 const (
 	sysMount                 = "165"
 	sysMountSetattr          = "442"
+	sysFsopen                = "430"
 	sysLandlockCreateRuleset = "444"
 	sysClone3                = "435"
 )
