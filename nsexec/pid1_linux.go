@@ -83,7 +83,14 @@ func supervise(s *Spec, env []string) error {
 		Files: files,
 		Sys:   programSession(s),
 	})
-	offThread(ownOOM.restore)
+	offThread(func() {
+		// Out of the caller's process group at once (leaveGroup says
+		// why): until then a Ctrl-C reaches the program twice, from the
+		// terminal and forwarded, and the broker's start below is slow
+		// enough that a key typed ahead was seen twice (TestCtrlC).
+		_ = unix.Setpgid(0, 0)
+		ownOOM.restore()
+	})
 	if err != nil {
 		return err
 	}
