@@ -7,8 +7,10 @@
 // ≈ 7 MB against a shell script's), which ended the whole sandbox and lost
 // PID 1's after-run checks (TestPID1SparedByOOM). The program gets
 // oom_score_adj PID 1's + 1000 (1000 at most): any process may raise its
-// own; lowering it back needs CAP_SYS_RESOURCE, or a write to a /proc,
-// which the sandbox's is not.
+// own, and lower it back as far as oom_score_adj_min (which only a writer
+// with CAP_SYS_RESOURCE moves) with no capability, as omega_oom_restore
+// does: what keeps the program's up is that the write goes through a
+// /proc, and the sandbox's is read-only.
 
 #include <errno.h>
 #include <fcntl.h>

@@ -14,9 +14,10 @@ import (
 // and the Go PID 1 (≈ 7 MB) is larger than a shell script's processes: it
 // was killed first, ending the whole sandbox and losing its after-run
 // checks (TestPID1SparedByOOM). The program gets oom_score_adj PID 1's +
-// 1000 (1000 at most): any process may raise its own; lowering it back
-// needs CAP_SYS_RESOURCE, or a write to a /proc, which the sandbox's is
-// not.
+// 1000 (1000 at most): any process may raise its own, and lower it back
+// as far as oom_score_adj_min (which only a writer with CAP_SYS_RESOURCE
+// moves) with no capability, as restore does: what keeps the program's up
+// is that the write goes through a /proc, and the sandbox's is read-only.
 type oomAdj struct {
 	fd   int // PID 1's oom_score_adj, -1 without
 	orig string
