@@ -273,7 +273,7 @@ func (b *goBroker) connectPath(c *call, path string) unix.Errno {
 		where = "/proc/" + strconv.Itoa(c.procPid) + "/root" + path
 	}
 	opath, err := unix.Open(where, unix.O_PATH|unix.O_CLOEXEC, 0)
-	for err == unix.EINTR { // a FUSE lookup a signal to PID 1 ended (uninterrupted)
+	for err == unix.EINTR { // a FUSE lookup a signal to PID 1 ended (sliced says which)
 		opath, err = unix.Open(where, unix.O_PATH|unix.O_CLOEXEC, 0)
 	}
 	if err != nil {

@@ -84,10 +84,13 @@ func supervise(s *Spec, env []string) error {
 		Sys:   programSession(s),
 	})
 	offThread(func() {
-		// Out of the caller's process group at once (leaveGroup says
-		// why): until then a Ctrl-C reaches the program twice, from the
-		// terminal and forwarded, and the broker's start below is slow
-		// enough that a key typed ahead was seen twice (TestCtrlC).
+		// The program stays in the caller's process group, so keys
+		// typed at the terminal reach it directly; PID 1 leaves that
+		// group, at once, so that it only sees signals sent to it on
+		// purpose and forwards each once: until then a Ctrl-C reaches
+		// the program twice, from the terminal and forwarded, and the
+		// broker's start below is slow enough that a key typed ahead
+		// was seen twice (TestCtrlC).
 		_ = unix.Setpgid(0, 0)
 		ownOOM.restore()
 	})
@@ -101,7 +104,7 @@ func supervise(s *Spec, env []string) error {
 	// One more thread at most for PID 1 from here on (the Go runtime's,
 	// for the wait): its tasks were counted for nproc before the start.
 	watch := func() {
-		leaveGroup(s, proc, sigs)
+		forwardSignals(s, proc, sigs)
 		exitWith(s, reap(proc.Pid))
 	}
 	if b == nil {
@@ -133,12 +136,9 @@ func offThread(f func()) {
 	<-done
 }
 
-// leaveGroup starts forwarding signals to the program once it runs. The
-// program stays in the caller's process group, so keys typed at the
-// terminal reach it directly; PID 1 leaves that group so that it only
-// sees signals sent to it on purpose, and forwards each once.
-func leaveGroup(s *Spec, proc *os.Process, sigs chan os.Signal) {
-	_ = unix.Setpgid(0, 0)
+// forwardSignals starts forwarding signals to the program once it runs;
+// those that came since the start wait in sigs.
+func forwardSignals(s *Spec, proc *os.Process, sigs chan os.Signal) {
 	go forward(sigs, proc.Pid, s.Terminal)
 }
 
