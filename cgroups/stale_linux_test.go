@@ -75,30 +75,12 @@ func TestRemoveStaleKillsLeftRoot(t *testing.T) {
 	releaseLive, _ := startIn(t, live, alive)
 	releaseLive()
 
-	// Not 0: others' launches beside it may be between their mkdir and
-	// their lock, which a real launch never mistakes for stale.
-	saved := staleAge
-	defer func() { staleAge = saved }()
-	staleAge = time.Second
-	time.Sleep(staleAge + 100*time.Millisecond)
-	next := newGroup(t, l) // removeStale, as the next launch's New
-
-	exited := make(chan error, 1)
-	go func() { exited <- left.Wait() }()
-	select {
-	case err := <-exited:
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-			t.Errorf("the stale group's process: %v, want killed", err)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatalf("the stale group's process still runs after the next New (%s)", next.Name())
+	err = waitAfterNextLaunch(t, l, left, "the stale group's process")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Errorf("the stale group's process: %v, want killed", err)
 	}
-	for _, d := range dead.Dirs() {
-		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s still there (stat: %v)", d, err)
-		}
-	}
+	checkGone(t, dead)
 	if ps, err := live.Pids(); err != nil || len(ps) == 0 {
 		t.Errorf("the live group's processes: %v, %v; want its processes untouched", ps, err)
 	}
@@ -133,20 +115,37 @@ func TestRemoveStaleLockedFromInside(t *testing.T) {
 	}
 	dead.b.close() // its omega-run is gone; its program holds the lock
 
+	waitAfterNextLaunch(t, l, left, "the process that locked its own group")
+	checkGone(t, dead)
+}
+
+// waitAfterNextLaunch makes the groups a second old the stale age, makes
+// the next launch's group (its New removes the stale ones) and returns
+// how cmd, a process of a stale group, ended; fatal if it still runs 5 s
+// later. The age is not 0: others' launches beside it may be between
+// their mkdir and their lock, which a real launch never takes for stale.
+func waitAfterNextLaunch(t *testing.T, l Limits, cmd *exec.Cmd, what string) error {
+	t.Helper()
 	saved := staleAge
 	defer func() { staleAge = saved }()
 	staleAge = time.Second
 	time.Sleep(staleAge + 100*time.Millisecond)
 	next := newGroup(t, l) // removeStale, as the next launch's New
-
 	exited := make(chan error, 1)
-	go func() { exited <- left.Wait() }()
+	go func() { exited <- cmd.Wait() }()
 	select {
-	case <-exited:
+	case err := <-exited:
+		return err
 	case <-time.After(5 * time.Second):
-		t.Fatalf("the process that locked its own group still runs after the next New (%s)", next.Name())
+		t.Fatalf("%s still runs after the next New (%s)", what, next.Name())
+		return nil
 	}
-	for _, d := range dead.Dirs() {
+}
+
+// checkGone fails unless every directory of g was removed.
+func checkGone(t *testing.T, g *Group) {
+	t.Helper()
+	for _, d := range g.Dirs() {
 		if _, err := os.Stat(d); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s still there (stat: %v)", d, err)
 		}

@@ -50,8 +50,8 @@ const signalPoll = 50 * time.Millisecond
 // ERESTARTSYS, so the runtime's SA_RESTART does not restart it. Given to
 // the program as its answer, EINTR told it that a connect it never made
 // was under way: Python then polls the socket (an unconnected unix one is
-// writable at once), reads SO_ERROR 0 and says connected — about 1 run
-// in 20 of TestConnectsWhileProcessesHeld lost a connection that way.
+// writable at once), reads SO_ERROR 0 and says connected — between 1 run
+// in 20 and 1 in 200 of TestConnectsWhileProcessesHeld lost a connection that way.
 // The program's own signals are the watch's to tell (errRestartSys).
 func (b *goBroker) sliced(c *call, connect func() unix.Errno) unix.Errno {
 	if typ, err := unix.GetsockoptInt(c.sock, unix.SOL_SOCKET, unix.SO_TYPE); err != nil || typ == unix.SOCK_DGRAM {

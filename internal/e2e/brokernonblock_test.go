@@ -73,7 +73,7 @@ func TestBrokerConnectNonblockToggled(t *testing.T) {
 	if abi, _ := llsys.LandlockGetABIVersion(); abi >= 9 {
 		t.Skip("Landlock ABI 9: no connect broker")
 	}
-	bins := map[string]string{"default": bin, "nocgo": nocgoBinary(t)}
+	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range users {
 			for _, kind := range []string{"path", "abstract"} {

@@ -34,6 +34,14 @@ func nocgoBinary(t *testing.T) string {
 	return nocgo
 }
 
+// bothStages names the binaries that run each init stage: the one under
+// test (the C stage, or the Go one with OMEGA_E2E_TAGS) and a build
+// without cgo (the Go stage).
+func bothStages(t *testing.T) map[string]string {
+	t.Helper()
+	return map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+}
+
 // TestWithoutCgo: a CGO_ENABLED=0 build runs, says in check and
 // --version that it has the built-in seccomp profiles only (no
 // libseccomp), confines the default launch without a seccomp warning,

@@ -73,7 +73,7 @@ func TestLimitsBindOnlyTheProgram(t *testing.T) {
 // /proc/1/comm) in both init stages; the Go one's was "exe", after the
 // /proc/self/exe it is re-executed through.
 func TestPID1Named(t *testing.T) {
-	bins := map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range users {
 			w := newWorld(t, u)

@@ -60,7 +60,7 @@ func TestConnectsWhileProcessesHeld(t *testing.T) {
 		t.Skip("Landlock ABI 9: no connect broker")
 	}
 	uid := 40000 + (os.Getpid()+11)%20000
-	bins := map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range []user{rootUser, {"u" + strconv.Itoa(uid), uid, uid}} {
 			t.Run(name+"/"+u.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 func TestFaultSignalsSpareGoPID1(t *testing.T) {
 	script := `for sig in 4 5 7 8 11 16 31; do "$0" kill 1 $sig; "$0" sigqueue 1 $sig; done >/dev/null
 sleep 0.3; echo still; sh -c 'kill -SEGV $$'; echo "status $?"`
-	bins := map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range users {
 			t.Run(fmt.Sprintf("%s/%s", name, u.name), func(t *testing.T) {

@@ -23,7 +23,7 @@ func TestPID1SparedByOOM(t *testing.T) {
 	// which needs no capability, only a writable /proc.
 	const script = `i=0; while [ $i -lt 30 ]; do sh -c 'x=$(head -c 4000000 /dev/zero | tr "\0" a); sleep 3' & i=$((i+1)); done
 wait; echo 0 >/proc/self/oom_score_adj 2>/dev/null; echo "$(cat /proc/1/oom_score_adj) $(cat /proc/self/oom_score_adj) program-done"`
-	for name, b := range map[string]string{"default": bin, "no cgo": nocgoBinary(t)} {
+	for name, b := range bothStages(t) {
 		for _, user := range [][]string{nil, {"--user", "nobody"}, {"no-fsopen"}} {
 			t.Run(name+"/"+strings.Join(user, "="), func(t *testing.T) {
 				w := newWorld(t, rootUser)

@@ -30,7 +30,7 @@ signal.signal(signal.SIGTERM, lambda *a: os._exit(7))
 // and status 2, the program killed without its handler's run.
 func TestSignalsWhileProcessesHeld(t *testing.T) {
 	uid := 40000 + (os.Getpid()+7)%20000
-	bins := map[string]string{"default": bin, "no cgo": nocgoBinary(t)}
+	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range []user{rootUser, {"u" + strconv.Itoa(uid), uid, uid}} {
 			t.Run(name+"/"+u.name, func(t *testing.T) {
