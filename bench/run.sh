@@ -98,7 +98,7 @@ log "building omega-run and the helpers"
 (cd "$REPO" && go build -trimpath -tags "$BUILDTAGS" -o "$BIN/omega-run-dynamic" .) >>"$WORK/log" 2>&1 || die "go build failed (see $WORK/log)"
 # The static build links musl; the glibc one shows what that saves.
 (cd "$REPO" && LIBC=glibc BUILDTAGS=$BUILDTAGS scripts/build-static.sh "$BIN/omega-run-glibc") >>"$WORK/log" 2>&1 || die "static glibc build failed (see $WORK/log)"
-for h in maxrss sysloop fsjob report; do
+for h in maxrss sysloop fsjob llprobe report; do
 	(cd "$REPO" && CGO_ENABLED=0 go build -trimpath -o "$BIN/$h" "./bench/$h") >>"$WORK/log" 2>&1 ||
 		die "building bench/$h failed"
 done
@@ -235,6 +235,9 @@ HF_CMDS=()
 addw() { add "$@"; shift 2; HF_CMDS+=("$*"); }
 addw find plain "$FIND"
 addw find "plain, 1-insn seccomp filter" "$BIN/sysloop" -filter allow -exec "$FIND"
+# The kernel's own floor for a Landlock and seccomp confinement: one
+# Landlock layer (read on /, writes in the data dir) and the cheapest filter.
+addw find "plain, Landlock + 1-insn filter" "$BIN/llprobe" -read handled -w "$DATA" -- "$BIN/sysloop" -filter allow -exec "$FIND"
 addw find bwrap "${BWRAP_REF[@]}" -- "$FIND"
 addw find "omega-run rx" "$OMEGA" --mode rx -- "$FIND"
 addw find "omega-run sandbox" "$OMEGA" --mode sandbox -- "$FIND"

@@ -59,6 +59,10 @@ const (
 	// nFilterFloor: plain under a one-instruction allow-all seccomp
 	// filter, what any filter costs a workload on this kernel.
 	nFilterFloor = "plain, 1-insn seccomp filter"
+	// nKernelFloor adds one Landlock layer like rx's (read handled on
+	// "/", writes in the data dir): the least any Landlock and seccomp
+	// confinement costs a workload on this kernel.
+	nKernelFloor = "plain, Landlock + 1-insn filter"
 )
 
 // startupTargets are the brief's start-up targets, as a fraction of

@@ -107,7 +107,7 @@ func (r *report) workloadTable(key, title string, m map[string][]float64, cpu ma
 	r.printf("## Workload: %s\n\n", title)
 	r.printf("| variant | median s | IQR s (Q1–Q3) | runs | × plain [95%% CI] | run-time overhead vs plain, start-up removed | × bwrap | CPU s (user+sys, mean) | target |\n")
 	r.printf("|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	for _, name := range []string{nPlain, nFilterFloor, nBwrap, nRX, nSandbox} {
+	for _, name := range []string{nPlain, nFilterFloor, nKernelFloor, nBwrap, nRX, nSandbox} {
 		xs, ok := m[name]
 		if !ok {
 			continue
