@@ -2,25 +2,38 @@ package sandbox
 
 import (
 	"runtime"
+	"slices"
 
+	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/profiles"
 )
 
 // workdirWritable tells whether the program may write in its working
 // directory wd: a writable root holds it (as given, or its real path,
-// as wd is) and no --read-only path (sandbox mode's) does. Linux's sandbox mode has its
-// own /tmp, so the host's is not a root there. real resolves symlinks.
+// as wd is) and no --read-only path (sandbox mode's) does. Linux's sandbox
+// mode has its own /tmp, so the host's is not a root there, but started
+// in /tmp itself the program starts in the sandbox's own, which it may
+// write. /dev/shm is writable to every confined program on Linux
+// (landlock.DeviceDirs), though not a root of the policy: in rx it is
+// the host's; in sandbox mode it is the sandbox's own, and the program
+// started there starts in / instead (nsexec's privateTree), which it may
+// not write. real resolves symlinks.
 func workdirWritable(pol profiles.Policy, wd string, real func(string) string) bool {
 	if pol.Mode == profiles.ModeRWX {
 		return true
 	}
+	ownTmp := pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux"
 	for _, ro := range pol.ReadOnly {
 		if pol.Mode == profiles.ModeSandbox && (profiles.Within(wd, ro) || profiles.Within(wd, real(ro))) {
 			return false
 		}
 	}
-	for _, w := range pol.Writable {
-		if w == "/tmp" && pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux" {
+	writable := pol.Writable
+	if runtime.GOOS == "linux" && !ownTmp {
+		writable = append(slices.Clone(writable), landlock.DeviceDirs...)
+	}
+	for _, w := range writable {
+		if w == "/tmp" && ownTmp && wd != "/tmp" {
 			continue
 		}
 		if profiles.Within(wd, w) || profiles.Within(wd, real(w)) {
@@ -49,13 +62,26 @@ func workdirWarning(pol profiles.Policy, wd string, given bool, real func(string
 
 // workdirFix is the flag that makes the working directory writable ("."
 // names it unless --workdir gave it), or "" for home and what holds it,
-// where that would make home writable.
+// where that would make home writable, and for sandbox mode's /dev/shm,
+// where it would change nothing.
 func workdirFix(pol profiles.Policy, wd string, given bool, real func(string) string) string {
 	switch {
 	case pol.Home != "" && profiles.Within(real(pol.Home), real(wd)):
 		return ""
+	case pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux" && inDeviceDir(real(wd)):
+		return "" // no grant reaches the host's /dev/shm in sandbox mode (homewarn.go's warning says so)
 	case given:
 		return "--allow-write " + profiles.ShellWord(wd)
 	}
 	return "--allow-write ."
+}
+
+// inDeviceDir tells whether dir is in one of landlock.DeviceDirs.
+func inDeviceDir(dir string) bool {
+	for _, d := range landlock.DeviceDirs {
+		if profiles.Within(dir, d) {
+			return true
+		}
+	}
+	return false
 }

@@ -49,3 +49,46 @@ func TestWorkdirWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkdirWarningPrivateTrees: started in /tmp, sandbox mode's program
+// starts in the sandbox's own /tmp and writes there, so no launch warning
+// says it cannot (nor that --allow-write ., which changes nothing there,
+// would let it). Started in /dev/shm it starts in / in sandbox mode,
+// where no grant helps, and in rx it writes the host's /dev/shm.
+func TestWorkdirWarningPrivateTrees(t *testing.T) {
+	const sign = "is outside the writable set"
+	const script = "echo ready; touch omega-e2e-wd.$$ && rm omega-e2e-wd.$$ && echo wrote"
+	for _, u := range users {
+		for _, c := range []struct{ mode, dir, explained string }{
+			{"sandbox", "/tmp", "(writable)"},
+			{"sandbox", "/dev/shm", "(not writable)"},
+			{"rx", "/dev/shm", "(writable)"},
+		} {
+			t.Run(u.name+"/"+c.mode+c.dir, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.dir = c.dir
+				out, code := onPty(t, w, "", "--mode", c.mode, "--", "/bin/sh", "-c", script)
+				if strings.Contains(out, sign) || strings.Contains(out, "--allow-write . to let it") {
+					t.Errorf("on a terminal: exit %d, output:\n%s\nwant no warning that the directory is not writable", code, out)
+				}
+				if wrote := strings.Contains(out, "wrote"); wrote != (c.explained == "(writable)") {
+					t.Errorf("exit %d, output:\n%s\nwant a write exactly where explain says %s", code, out, c.explained)
+				}
+				r := w.run("explain", "--mode", c.mode)
+				if line := "workdir:     " + c.dir + "  " + c.explained + "\n"; !strings.Contains(r.stdout, line) {
+					t.Errorf("explain: %q, want %q", workdirLine(r.stdout), line)
+				}
+			})
+		}
+	}
+}
+
+// workdirLine is explain's workdir: line, for a failure's message.
+func workdirLine(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "workdir:") {
+			return l
+		}
+	}
+	return "(no workdir: line)"
+}
