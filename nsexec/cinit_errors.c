@@ -35,6 +35,11 @@ const char *omega_errstr(int e) {
 	return buf;
 }
 
+// OMEGA_CRLF_HINT is exechint_linux.go's crlfHint.
+#define OMEGA_CRLF_HINT                                                                                  \
+	" (the file exists: its #! line ends in a carriage return (Windows line endings), so its interpreter " \
+	"is %s\\r, which does not exist: convert the file with dos2unix or sed -i 's/\\r$//')"
+
 // omega_exec_hint explains an ENOENT (e) from execve of a file that
 // exists (Go's execHint): its #! interpreter, or the ELF loader it names,
 // is missing; and an ENOEXEC of text without a #! line, which shells run
@@ -55,14 +60,24 @@ void omega_exec_hint(const char *path, int e, char *out, size_t size) {
 	}
 	if (n >= 2 && buf[0] == '#' && buf[1] == '!') {
 		buf[n] = 0;
+		// Read as the kernel reads it (binfmt_script): a carriage return
+		// is part of the name, and a Windows line ending makes it
+		// "/bin/sh\r", which the plain ENOENT does not show.
 		char *interp = buf + 2 + strspn(buf + 2, " \t");
-		interp[strcspn(interp, " \t\r\n")] = 0;
+		interp[strcspn(interp, " \t\n")] = 0;
 		if (!*interp || access(interp, F_OK) == 0 || errno != ENOENT)
 			return;
+		size_t len = strlen(interp);
+		int crlf = interp[len - 1] == '\r';
+		if (crlf)
+			interp[len - 1] = 0;
 		for (char *c = interp; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				*c = '?'; // the file's bytes go to the user's terminal
-		snprintf(out, size, " (the file exists: its interpreter %s does not)", interp);
+		if (crlf)
+			snprintf(out, size, OMEGA_CRLF_HINT, interp);
+		else
+			snprintf(out, size, " (the file exists: its interpreter %s does not)", interp);
 	} else if (n >= 4 && memcmp(buf, "\177ELF", 4) == 0) {
 		snprintf(out, size, " (the file exists: the ELF loader it names does not)");
 	}

@@ -3,6 +3,7 @@ package nsexec
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,5 +32,23 @@ func TestExecHintFIFONoBlock(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("execHint blocks on a FIFO")
+	}
+}
+
+// TestShebangHint: the interpreter is read as the kernel reads it, so a
+// #! line with a Windows line ending is explained by its carriage return.
+func TestShebangHint(t *testing.T) {
+	cases := []struct{ rest, want string }{
+		{"/bin/sh\r\necho hi\r\n", "its #! line ends in a carriage return (Windows line endings), so its interpreter is /bin/sh\\r,"},
+		{" \t/no/such/interp -x\n", "its interpreter /no/such/interp does not"},
+		{"/no/such\targ\n", "its interpreter /no/such does not"},
+		{"/bin/sh -e\n", ""},
+		{"/bin/sh", ""},
+		{"\n", ""},
+	}
+	for _, c := range cases {
+		if got := shebangHint(c.rest); (got == "") != (c.want == "") || !strings.Contains(got, c.want) {
+			t.Errorf("shebangHint(%q) = %q, want %q", c.rest, got, c.want)
+		}
 	}
 }

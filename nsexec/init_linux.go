@@ -3,12 +3,10 @@ package nsexec
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/omega-run/omega-run/internal/secureexec"
 	"github.com/omega-run/omega-run/internal/stderr"
@@ -257,57 +255,6 @@ func execFailure(path string, err error) error {
 		code = 127
 	}
 	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w%s", path, err, execHint(path, err))}
-}
-
-// execHint explains an ENOENT from execve of a file that exists: its #!
-// interpreter, or the ELF loader it names, is missing; and an ENOEXEC of
-// text without a #! line, which shells run with sh and execve does not
-// (the C stage's omega_exec_hint).
-// noShebangHint is the C stage's too (cinit_errors.c).
-const noShebangHint = " (a script without a #! line: start it with #!/bin/sh, or run it with sh)"
-
-func execHint(path string, err error) string {
-	noExec := errors.Is(err, unix.ENOEXEC)
-	if !errors.Is(err, unix.ENOENT) && !noExec {
-		return ""
-	}
-	// A FIFO must not block: raw calls, as os.File would wait in the
-	// poller for a writer that writes nothing.
-	fd, ferr := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
-	if ferr != nil {
-		return ""
-	}
-	buf := make([]byte, 256)
-	n, _ := unix.Read(fd, buf)
-	unix.Close(fd)
-	n = max(n, 0)
-	head := string(buf[:n])
-	if noExec {
-		if n > 0 && !strings.HasPrefix(head, "#!") && !strings.HasPrefix(head, "\x7fELF") && !strings.Contains(head, "\x00") {
-			return noShebangHint
-		}
-		return ""
-	}
-	if rest, ok := strings.CutPrefix(head, "#!"); ok {
-		fields := strings.Fields(strings.SplitN(rest, "\n", 2)[0])
-		if len(fields) > 0 {
-			if _, serr := os.Stat(fields[0]); errors.Is(serr, fs.ErrNotExist) {
-				// The file's bytes go to the user's terminal: no controls.
-				shown := strings.Map(func(r rune) rune {
-					if r < 0x20 || r == 0x7f {
-						return '?'
-					}
-					return r
-				}, fields[0])
-				return " (the file exists: its interpreter " + shown + " does not)"
-			}
-		}
-		return ""
-	}
-	if strings.HasPrefix(head, "\x7fELF") {
-		return " (the file exists: the ELF loader it names does not)"
-	}
-	return ""
 }
 
 // waitGoAhead blocks until the parent has placed this process in its

@@ -21,6 +21,9 @@ func TestExitCodes(t *testing.T) {
 	noInterp := filepath.Join(w.home, "nointerp")
 	writeFile(t, noInterp, "#!/no/such/interp -x\n")
 	os.Chmod(noInterp, 0o755)
+	crlf := filepath.Join(w.home, "crlf")
+	writeFile(t, crlf, "#!/bin/sh\r\necho hi\r\n")
+	os.Chmod(crlf, 0o755)
 	cases := []struct {
 		name    string
 		args    []string
@@ -35,6 +38,8 @@ func TestExitCodes(t *testing.T) {
 		{"directory", []string{"--", "/usr"}, 126, "is a directory"},
 		// 127, as sh, bash and env give; the line says what is missing.
 		{"interpreter-missing", []string{"--", noInterp}, 127, "(the file exists: its interpreter /no/such/interp does not)"},
+		// The kernel looks for "/bin/sh\r"; bash says "bad interpreter".
+		{"interpreter-crlf", []string{"--", crlf}, 127, "(the file exists: its #! line ends in a carriage return (Windows line endings), so its interpreter is /bin/sh\\r, which does not exist: convert the file with dos2unix or sed -i 's/\\r$//')"},
 		// 126, as env gives; shells run such a file with sh, execve does not.
 		{"no-shebang", []string{"--", noShebang}, 126, "exec format error (a script without a #! line: start it with #!/bin/sh, or run it with sh)"},
 		{"bad-mode", []string{"--mode", "bogus", "--", "true"}, 125, "unknown mode"},
