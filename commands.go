@@ -27,13 +27,30 @@ func helpCommand() *cli.Command {
 				return cli.ShowAppHelp(c)
 			case 1:
 				if c.App.Command(c.Args().First()) == nil {
-					return cli.Exit(fmt.Sprintf("omega-run: help: no command %q (see omega-run --help)", c.Args().First()), sandbox.ExitLauncher)
+					return cli.Exit("omega-run: help: "+helpNotFound(c.App, c.Args().First()), sandbox.ExitLauncher)
 				}
 				return cli.ShowCommandHelp(c.Lineage()[1], c.Args().First()) // the app's context: it looks among its commands
 			}
 			return cli.Exit("omega-run: help takes at most one command (see omega-run --help)", sandbox.ExitLauncher)
 		},
 	}
+}
+
+// helpNotFound says that help has no command name, naming the one it
+// is a typo of (help chek), and, for help run or exec, that running a
+// program takes no command.
+func helpNotFound(app *cli.App, name string) string {
+	msg := fmt.Sprintf("no command %q", name)
+	switch name {
+	case "run", "exec":
+		return msg + ": a program runs without one (omega-run [flags] -- PROGRAM [ARGS...]; see omega-run --help)"
+	}
+	for _, cmd := range app.Commands {
+		if !cmd.Hidden && (strings.EqualFold(cmd.Name, name) || swapped(cmd.Name, name) || oneLetterOff(cmd.Name, name)) {
+			return msg + "; did you mean omega-run help " + cmd.Name + "?"
+		}
+	}
+	return msg + " (see omega-run --help)"
 }
 
 func checkCommand() *cli.Command {

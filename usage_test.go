@@ -64,6 +64,8 @@ func TestSubcommandUsage(t *testing.T) {
 		{[]string{"--log-level", "--", "explain"}, "--log-level needs a value"},
 		{[]string{"explain", "--json", "--os", "darwin"}, "leave out --json"},
 		{[]string{"help", "nope"}, `help: no command "nope"`},
+		{[]string{"help", "chek"}, `help: no command "chek"; did you mean omega-run help check?`},
+		{[]string{"help", "run"}, `help: no command "run": a program runs without one (omega-run [flags] -- PROGRAM [ARGS...]; see omega-run --help)`},
 		{[]string{"help", "check", "explain"}, "help takes at most one command"},
 	}
 	for _, c := range cases {
