@@ -59,7 +59,7 @@ func runFlags() []cli.Flag {
 		&cli.StringSliceFlag{KeepSpace: true, Name: "allow-write", EnvVars: []string{"OMEGA_RUN_ALLOW_WRITE"},
 			Usage: "also allow writes below `PATH` (repeatable; an existing directory)"},
 		&cli.StringFlag{Name: "workdir", EnvVars: []string{"OMEGA_RUN_WORKDIR"}, DefaultText: "current directory",
-			Usage: "the program's working `DIR`"},
+			Usage: "the program's working `DIR` (a relative PROGRAM, and the relative paths of --allow-write, --read-only, --hide, --allow-socket, --data-dir and --config, are found from it; --seccomp's from the current directory)"},
 		&cli.StringFlag{Name: "net", Value: string(profiles.NetHost), EnvVars: []string{"OMEGA_RUN_NET"},
 			Usage: "`NETWORK`: host, or none (TCP bind and connect denied, on loopback too; sandbox: and a network namespace with loopback only; rx: UDP and other sockets stay open, warned)"},
 		&cli.StringFlag{Name: "seccomp", EnvVars: []string{"OMEGA_RUN_SECCOMP"}, DefaultText: "default",
