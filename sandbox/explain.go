@@ -109,10 +109,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())
 		}
 		e.Program, e.Args = path, args
-		if prog := profiles.ProgramFor(path); prog != nil && len(prog.Sync) > 0 && pol.Mode != profiles.ModeRWX {
-			env, _ := toolEnv(prog, pol.Home, o.Process.SetEnv)
-			e.Env = append(e.Env, env...)
-		}
+		e.Env = append(e.Env, syncEnv(pol, path, args, o.Process.SetEnv)...)
 	}
 	e.Workdir = o.workdir()
 	if e.WorkdirWritable = workdirWritable(pol, realPath(e.Workdir), realPath); !e.WorkdirWritable {
@@ -139,6 +136,21 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		}
 	}
 	return explainPlatform(o, pol, checked.seccompProfile, e)
+}
+
+// syncEnv is what a launch of path adds for a tool's synced state: the
+// tool's, or, in a shell a person types into, Claude Code's (Linux: the
+// sync is Linux's; macOS leaves the environment as it is).
+func syncEnv(pol profiles.Policy, path string, args, setEnv []string) []string {
+	prog := profiles.ProgramFor(path)
+	if prog == nil && shellSession(path, args) {
+		prog = profiles.SessionSync()
+	}
+	if prog == nil || len(prog.Sync) == 0 || pol.Mode == profiles.ModeRWX || runtime.GOOS != "linux" {
+		return nil
+	}
+	env, _ := toolEnv(prog, pol.Home, setEnv)
+	return env
 }
 
 // toolEnv is what a launch of a well-known tool whose state is synced

@@ -274,6 +274,10 @@ func (o Options) Run(program string, args ...string) (int, error) {
 // result means omega-run must stay as the parent to copy it back.
 func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	prog := profiles.ProgramFor(p.path)
+	if prog == nil && shellSession(p.path, p.argv[1:]) {
+		// A person's shell: claude is as likely to be started in it.
+		return syncState(p, spec, profiles.SessionSync())
+	}
 	if prog == nil {
 		return nil, nil
 	}
@@ -288,7 +292,13 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 			logrus.Warn(w)
 		}
 	}
-	if len(prog.Sync) == 0 {
+	return syncState(p, spec, prog)
+}
+
+// syncState sets prog's environment for its synced state and copies the
+// state in (nothing when prog has none, or the user placed it).
+func syncState(p *plan, spec *nsexec.Spec, prog *profiles.Program) ([]*stateSync, error) {
+	if prog == nil || len(prog.Sync) == 0 {
 		return nil, nil
 	}
 	env, ok := toolEnv(prog, p.policy.Home, p.process.SetEnv)

@@ -7,12 +7,25 @@ import (
 
 	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // stderrTerminal tells whether omega-run's stderr is a terminal: a
 // person is watching, not a program collecting the output.
 func stderrTerminal() bool {
 	_, err := unix.IoctlGetTermios(2, unix.TCGETS)
+	return err == nil
+}
+
+// shellSession tells a shell a person types into (its stdin a terminal,
+// no -c, no script) from an agent's `bash -c` or a piped script, which
+// get no state sync: the sync costs a copy in and a comparison after.
+func shellSession(path string, args []string) bool {
+	if !profiles.ReadsCommandsFromStdin(path, args) {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(0, unix.TCGETS)
 	return err == nil
 }
 

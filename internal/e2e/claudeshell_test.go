@@ -1,0 +1,48 @@
+//go:build linux
+
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// claudeSaves keeps its state as Claude Code does: in
+// $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json, written to a
+// temporary file beside it and renamed.
+const claudeSaves = `f=${CLAUDE_CONFIG_DIR:-$HOME}/.claude.json
+printf '{"userID": "u", "saved": 1}\n' >"$f.tmp.$$" && mv "$f.tmp.$$" "$f" && echo claude-saved`
+
+// TestClaudeInShellSession: claude started in a confined shell that a
+// person types into keeps its state, as `omega-run -- claude` does (the
+// shell gets CLAUDE_CONFIG_DIR and the sync); before, its writes to
+// ~/.claude.json failed with nothing to say why. `bash -c` and a piped
+// shell get no sync (an agent's every command would pay for it): the
+// control, where the state stays as it was.
+func TestClaudeInShellSession(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				claude, state := fakeClaude(t, w, claudeSaves)
+				chownTree(t, w.home, u)
+				shell := func(ctx context.Context) *exec.Cmd {
+					return w.cmdOf(ctx, bin, "--mode", mode, "--", "/bin/bash", "--norc", "--noprofile")
+				}
+				out, ps := onNewPtyTyped(t, 24, 80, claude+"\nexit\n", nil, shell, nil)
+				if b, _ := os.ReadFile(state); !strings.Contains(string(b), `"saved": 1`) || !strings.Contains(out, "claude-saved") {
+					t.Fatalf("claude in a confined shell session: ~/.claude.json %q after, want it saved; exit %d, terminal:\n%s", b, shellStatus(ps), out)
+				}
+				if r := w.run("--mode", mode, "--", "/bin/bash", "-c", claude); strings.Contains(r.stdout, "claude-saved") {
+					t.Errorf("bash -c got the state sync (CLAUDE_CONFIG_DIR): %+v", r)
+				}
+				if b, _ := os.ReadFile(state); !strings.Contains(string(b), `"saved": 1`) {
+					t.Errorf("bash -c changed ~/.claude.json: %q", b)
+				}
+			})
+		}
+	}
+}
