@@ -27,7 +27,17 @@ type cfgFile struct {
 	// looked at only when it was missing) were symlinks before the run: a
 	// dangling one then was the user's, not the program's.
 	links uint8
+	// legacy: Claude Code's legacy global config (legacyState), compared
+	// as its state is; absent: it was not there before the run.
+	legacy, absent bool
 }
+
+// legacyState is Claude Code's legacy global config in its config dir:
+// where it exists, Claude Code reads it instead of .claude.json (its
+// getClaudeConfigFilePath), so a program that makes one in ~/.claude has
+// an unconfined claude start the MCP servers it names, past the state
+// sync, which carries .claude.json alone.
+const legacyState = ".config.json"
 
 const (
 	linkDir uint8 = 1 << iota
@@ -43,13 +53,14 @@ type claudeWatch struct {
 
 // watchClaude reads the settings files Claude Code would run commands
 // from that lie in the program's reach: settings.json and
-// settings.local.json in ~/.claude and in CLAUDE_CONFIG_DIRs (the
-// caller's, the program's), and .claude/'s in each writable root, the
-// workspace and the working directory. One open per absent file.
+// settings.local.json (and legacyState) in ~/.claude and in
+// CLAUDE_CONFIG_DIRs (the caller's, the program's), and .claude/'s in
+// each writable root, the workspace and the working directory. One open
+// per absent file.
 func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWatch {
 	w := &claudeWatch{home: pol.Home}
 	seen := map[string]bool{}
-	add := func(dir string) {
+	add := func(dir string, configDir bool) {
 		if pol.ReachableWritable(dir) == "" || seen[dir] {
 			return
 		}
@@ -61,31 +72,57 @@ func watchClaude(pol profiles.Policy, configDirs []string, cwd string) *claudeWa
 			dirLink = linkDir
 			_, err = os.Stat(dir)
 		}
-		for _, n := range []string{"settings.json", "settings.local.json"} {
-			f := cfgFile{path: filepath.Join(dir, n), noDir: err != nil, links: dirLink}
+		names := []string{"settings.json", "settings.local.json"}
+		if configDir {
+			names = append(names, legacyState)
+		}
+		for _, n := range names {
+			f := cfgFile{path: filepath.Join(dir, n), noDir: err != nil, links: dirLink, legacy: n == legacyState}
+			f.absent = f.noDir
 			if err == nil {
 				// Followed if a link (dotfile managers link
 				// settings.json, and Claude Code follows it), but never
 				// blocking, regular files only, bounded.
-				f.before, f.err = readRegular(f.path, false, maxSettings)
+				f.before, f.err = readRegular(f.path, false, f.max())
 			}
 			if errors.Is(f.err, fs.ErrNotExist) {
-				f.err, f.links = nil, links(f.path)
+				f.err, f.links, f.absent = nil, links(f.path), true
 			}
 			w.files = append(w.files, f)
 		}
 	}
 	for _, d := range append([]string{pol.ClaudeDir()}, configDirs...) {
 		if filepath.IsAbs(d) {
-			add(filepath.Clean(d))
+			add(filepath.Clean(d), true)
 		}
 	}
 	for _, r := range append(slices.Clone(pol.Writable), pol.Workspace(), cwd) {
 		if r != "" && r != "/tmp" && r != pol.ClaudeDir() && filepath.IsAbs(r) {
-			add(filepath.Join(r, profiles.ClaudeDirName))
+			add(filepath.Join(r, profiles.ClaudeDirName), false)
 		}
 	}
 	return w
+}
+
+// max bounds f's read: the legacy config is a whole state file.
+func (f cfgFile) max() int64 {
+	if f.legacy {
+		return maxState
+	}
+	return maxSettings
+}
+
+// compare names what the program changed in f, now after.
+func (f cfgFile) compare(home string, after []byte) []string {
+	name := shown(home, f.path)
+	if !f.legacy {
+		return settingsChanges(name, f.before, after)
+	}
+	var out []string
+	if f.absent {
+		out = append(out, fmt.Sprintf("the program made %s, which Claude Code outside omega-run reads instead of .claude.json, starting the MCP servers it names: remove it before running claude unconfined", termsafe.String(name)))
+	}
+	return append(out, stateChanges(name, f.before, after)...)
 }
 
 // changes names, after the run, each key the program changed in the
@@ -106,7 +143,7 @@ func (w *claudeWatch) changes() []string {
 				continue // still absent: nothing to read
 			}
 		}
-		after, err := readRegular(f.path, false, maxSettings)
+		after, err := readRegular(f.path, false, f.max())
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && links(f.path)&^f.links != 0:
 			// Whatever appears at the link's target later (the next
@@ -121,7 +158,7 @@ func (w *claudeWatch) changes() []string {
 		case err != nil:
 			continue // so before the run too
 		}
-		out = append(out, settingsChanges(shown(w.home, f.path), f.before, after)...)
+		out = append(out, f.compare(w.home, after)...)
 	}
 	return out
 }
