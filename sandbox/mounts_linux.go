@@ -349,10 +349,10 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 
 // hidden lists the credential stores under home and under the account's
 // home where $HOME names another (accountHomeStores), those the user's
-// environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), and
-// every --hide.
+// environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), the
+// other agents' homes (agentHomes), and every --hide.
 func hidden(pol profiles.Policy, wd string) []string {
-	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), pol.Hide))
+	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), agentHomes(pol), pol.Hide))
 }
 
 func underRunOrTmp(p string) bool {
