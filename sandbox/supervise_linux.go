@@ -65,7 +65,14 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	spec.Terminal = p.term != nil
 	p.term.start()
 	relay := startNotifyRelay(p, spec, ns.Enabled)
+	var left *orphans
+	if !ns.Enabled {
+		left = adoptOrphans(l.proc.pid) // no pid namespace ends them
+	}
 	status, err := l.run(p, ns.Enabled, spec, sigs)
+	if n := left.end(); n > 0 {
+		logrus.Debugf("ended %d processes the program left running", n)
+	}
 	p.term.finish() // the program's last output first, then the terminal's settings
 	defer resetBeforeNextLine()()
 	relay.close()

@@ -1,0 +1,133 @@
+package sandbox
+
+import (
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
+)
+
+// Without a pid namespace (rx, and the fallbacks), a process the program
+// leaves behind (setsid, a double fork) outlives it, still confined, and
+// could change Claude Code's settings, a git dir or the state's working
+// copy after the checks and the copy back, unseen: a hook planted a
+// second after the report, for an unconfined claude to run. Where
+// omega-run stays the program's parent, it becomes their subreaper, so
+// that they stay its children, and ends them once the program is done,
+// as the pid namespace ends sandbox mode's and a cgroup's end rx's.
+
+// orphans is omega-run as the subreaper of the program's processes.
+type orphans struct {
+	main       int // the program: waited for by child.wait, not here
+	stop, done chan struct{}
+}
+
+// adoptOrphans makes omega-run the subreaper of what main (not yet
+// running the program) starts, and reaps those that exit while it runs:
+// each is a zombie of omega-run's, holding a pid, until reaped. nil when
+// the kernel refuses it.
+func adoptOrphans(main int) *orphans {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		logrus.Debugf("leftover processes are not ended: PR_SET_CHILD_SUBREAPER: %v", err)
+		return nil
+	}
+	o := &orphans{main: main, stop: make(chan struct{}), done: make(chan struct{})}
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, unix.SIGCHLD)
+	go func() {
+		defer close(o.done)
+		defer signal.Stop(ch)
+		for {
+			select {
+			case <-o.stop:
+				return
+			case <-ch:
+				o.reapExited()
+			}
+		}
+	}()
+	return o
+}
+
+// reapExited reaps the children that have exited, but the program,
+// which is child.wait's (it peeks with WNOWAIT, then reaps that pid).
+func (o *orphans) reapExited() {
+	for {
+		var info unix.Siginfo
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+		pid := siginfoPid(&info)
+		if err != nil || pid <= 0 || pid == o.main {
+			return // none, or the program first: its wait takes it
+		}
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, unix.WNOHANG, nil)
+	}
+}
+
+// end kills and reaps the processes left once the program has been
+// reaped, round after round: those a killed one had started become
+// omega-run's children in turn. It returns how many it ended.
+func (o *orphans) end() int {
+	if o == nil {
+		return 0
+	}
+	close(o.stop)
+	<-o.done // no pid is reaped, so none reused, between listing and kill
+	n := 0
+	for range maxLeftoverRounds {
+		kids := children()
+		if len(kids) == 0 {
+			break
+		}
+		for _, pid := range kids {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		for _, pid := range kids {
+			var ws syscall.WaitStatus
+			for {
+				if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+					break
+				}
+			}
+		}
+		n += len(kids)
+	}
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
+	return n
+}
+
+// maxLeftoverRounds bounds end: each round kills every process that is
+// omega-run's child then, so a tree ends in as many rounds as it is deep.
+const maxLeftoverRounds = 1000
+
+// children are omega-run's child processes, from each of its threads'
+// children lists (an orphan goes to the subreaper's thread group).
+func children() []int {
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
+
+// siginfoPid is si_pid of a SIGCHLD siginfo: first in the union after
+// si_signo, si_errno and si_code (padded to 16 bytes on 64-bit ABIs).
+func siginfoPid(info *unix.Siginfo) int {
+	union := 3*4 + (unsafe.Sizeof(uintptr(0)) - 4)
+	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), union)))
+}
