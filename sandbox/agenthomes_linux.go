@@ -17,9 +17,12 @@ import (
 // holds a grant in, is the agent's own launch (--allow-write ~/.codex, as
 // its launch is told to), which needs its login: not hidden; nor one
 // that is home, the root or above a writable root (CODEX_HOME=$HOME),
-// where hiding it would hide those.
-func agentHomes(pol profiles.Policy) []string {
+// where hiding it would hide those, nor one a mask cannot cover where the
+// environment puts it (maskable: CODEX_HOME=/tmp/codex, the sandbox's own
+// /tmp); wd is the program's working directory.
+func agentHomes(pol profiles.Policy, wd string) []string {
 	keep := append([]string{pol.Home}, pol.Writable...)
+	wdReal := resolvedOr(wd)
 	var out []string
 	for i := range profiles.Programs {
 		if !profiles.Programs[i].Grant {
@@ -27,7 +30,7 @@ func agentHomes(pol profiles.Policy) []string {
 		}
 		for _, d := range profiles.Programs[i].StatePaths(pol.Home, os.Getenv) {
 			granted := pol.WritableRootOf(d) != "" || pol.WritableRootOf(realPath(d)) != ""
-			if granted || d == "/" || slices.ContainsFunc(keep, func(k string) bool { return profiles.Within(k, d) }) {
+			if granted || d == "/" || slices.ContainsFunc(keep, func(k string) bool { return profiles.Within(k, d) }) || !maskable(d, wdReal) {
 				continue
 			}
 			out = append(out, d)

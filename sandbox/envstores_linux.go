@@ -21,16 +21,25 @@ func envHidden(pol profiles.Policy, wd string) []string {
 	var out []string
 	wdReal := resolvedOr(wd)
 	for _, p := range envStores(pol.Home, wd, pol.Writable...) {
-		real := resolvedOr(p)
-		if underRunOrTmp(real) && !inKeptWorkdir(real, wdReal) || profiles.Within(real, "/dev") ||
-			profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
-			continue
-		}
-		if st, err := os.Stat(real); err == nil && (st.IsDir() || st.Mode().IsRegular()) {
+		if maskable(p, wdReal) {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// maskable tells whether a mask can cover p, a store the environment
+// names (envHidden): a directory or regular file outside the sandbox's
+// own /dev, /proc, /sys, /run and /tmp but for the kept working
+// directory's (wdReal, resolved).
+func maskable(p, wdReal string) bool {
+	real := resolvedOr(p)
+	if underRunOrTmp(real) && !inKeptWorkdir(real, wdReal) || profiles.Within(real, "/dev") ||
+		profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
+		return false
+	}
+	st, err := os.Stat(real)
+	return err == nil && (st.IsDir() || st.Mode().IsRegular())
 }
 
 // accountHomeStores are the credential stores in the caller's home as the

@@ -352,7 +352,7 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 // environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), the
 // other agents' homes (agentHomes), and every --hide.
 func hidden(pol profiles.Policy, wd string) []string {
-	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), agentHomes(pol), pol.Hide))
+	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), agentHomes(pol, wd), pol.Hide))
 }
 
 func underRunOrTmp(p string) bool {
