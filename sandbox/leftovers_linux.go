@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -24,8 +25,12 @@ import (
 
 // orphans is omega-run as the subreaper of the program's processes.
 type orphans struct {
-	main       int // the program: waited for by child.wait, not here
-	stop, done chan struct{}
+	main int // the program: waited for by child.wait, not here
+	stop chan struct{}
+	// mu serializes reaping with end, which sets ended: from then on no
+	// pid is reaped, so none reused, between its listing and its kill.
+	mu    sync.Mutex
+	ended bool
 }
 
 // adoptOrphans makes omega-run the subreaper of what main (not yet
@@ -37,11 +42,12 @@ func adoptOrphans(main int) *orphans {
 		logrus.Debugf("leftover processes are not ended: PR_SET_CHILD_SUBREAPER: %v", err)
 		return nil
 	}
-	o := &orphans{main: main, stop: make(chan struct{}), done: make(chan struct{})}
+	o := &orphans{main: main, stop: make(chan struct{})}
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, unix.SIGCHLD)
 	go func() {
-		defer close(o.done)
+		// Stopped here, not waited for by end: signal.Stop waits for
+		// the signal loop to be idle, which took 7 ms after each run.
 		defer signal.Stop(ch)
 		for {
 			select {
@@ -58,7 +64,9 @@ func adoptOrphans(main int) *orphans {
 // reapExited reaps the children that have exited, but the program,
 // which is child.wait's (it peeks with WNOWAIT, then reaps that pid).
 func (o *orphans) reapExited() {
-	for {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for !o.ended {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
 		pid := siginfoPid(&info)
@@ -77,8 +85,10 @@ func (o *orphans) end() int {
 	if o == nil {
 		return 0
 	}
+	o.mu.Lock()
+	o.ended = true
+	o.mu.Unlock()
 	close(o.stop)
-	<-o.done // no pid is reaped, so none reused, between listing and kill
 	n := 0
 	for range maxLeftoverRounds {
 		kids := children()
