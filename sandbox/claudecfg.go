@@ -30,6 +30,7 @@ const (
 	whyAsks    = "Claude Code outside omega-run asks less before running commands"
 	whyPlugins = "Claude Code outside omega-run loads these plugins, whose hooks and MCP servers run commands"
 	whyMCP     = "Claude Code outside omega-run starts these MCP servers"
+	whyGrant   = "Claude Code outside omega-run runs any command it is asked to, without asking (a grant of Bash, a shell or an interpreter)"
 )
 
 // settingsKeys are looked at in settings.json and settings.local.json
@@ -37,7 +38,7 @@ const (
 var settingsKeys = []cfgKey{
 	{"hooks", whyRuns}, {"apiKeyHelper", whyRuns}, {"statusLine", whyRuns}, {"fileSuggestion", whyRuns},
 	{"awsAuthRefresh", whyRuns}, {"awsCredentialExport", whyRuns}, {"gcpAuthRefresh", whyRuns},
-	{"otelHeadersHelper", whyRuns}, {"env", whyEnv}, {"permissions.defaultMode", whyAsks},
+	{"otelHeadersHelper", whyRuns}, {"env", whyEnv}, {"permissions.defaultMode", whyAsks}, {"permissions.allow", whyGrant},
 	{"skipDangerousModePermissionPrompt", whyAsks}, {"enabledPlugins", whyPlugins},
 	{"extraKnownMarketplaces", whyPlugins}, {"enableAllProjectMcpServers", whyMCP}, {"enabledMcpjsonServers", whyMCP},
 }
@@ -160,7 +161,8 @@ type settingsDoc struct {
 	OtelHeadersHelper   found `json:"otelHeadersHelper"`
 	Env                 found `json:"env"`
 	Permissions         struct {
-		DefaultMode found `json:"defaultMode"`
+		DefaultMode found       `json:"defaultMode"`
+		Allow       shellGrants `json:"allow"`
 	} `json:"permissions"`
 	SkipDangerousModePermissionPrompt found `json:"skipDangerousModePermissionPrompt"`
 	EnabledPlugins                    found `json:"enabledPlugins"`
@@ -221,6 +223,9 @@ func field(doc any, key string) *found {
 		for ; i < t.NumField() && strings.Split(t.Field(i).Tag.Get("json"), ",")[0] != part; i++ {
 		}
 		v = v.Field(i) // a missing field panics: the tables' test catches it
+	}
+	if g, ok := v.Addr().Interface().(*shellGrants); ok {
+		return &g.found
 	}
 	return v.Addr().Interface().(*found)
 }
