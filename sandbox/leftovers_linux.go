@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -91,6 +90,9 @@ func (o *orphans) end() int {
 	close(o.stop)
 	n := 0
 	for range maxLeftoverRounds {
+		if !hasChildren() {
+			break // the usual end: one system call, no scan of /proc
+		}
 		kids := children()
 		if len(kids) == 0 {
 			break
@@ -116,13 +118,22 @@ func (o *orphans) end() int {
 // omega-run's child then, so a tree ends in as many rounds as it is deep.
 const maxLeftoverRounds = 1000
 
+// hasChildren tells whether omega-run has a child process at all, live
+// or not: waitid answers ECHILD when it has none (__WALL: whatever signal
+// a child was cloned with; a reparented one's is SIGCHLD anyway).
+func hasChildren() bool {
+	var info unix.Siginfo
+	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT|unix.WALL, nil)
+	return err != unix.ECHILD
+}
+
 // children are omega-run's child processes, from each of its threads'
 // children lists (an orphan goes to the subreaper's thread group).
 func children() []int {
-	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	tids, _ := os.ReadDir("/proc/self/task")
 	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(t)
+	for _, t := range tids {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
