@@ -36,6 +36,16 @@
 static int oom_fd = -1;
 static char oom_orig[16];
 static ssize_t oom_orig_len;
+// Why oom_fd is -1, for the warning: the step that failed last and its
+// errno; without a step, hold never ran (the mount namespace's fallback).
+static const char *oom_step;
+static int oom_err;
+
+// oom_failed records a failed step of own_proc_open or omega_oom_hold.
+static int oom_failed(const char *step) {
+	oom_step = step, oom_err = errno;
+	return -1;
+}
 
 // own_proc_open opens path in a proc instance of PID 1's own that no
 // mount table holds (fsopen, fsmount: never attached, gone with its last
@@ -57,10 +67,11 @@ static int own_proc_open(const char *path) {
 			return fd;
 	}
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-		return -1;
+		return oom_failed("mount proc on /proc");
 	char full[64];
 	snprintf(full, sizeof full, "/proc/%s", path);
-	fd = open(full, O_RDWR | O_CLOEXEC);
+	if ((fd = open(full, O_RDWR | O_CLOEXEC)) < 0)
+		oom_failed("open oom_score_adj");
 	if (umount2("/proc", MNT_DETACH) < 0)
 		omega_dief(errno, "umount2(/proc): PID 1's own proc");
 	return fd;
@@ -71,7 +82,8 @@ static int own_proc_open(const char *path) {
 // and a writable fd on it or on the host's would keep the root's
 // read-only remount from happening (EBUSY). Dumpable for the open only
 // (its /proc files are then its user's): nothing else runs in the
-// namespaces yet. Best effort: the program's score stays PID 1's.
+// namespaces yet. Best effort: the program's score stays PID 1's, which
+// omega_oom_raise says.
 void omega_oom_hold(void) {
 	if (oom_fd >= 0)
 		return;
@@ -83,6 +95,7 @@ void omega_oom_hold(void) {
 		return;
 	oom_orig_len = pread(fd, oom_orig, sizeof oom_orig - 1, 0);
 	if (oom_orig_len <= 0) {
+		oom_failed("read oom_score_adj");
 		close(fd);
 		return;
 	}
@@ -90,16 +103,41 @@ void omega_oom_hold(void) {
 	oom_fd = fd;
 }
 
+// UNRAISED and NO_OWN_PROC are oomadj_linux.go's unraisedWarning and
+// noOwnProc.
+#define UNRAISED                                                                                               \
+	"the program's OOM score could not be raised above PID 1's (%s): the OOM killer (of its --memory cgroup, " \
+	"or the host's) may kill PID 1, and the whole sandbox with it, before the program's processes"
+#define NO_OWN_PROC "no proc of PID 1's own: the mount namespace is unusable"
+
+// warn_unraised says that the program keeps PID 1's score (oomadj_linux.go's
+// unraisedWarning): README promises it a higher one, with or without
+// --memory.
+static void warn_unraised(void) {
+	char why[128], msg[512];
+	if (oom_step)
+		snprintf(why, sizeof why, "%s: %s", oom_step, omega_errstr(oom_err));
+	else
+		snprintf(why, sizeof why, "%s", NO_OWN_PROC);
+	snprintf(msg, sizeof msg, UNRAISED, why);
+	omega_warn(msg);
+}
+
 // omega_oom_raise gives PID 1, and so the program it forks next, the
-// program's score.
+// program's score, or says why it cannot (once: it runs once a launch).
 void omega_oom_raise(void) {
-	if (oom_fd < 0)
+	if (oom_fd < 0) {
+		warn_unraised();
 		return;
+	}
 	long adj = strtol(oom_orig, NULL, 10) + 1000;
 	char buf[16];
 	int n = snprintf(buf, sizeof buf, "%ld", adj > 1000 ? 1000 : adj);
-	if (pwrite(oom_fd, buf, (size_t)n, 0) < 0)
+	if (pwrite(oom_fd, buf, (size_t)n, 0) < 0) {
+		oom_failed("write oom_score_adj");
 		omega_oom_restore(); // nothing raised: nothing to put back
+		warn_unraised();
+	}
 }
 
 // omega_oom_restore puts PID 1's own score back once the program is

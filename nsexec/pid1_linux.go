@@ -77,7 +77,7 @@ func supervise(s *Spec, env []string) error {
 	// gets a session of its own and no controlling terminal to inject into.
 	// --rlimit's limits bind the program from its first instruction on,
 	// and never PID 1 (rlimitgate_linux.go).
-	offThread(ownOOM.raise)
+	offThread(func() { ownOOM.raise(warner{json: s.LogJSON}) })
 	prog, err := startProgram(s, limits, &os.ProcAttr{
 		Env:   env,
 		Files: files,

@@ -318,10 +318,16 @@ func init() { runtime.GOMAXPROCS(2) }
 // unit's or container's mounts); a failed script exits 99.
 func underRootWrapper(w *world, script string, args ...string) result {
 	w.t.Helper()
+	return underRootWrapperOf(w, bin, script, args...)
+}
+
+// underRootWrapperOf is underRootWrapper for the binary prog.
+func underRootWrapperOf(w *world, prog, script string, args ...string) result {
+	w.t.Helper()
 	asRoot := *w
 	asRoot.u = rootUser // the wrapper mounts; setpriv makes the caller w.u again
 	full := fmt.Sprintf("%s || exit 99\nexec setpriv --reuid=%d --regid=%d --clear-groups \"$@\"", script, w.u.uid, w.u.gid)
-	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", bin}, args...)...)
+	return asRoot.runProg("unshare", append([]string{"-m", "--propagation", "private", "/bin/sh", "-c", full, "sh", prog}, args...)...)
 }
 
 // copyFile copies an executable to dst, readable and runnable by every

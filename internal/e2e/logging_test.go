@@ -21,8 +21,8 @@ func TestJSONLogs(t *testing.T) {
 		t.Errorf("stdout = %q, want only the program's output", r.stdout)
 	}
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("want 2 warnings (seccomp none, mount namespace), got %q", r.stderr)
+	if len(lines) != 3 {
+		t.Fatalf("want 3 warnings (seccomp none, mount namespace, the OOM score it leaves unraised), got %q", r.stderr)
 	}
 	for _, l := range lines {
 		var m map[string]string

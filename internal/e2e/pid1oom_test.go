@@ -43,3 +43,42 @@ wait; echo 0 >/proc/self/oom_score_adj 2>/dev/null; echo "$(cat /proc/1/oom_scor
 		}
 	}
 }
+
+// oomUnraised is the start of the warning that the program kept PID 1's
+// OOM score.
+const oomUnraised = "the program's OOM score could not be raised above PID 1's"
+
+// TestPID1OOMScoreUnraisedSaid: where PID 1 has no proc of its own to
+// raise the program's OOM score through (a host /proc with parts
+// covered, as in a container, refuses fsopen and mount of a new one; a
+// filter refuses mount), the program kept PID 1's score and nothing said
+// so. One warning now, on both stages, as root and as nobody; none where
+// the score was raised. The program's own score, read inside, shows the
+// warning is true.
+func TestPID1OOMScoreUnraisedSaid(t *testing.T) {
+	requireRoot(t)
+	const script = `cat /proc/self/oom_score_adj`
+	noMount := []string{"seccomp-exec", sysMount + "=1," + sysMountSetattr + "=1," + sysFsopen + "=1"}
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				check := func(how string, r result, want int) {
+					t.Helper()
+					score := "1000\n"
+					if want == 1 {
+						score = "0\n"
+					}
+					if got := strings.Count(r.stderr, oomUnraised); got != want || r.code != 0 || r.stdout != score {
+						t.Errorf("%s: %d warnings (want %d); exit %d, stdout %q (want %q), stderr %q", how, got, want, r.code, r.stdout, score, r.stderr)
+					}
+				}
+				check("plain", w.runProg(b, "--", "/bin/sh", "-c", script), 0)
+				r := underRootWrapperOf(w, b, "mount -t tmpfs none /proc/sys/kernel/random", "--", "/bin/sh", "-c", script)
+				check("host /proc covered", r, 1)
+				r = w.runProg(probe, append(noMount, b, "--", "/bin/sh", "-c", script)...)
+				check("mount and fsopen refused", r, 1)
+			})
+		}
+	}
+}
