@@ -2,7 +2,9 @@ package nsexec
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"runtime"
@@ -134,10 +136,31 @@ func preservedFile(fd int) *os.File {
 	return f
 }
 
+// selfExe is how initCommand names this binary: the file it runs from,
+// whatever has since been moved or written at its path.
+const selfExe = "/proc/self/exe"
+
+// StartFailure is err, a failed start of cmd, with the cause said where
+// cmd is initCommand's and no /proc is mounted (a minimal container):
+// the start failed as "fork/exec /proc/self/exe: no such file or
+// directory" (where --pty needs a child without namespaces), which a
+// reader takes for a missing binary. Os/exec's checks, the child's
+// chdir, leave other ENOENTs, hence the look at /proc itself.
+func StartFailure(cmd *exec.Cmd, err error) error {
+	if cmd.Path != selfExe || !errors.Is(err, unix.ENOENT) {
+		return err
+	}
+	if _, serr := os.Lstat("/proc/self"); !errors.Is(serr, fs.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("%w: no /proc is mounted, and omega-run starts its init stage by running %s: mount a /proc for this pid "+
+		"namespace (unshare --mount-proc, bwrap --proc /proc)", err, selfExe)
+}
+
 // initCommand re-executes this binary into the init stage, its spec at
 // fd 3 and the preserved fds after it.
 func initCommand(ctx context.Context, spec *os.File, keepFDs int, ns Namespaces) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "/proc/self/exe", InitArg)
+	cmd := exec.CommandContext(ctx, selfExe, InitArg)
 	cmd.Args[0] = "omega-run-init"
 	cmd.ExtraFiles = []*os.File{spec}
 	for i := 0; i < keepFDs; i++ {

@@ -377,5 +377,5 @@ func Start(cmd *exec.Cmd) error {
 		// The init stage closes them before the program runs.
 		return &Error{Code: ExitLauncher, Err: errors.New(nsexec.AppendedFilesHint)}
 	}
-	return nsexec.StartBlocked(cmd.Start)
+	return nsexec.StartFailure(cmd, nsexec.StartBlocked(cmd.Start))
 }

@@ -51,7 +51,7 @@ func startChild(cmd *exec.Cmd) (*child, error) {
 		return err
 	})
 	if err != nil {
-		return nil, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err}
+		return nil, nsexec.StartFailure(cmd, &os.PathError{Op: "fork/exec", Path: cmd.Path, Err: err})
 	}
 	return &child{pid: pid}, nil
 }
