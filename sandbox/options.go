@@ -119,6 +119,12 @@ type plan struct {
 	// nsNotes are warnings true only once the namespaces exist, said
 	// when they do.
 	nsNotes []string
+	// deferWarnings: specWith leaves its warnings in pending, for a
+	// launch whose init stage starts before its spec is ready to say
+	// once the start shows whether the namespaces are there; nsOnly are
+	// those of pending that hold only with them (sayPending).
+	deferWarnings   bool
+	pending, nsOnly []string
 }
 
 // CommandContext returns an unstarted command running program under o.

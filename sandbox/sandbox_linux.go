@@ -96,7 +96,15 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		warnings = append(warnings, mwarn...)
 	}
 	mounts := p.policy.Mode == ModeSandbox && cause == ""
-	warnings = append(warnings, policyWarnings(p.policy, mounts, landlock.EffectiveABI(), p.programUID(), p.limits)...)
+	pw := policyWarnings(p.policy, mounts, landlock.EffectiveABI(), p.programUID(), p.limits)
+	warnings = append(warnings, pw...)
+	if mounts {
+		p.nsOnly = append(p.nsOnly, pw...) // the fallback says its own
+	}
+	if p.deferWarnings {
+		p.pending = warnings
+		return spec, ns, nil
+	}
 	if err := report(p.policy, warnings); err != nil {
 		return nil, ns, err
 	}
@@ -164,6 +172,9 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	// fallback) /tmp and /run are the host's and the grant holds.
 	moved := envHidden(p.policy, launchWorkdir(p))
 	p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
+	// The gaps of the socket masks and the broker's: the fallback found
+	// at the clone has neither (sayPending).
+	p.nsOnly = append(p.nsOnly, slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !socketGap(w) })...)
 	ns = sandboxNamespaces(p)
 	spec.UserCounts = true // in the user namespace the init stage owns
 	// The built-in profiles refuse keyctl to the program.
@@ -172,6 +183,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	spec.Broker = broker
 	if bwarn != "" {
 		warnings = append(warnings, bwarn)
+		p.nsOnly = append(p.nsOnly, bwarn)
 	}
 	return ns, warnings, nil
 }
@@ -237,7 +249,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 			if err := initPids(p.cgroup.Pids); err != nil {
 				return 0, launcherErr(err)
 			}
-			// The init stage starts now; the spec follows when ready.
+			// The init stage starts now; the spec follows when ready, its
+			// warnings once the start shows which launch runs.
+			p.deferWarnings = true
 			return runSupervised(p, sandboxNamespaces(p), func() (*nsexec.Spec, []*stateSync, error) {
 				spec, _, err := specWith(p, "")
 				if err != nil {

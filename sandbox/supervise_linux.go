@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/sirupsen/logrus"
@@ -58,6 +59,11 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 			return 0, launcherErr(l.startErr) // not about user namespaces
 		}
 		return fallback(p, spec, syncs, l.startErr)
+	}
+	if err := p.sayPending(nil); err != nil {
+		sigs.stop()
+		l.abandon()
+		return 0, launcherErr(err)
 	}
 	for _, n := range p.nsNotes {
 		logrus.Warn(n)
@@ -127,19 +133,13 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 			warnings = append(warnings, "without Landlock or a mount namespace, writes outside the writable set are NOT prevented")
 		}
 	}
-	if w := rootMetadataWarning(p.policy, false, p.programUID()); w != "" {
-		warnings = append(warnings, w) // the spec was made for mounts
-	}
-	if w := netNoneWarning(p.policy, false, landlock.EffectiveABI()); w != "" {
-		warnings = append(warnings, w) // and for a network namespace
-	}
-	if w := selfWritableWarning(p.policy, false); w != "" {
-		warnings = append(warnings, w) // and for a read-only bind of it
-	}
+	// The spec was made for mounts, a network namespace, a read-only
+	// bind of omega-run: the gaps of a launch without them.
+	warnings = append(warnings, policyWarnings(p.policy, false, landlock.EffectiveABI(), p.programUID(), p.limits)...)
 	if p.pty {
 		warnings = append(warnings, ptyFallback) // and for its own /dev/pts
 	}
-	if err := report(p.policy, warnings); err != nil {
+	if err := p.sayPending(warnings); err != nil {
 		return 0, launcherErr(err)
 	}
 	// The spec was made for pid and network namespaces, too; the broker
@@ -154,6 +154,26 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 		return runSupervised(p, nsexec.Namespaces{}, ready(spec, syncs))
 	}
 	return 0, inPlace(spec)
+}
+
+// sayPending says specWith's warnings that it left pending (all of them
+// where the namespaces are there; fallback: those that hold without them,
+// after its own) through report, and the launch's info line; with none
+// pending (specWith said them), fallback's alone.
+func (p *plan) sayPending(fallback []string) error {
+	warnings := p.pending
+	if fallback != nil {
+		kept := slices.DeleteFunc(slices.Clone(p.pending), func(w string) bool { return slices.Contains(p.nsOnly, w) })
+		warnings = append(fallback, kept...)
+	}
+	if err := report(p.policy, warnings); err != nil {
+		return err
+	}
+	if p.deferWarnings {
+		logLaunch(p, fallback == nil)
+	}
+	p.pending, p.deferWarnings = nil, false
+	return nil
 }
 
 // launch is an init stage started before its spec was ready.
