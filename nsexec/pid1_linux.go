@@ -82,7 +82,7 @@ func supervise(s *Spec, env []string) error {
 		Env:   env,
 		Files: files,
 		Sys:   programSession(s),
-	})
+	}, func() { offThread(ownOOM.restore) })
 	offThread(func() {
 		// The program stays in the caller's process group, so keys
 		// typed at the terminal reach it directly; PID 1 leaves that
@@ -92,7 +92,7 @@ func supervise(s *Spec, env []string) error {
 		// broker's start below is slow enough that a key typed ahead
 		// was seen twice (TestCtrlC).
 		_ = unix.Setpgid(0, 0)
-		ownOOM.restore()
+		ownOOM.restore() // where the start failed before forked
 	})
 	if err != nil {
 		return err

@@ -25,10 +25,17 @@ type started struct {
 // PID 1 sets the limits with prlimit and detaches. The child's tracer is
 // the thread that forked it, PID 1's locked one, and only it may detach.
 // Without limits the launch stays a plain fork and exec. limits are
-// s.Limits with PID 1's tasks on top of nproc's (ownOnTop).
-func startProgram(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr) (started, error) {
+// s.Limits with PID 1's tasks on top of nproc's (ownOnTop). forked runs
+// once the program's process is there, before the gate lets it go: PID
+// 1 puts its OOM score back then, which it gave the program by raising
+// its own, rather than hold it while the limits are set (a cgroup's OOM
+// kill then took PID 1, the larger, over the program).
+func startProgram(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr, forked func()) (started, error) {
 	if len(limits) == 0 {
 		proc, err := startProc(s.Path, s.Argv, attr)
+		if err == nil {
+			forked()
+		}
 		return started{proc: proc}, err
 	}
 	sys := *attr.Sys
@@ -42,19 +49,19 @@ func startProgram(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr) (started, 
 			return started{}, err // the execve's own failure
 		}
 	} else {
-		st, gerr := holdAtExec(proc, limits)
+		st, gerr := holdAtExec(proc, limits, forked)
 		if !errors.Is(gerr, errGateKilled) {
 			return st, gerr
 		}
 		refused = gerr
 	}
-	return startLate(s, limits, attr, refused)
+	return startLate(s, limits, attr, refused, forked)
 }
 
 // startLate is the launch where ptrace is refused (Yama's ptrace_scope 2
 // or 3, a seccomp filter around omega-run or in the profile): the limits
 // are set on the program just after it has started.
-func startLate(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr, refused error) (started, error) {
+func startLate(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr, refused error, forked func()) (started, error) {
 	if s.FailClosed {
 		return started{}, fmt.Errorf("--fail-closed: --rlimit: %v: the limits could only be set on the program after its start", refused)
 	}
@@ -62,6 +69,7 @@ func startLate(s *Spec, limits []rlimits.Limit, attr *os.ProcAttr, refused error
 	if err != nil {
 		return started{}, err
 	}
+	forked()
 	warner{json: s.LogJSON}.warn("--rlimit: " + refused.Error() +
 		" (Yama's ptrace_scope 2 or 3, a seccomp filter, or omega-run itself traced: strace -f), so the limits are set on the program just after it starts: its first instructions run without them")
 	if err := applyTo(proc.Pid, limits); err != nil {
@@ -99,8 +107,10 @@ var errGateKilled = errors.New("PTRACE_TRACEME is refused (killed by SIGSYS)")
 // first instruction, and so does any signal before it, so the first stop
 // comes before the program runs. At the execve's own SIGTRAP the child
 // goes on without it (a SIGTRAP sent in the instant before the execve is
-// lost with it); another signal is passed on.
-func holdAtExec(proc *os.Process, limits []rlimits.Limit) (started, error) {
+// lost with it); another signal is passed on. held runs at that stop
+// (startProgram's forked): not for a child killed before it, whose
+// launch goes on without the gate.
+func holdAtExec(proc *os.Process, limits []rlimits.Limit, held func()) (started, error) {
 	var ws unix.WaitStatus
 	for {
 		// A tracee's stops are reported without WUNTRACED.
@@ -119,6 +129,7 @@ func holdAtExec(proc *os.Process, limits []rlimits.Limit) (started, error) {
 		}
 		return started{gone: &ws}, nil // SIGKILL before the program ran
 	}
+	held()
 	err := applyTo(proc.Pid, limits)
 	sig := ws.StopSignal()
 	if sig == unix.SIGTRAP {

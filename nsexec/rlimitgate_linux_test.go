@@ -3,6 +3,7 @@ package nsexec
 import (
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,7 +13,10 @@ import (
 )
 
 // TestHoldAtExec: a child started traced gets its limits before its
-// program runs, is detached, and exits as it would untraced.
+// program runs, is detached, and exits as it would untraced. held runs
+// while the child is still stopped at its execve: PID 1 puts its OOM
+// score back there (it held the program's raised one until the start
+// returned, after the detach, through the gate and the limits).
 func TestHoldAtExec(t *testing.T) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -30,9 +34,14 @@ func TestHoldAtExec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := holdAtExec(proc, []rlimits.Limit{{Name: "nofile", Resource: unix.RLIMIT_NOFILE, Soft: 33, Hard: 44}})
+	state := ""
+	held := func() { state = procState(proc.Pid) }
+	st, err := holdAtExec(proc, []rlimits.Limit{{Name: "nofile", Resource: unix.RLIMIT_NOFILE, Soft: 33, Hard: 44}}, held)
 	if err != nil || st.gone != nil {
 		t.Fatalf("holdAtExec: %v, %+v", err, st)
+	}
+	if state != "t" {
+		t.Errorf("held ran with the child in state %q, want t (stopped by its tracer, before its program ran)", state)
 	}
 	ps, err := proc.Wait()
 	if err != nil || !ps.Success() {
@@ -43,4 +52,17 @@ func TestHoldAtExec(t *testing.T) {
 	if got := strings.Fields(string(out[:n])); strings.Join(got, " ") != "33 TracerPid: 0" {
 		t.Errorf("the child printed %q, want its nofile limit 33 and no tracer", out[:n])
 	}
+}
+
+// procState is the state letter of pid in /proc/<pid>/stat ("" unread).
+func procState(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }

@@ -17,9 +17,9 @@ import (
 // with --user nobody (v1 memory cgroups need root).
 func TestPID1SparedByOOM(t *testing.T) {
 	requireRoot(t)
-	// The scores read last: PID 1 puts its own back once the program's
-	// start returns, which the program may beat (through the Go stage's
-	// ptrace gate, say). Before, the program tries to lower its own back,
+	// The scores read last: the Go stage's PID 1 puts its own back once
+	// the program's execve returns (before --rlimit's gate lets it go),
+	// which the program may beat. Before, the program tries to lower its own back,
 	// which needs no capability, only a writable /proc.
 	const script = `i=0; while [ $i -lt 30 ]; do sh -c 'x=$(head -c 4000000 /dev/zero | tr "\0" a); sleep 3' & i=$((i+1)); done
 wait; echo 0 >/proc/self/oom_score_adj 2>/dev/null; echo "$(cat /proc/1/oom_score_adj) $(cat /proc/self/oom_score_adj) program-done"`
