@@ -153,8 +153,9 @@ func StartFailure(cmd *exec.Cmd, err error) error {
 	if _, serr := os.Lstat("/proc/self"); !errors.Is(serr, fs.ErrNotExist) {
 		return err
 	}
-	return fmt.Errorf("%w: no /proc is mounted, and omega-run starts its init stage by running %s: mount a /proc for this pid "+
-		"namespace (unshare --mount-proc, bwrap --proc /proc)", err, selfExe)
+	// "This binary": an embedder's, whose init stage (sandbox.Init) it is.
+	return fmt.Errorf("%w: no /proc is mounted, and the init stage starts as this binary run again through %s: mount a /proc "+
+		"for this pid namespace (unshare --mount-proc, bwrap --proc /proc)", err, selfExe)
 }
 
 // initCommand re-executes this binary into the init stage, its spec at
