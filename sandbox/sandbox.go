@@ -45,8 +45,13 @@
 //     cmd.Env rather than replace it (the init stage of the other modes
 //     sets OMEGA_SANDBOX itself).
 //   - Command creates the data dir (with workspace/; tmp/ and config.toml
-//     in sandbox mode) and ~/.claude when missing. Warnings, and one Info
-//     line "launching" per command, go to logrus's standard logger.
+//     in sandbox mode) and ~/.claude when missing. Warnings found before
+//     the start, and one Info line "launching" per command, go to logrus's
+//     standard logger. The init stage's own (a fresh /proc refused, the
+//     OOM score left unraised, connects the broker refused) are lines
+//     "omega-run: warning: …" on cmd.Stderr, among the program's output
+//     (JSON objects where the standard logger has a JSONFormatter): the
+//     prefix tells them apart, but the program can write the same.
 //     Errors and warnings name settings by the CLI's flags: --workdir is
 //     Options.Workdir, --data-dir Options.DataDir, --hostname
 //     Process.Hostname, and so on.
