@@ -41,7 +41,8 @@ var runners = []string{
 
 // anyCommand reports whether a permission rule lets any command run: "Bash",
 // "Bash()", "Bash(*)", "Bash(:*)", or Bash with a runner first
-// ("Bash(sh -c:*)", "Bash(/usr/bin/python3:*)").
+// ("Bash(sh -c:*)", "Bash(/usr/bin/python3:*)"), however the first word is
+// spelt (see commandName).
 func anyCommand(rule string) bool {
 	rule = strings.TrimSpace(rule)
 	spec, ok := strings.CutPrefix(rule, "Bash")
@@ -57,10 +58,45 @@ func anyCommand(rule string) bool {
 		return false // another tool's name (BashOutput)
 	}
 	spec = strings.TrimSpace(strings.TrimSuffix(spec, ")"))
-	first := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ':' || r == '\t' })
-	if len(first) == 0 {
+	words := strings.FieldsFunc(spec, func(r rune) bool { return r == ' ' || r == ':' || r == '\t' })
+	if len(words) == 0 {
 		return true
 	}
-	name := strings.TrimRight(filepath.Base(first[0]), "0123456789.")
-	return slices.Contains(runners, name) || slices.Contains(runners, first[0]) || strings.HasPrefix(first[0], "*")
+	name, ok := commandName(words)
+	if !ok {
+		return false // only variables set: no command
+	}
+	if lit, _, wild := strings.Cut(name, "*"); wild {
+		// A wildcard matches any text, so "s*" or "/usr/bin/p*" grants every
+		// runner its literal start could begin.
+		lit = lit[strings.LastIndexByte(lit, '/')+1:]
+		return slices.ContainsFunc(runners, func(r string) bool { return strings.HasPrefix(r, lit) })
+	}
+	base := strings.TrimRight(filepath.Base(name), "0123456789.")
+	return slices.Contains(runners, base) || slices.Contains(runners, name)
+}
+
+// commandName is the command a rule's words run as the shell reads them: past
+// the variables set before it (FOO=1 sh), without quotes or backslashes
+// ('sh', \sh), since Claude Code matches the rule against the command's text
+// and bash runs those as sh. ok is false where only variables are set.
+func commandName(words []string) (name string, ok bool) {
+	for _, w := range words {
+		w = strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(w)
+		if !isAssignment(w) {
+			return w, true
+		}
+	}
+	return "", false
+}
+
+// isAssignment reports whether a word sets a shell variable (NAME=value).
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	if !ok || name == "" || (name[0] >= '0' && name[0] <= '9') {
+		return false
+	}
+	return !strings.ContainsFunc(name, func(r rune) bool {
+		return r != '_' && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && (r < '0' || r > '9')
+	})
 }
