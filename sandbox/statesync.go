@@ -201,6 +201,12 @@ func (st *stateSync) syncOut() (string, error) {
 	if err != nil {
 		return fmt.Sprintf("%s is not copied back to %s: %v", st.work, st.home, err), nil
 	}
+	if st.existed && stateDigest(data) == st.before {
+		// Nothing to copy back (a shell session that never ran
+		// claude): a change to home meanwhile is the user's own, not
+		// a conflict to warn about and keep the copy for.
+		return "", st.removeWork()
+	}
 	// Home is resolved and checked again (a link re-pointed since is the
 	// user's, or refused), then digested and written through the one
 	// directory descriptor: nothing renamed in between redirects the
@@ -243,11 +249,17 @@ func (st *stateSync) syncOut() (string, error) {
 			st.changed = stateChanges(st.shown, now, data)
 		}
 	}
+	return "", st.removeWork()
+}
+
+// removeWork removes the working copy and its base file once the state is
+// home again.
+func (st *stateSync) removeWork() error {
 	if err := os.Remove(st.work); err != nil {
-		return "", fmt.Errorf("state sync: %w", err)
+		return fmt.Errorf("state sync: %w", err)
 	}
 	_ = os.Remove(st.base())
-	return "", nil
+	return nil
 }
 
 // join takes the working copy another launch's program runs on as it

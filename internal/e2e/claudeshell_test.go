@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,39 @@ func TestClaudeInShellSession(t *testing.T) {
 				}
 				if b, _ := os.ReadFile(state); !strings.Contains(string(b), `"saved": 1`) {
 					t.Errorf("bash -c changed ~/.claude.json: %q", b)
+				}
+			})
+		}
+	}
+}
+
+// TestShellSessionStateUntouchedQuiet: a shell session where claude never
+// ran leaves ~/.claude.json as it found it, so a change to it outside
+// while the session lasted (an unconfined claude in another terminal, the
+// usual case) is the user's alone: no warning that it "changed while the
+// program ran", no working copy kept, and the outside change stays.
+func TestShellSessionStateUntouchedQuiet(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				_, state := fakeClaude(t, w, claudeSaves)
+				chownTree(t, w.home, u)
+				shell := func(ctx context.Context) *exec.Cmd {
+					return w.cmdOf(ctx, bin, "--mode", mode, "--", "/bin/bash", "--norc", "--noprofile")
+				}
+				outside := func(*os.File) {
+					writeFile(t, state, `{"userID": "u", "outside": 1}`)
+				}
+				out, ps := onNewPtyTyped(t, 24, 80, "echo re''ady; sleep 1; exit\n", outside, shell, nil)
+				if strings.Contains(out, "changed while the program ran") || strings.Contains(out, "state stays in") {
+					t.Errorf("a session that left ~/.claude.json alone warned (exit %d):\n%s", shellStatus(ps), out)
+				}
+				if b, _ := os.ReadFile(state); !strings.Contains(string(b), `"outside": 1`) {
+					t.Errorf("the outside change is gone: %q", b)
+				}
+				if _, err := os.Stat(filepath.Join(w.home, ".claude", ".claude.json")); err == nil {
+					t.Errorf("the unchanged working copy was kept")
 				}
 			})
 		}
