@@ -100,3 +100,46 @@ func rootOf(p string, roots []string) string {
 	}
 	return in
 }
+
+// attrsOf is the mode and owner of the file at path (followed if a
+// link), or newAttrs.
+func attrsOf(path string) fileAttrs {
+	a := newAttrs
+	if st, err := os.Stat(path); err == nil {
+		a.mode = st.Mode().Perm()
+		a.uid, a.gid, _ = owner(st)
+	}
+	return a
+}
+
+// atomicWrite replaces path with data through a temporary file and a
+// rename, with attrs: those of the home file as read (attrsOf would
+// follow a link the program swapped in since).
+func atomicWrite(path string, data []byte, attrs fileAttrs) error {
+	mode, uid, gid := attrs.mode, attrs.uid, attrs.gid
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".omega-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	// Mode and owner through the open file, not its name: the directory
+	// may be a confined program's (~/.claude), which could put a symlink
+	// in the temporary file's place for a chmod by name to follow.
+	err = tmp.Chmod(mode)
+	if err == nil && os.Geteuid() == 0 && uid >= 0 {
+		_ = tmp.Chown(uid, gid)
+	}
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
