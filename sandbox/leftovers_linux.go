@@ -93,7 +93,12 @@ func (o *orphans) end() int {
 		if !hasChildren() {
 			break // the usual end: one system call, no scan of /proc
 		}
-		kids := children()
+		kids := listChildren()
+		if len(kids) == 0 {
+			// waitid saw a child the lists do not show (no
+			// CONFIG_PROC_CHILDREN; a list read as it changed).
+			kids = childrenByScan()
+		}
 		if len(kids) == 0 {
 			break
 		}
@@ -127,6 +132,10 @@ func hasChildren() bool {
 	return err != unix.ECHILD
 }
 
+// listChildren is children, replaced in tests by a kernel without the
+// lists.
+var listChildren = children
+
 // children are omega-run's child processes, from each of its threads'
 // children lists (an orphan goes to the subreaper's thread group).
 func children() []int {
@@ -141,6 +150,30 @@ func children() []int {
 			if pid, err := strconv.Atoi(f); err == nil {
 				out = append(out, pid)
 			}
+		}
+	}
+	return out
+}
+
+// childrenByScan finds omega-run's children by each process's parent in
+// /proc/PID/stat: slower than the children lists, which it stands in for.
+func childrenByScan() []int {
+	self := strconv.Itoa(os.Getpid())
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue // exited since
+		}
+		// "pid (comm) state ppid …": comm may hold spaces and parentheses.
+		i := strings.LastIndexByte(string(b), ')')
+		if f := strings.Fields(string(b[i+1:])); i >= 0 && len(f) > 1 && f[1] == self {
+			out = append(out, pid)
 		}
 	}
 	return out
