@@ -2,8 +2,10 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 
+	"github.com/omega-run/omega-run/internal/accounts"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -19,16 +21,28 @@ import (
 // that is home, the root or above a writable root (CODEX_HOME=$HOME),
 // where hiding it would hide those, nor one a mask cannot cover where the
 // environment puts it (maskable: CODEX_HOME=/tmp/codex, the sandbox's own
-// /tmp); wd is the program's working directory.
+// /tmp); wd is the program's working directory. Where the environment
+// moves one (CODEX_HOME) or names another home ($HOME), the default
+// places, and the account's home's, are hidden too: a login left there
+// from before is as much the agent's.
 func agentHomes(pol profiles.Policy, wd string) []string {
 	keep := append([]string{pol.Home}, pol.Writable...)
 	wdReal := resolvedOr(wd)
+	homes := []string{pol.Home}
+	if h := accounts.Home(os.Getuid()); h != "" && h != "/" && filepath.IsAbs(h) && !sameDir(h, pol.Home) {
+		homes = append(homes, filepath.Clean(h))
+	}
+	noEnv := func(string) string { return "" }
 	var out []string
 	for i := range profiles.Programs {
 		if !profiles.Programs[i].Grant {
 			continue
 		}
-		for _, d := range profiles.Programs[i].StatePaths(pol.Home, os.Getenv) {
+		paths := profiles.Programs[i].StatePaths(pol.Home, os.Getenv)
+		for _, h := range homes {
+			paths = append(paths, profiles.Programs[i].StatePaths(h, noEnv)...)
+		}
+		for _, d := range uniq(paths) {
 			granted := pol.WritableRootOf(d) != "" || pol.WritableRootOf(realPath(d)) != ""
 			if granted || d == "/" || slices.ContainsFunc(keep, func(k string) bool { return profiles.Within(k, d) }) || !maskable(d, wdReal) {
 				continue

@@ -3,6 +3,9 @@
 package e2e
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,4 +45,48 @@ func TestAgentHomesHidden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAgentHomesHiddenElsewhere: an agent's login is hidden wherever the
+// agent may have left it, as the credential stores are: ~/.codex where
+// CODEX_HOME now points elsewhere (a login from before the move), and the
+// account's ~/.codex where $HOME names another directory (CI's
+// HOME=$PWD/.home; root only, as TestAccountHomeStores: /root/.codex is
+// made only where there is none, and removed). Both were read before.
+// rwx is the control.
+func TestAgentHomesHiddenElsewhere(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			old := secretAt(t, w, ".codex/auth.json")
+			env := []string{"CODEX_HOME=" + filepath.Join(w.home, "codex2")}
+			for _, mode := range []string{"rwx", "sandbox"} {
+				r := w.runEnv(env, "--mode", mode, "--", probe, "read", old)
+				if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+					t.Errorf("%s: read %s with CODEX_HOME elsewhere: %v (exit %d, stderr %.300q)", mode, old, got, r.code, r.stderr)
+				}
+			}
+		})
+	}
+	t.Run("account-home", func(t *testing.T) {
+		const dir = "/root/.codex"
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+			t.Skipf("%s is there already: not the test's to replace", dir)
+		}
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Skipf("cannot make %s: %v", dir, err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		login := filepath.Join(dir, "auth.json")
+		if err := os.WriteFile(login, []byte("SECRET-ACCOUNT-HOME\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		w := newWorld(t, rootUser) // HOME is the world's home, not /root
+		for _, mode := range []string{"rwx", "sandbox"} {
+			r := w.run("--mode", mode, "--", probe, "read", login)
+			if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+				t.Errorf("%s: read %s with HOME elsewhere: %v (exit %d, stderr %.300q)", mode, login, got, r.code, r.stderr)
+			}
+		}
+	})
 }
