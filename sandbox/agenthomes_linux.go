@@ -17,7 +17,9 @@ import (
 // Google refresh token, and a program that is not that agent (claude, an
 // npm install script) has no use for them. One this launch grants, or
 // holds a grant in, is the agent's own launch (--allow-write ~/.codex, as
-// its launch is told to), which needs its login: not hidden; nor one
+// its launch is told to), which needs its login: not hidden (a writable
+// root above it, --allow-write ~, is no grant, as it is none of ~/.ssh);
+// nor one
 // that is home, the root or above a writable root (CODEX_HOME=$HOME),
 // where hiding it would hide those, nor one a mask cannot cover where the
 // environment puts it (maskable: CODEX_HOME=/tmp/codex, the sandbox's own
@@ -43,8 +45,11 @@ func agentHomes(pol profiles.Policy, wd string) []string {
 			paths = append(paths, profiles.Programs[i].StatePaths(h, noEnv)...)
 		}
 		for _, d := range uniq(paths) {
-			granted := pol.WritableRootOf(d) != "" || pol.WritableRootOf(realPath(d)) != ""
-			if granted || d == "/" || slices.ContainsFunc(keep, func(k string) bool { return profiles.Within(k, d) }) || !maskable(d, wdReal) {
+			// A grant is a writable root at d or in it: one above
+			// (--allow-write ~) grants no more the login than ~/.ssh.
+			real := realPath(d)
+			inside := func(k string) bool { return profiles.Within(k, d) || profiles.Within(k, real) }
+			if d == "/" || slices.ContainsFunc(keep, inside) || !maskable(d, wdReal) {
 				continue
 			}
 			out = append(out, d)

@@ -52,7 +52,9 @@ func TestAgentHomesHidden(t *testing.T) {
 // CODEX_HOME now points elsewhere (a login from before the move), and the
 // account's ~/.codex where $HOME names another directory (CI's
 // HOME=$PWD/.home; root only, as TestAccountHomeStores: /root/.codex is
-// made only where there is none, and removed). Both were read before.
+// made only where there is none, and removed), and ~/.codex where the
+// writable root is home (--allow-write ~), which hides ~/.ssh. All three
+// were read before.
 // rwx is the control.
 func TestAgentHomesHiddenElsewhere(t *testing.T) {
 	for _, u := range users {
@@ -64,6 +66,12 @@ func TestAgentHomesHiddenElsewhere(t *testing.T) {
 				r := w.runEnv(env, "--mode", mode, "--", probe, "read", old)
 				if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
 					t.Errorf("%s: read %s with CODEX_HOME elsewhere: %v (exit %d, stderr %.300q)", mode, old, got, r.code, r.stderr)
+				}
+				// Home writable is no grant of the login, as it is
+				// none of ~/.ssh: a grant names the agent's home.
+				r = w.run("--mode", mode, "--allow-write", w.home, "--", probe, "read", old)
+				if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+					t.Errorf("%s: read %s with home writable: %v (exit %d, stderr %.300q)", mode, old, got, r.code, r.stderr)
 				}
 			}
 		})
