@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/sirupsen/logrus"
@@ -79,7 +80,10 @@ func (o *orphans) reapExited() {
 
 // end kills and reaps the processes left once the program has been
 // reaped, round after round: those a killed one had started become
-// omega-run's children in turn. It returns how many it ended.
+// omega-run's children in turn. It returns how many it reaped. It waits
+// for no one pid: a killed leftover traced by another that is not yet
+// omega-run's child (its parent lives) is released to omega-run only
+// once the tracer dies, which a later round kills.
 func (o *orphans) end() int {
 	if o == nil {
 		return 0
@@ -102,25 +106,40 @@ func (o *orphans) end() int {
 		if len(kids) == 0 {
 			break
 		}
+		// Listed, a pid is not reused before the kill: only end reaps
+		// now. A zombie ignores the kill.
 		for _, pid := range kids {
 			_ = unix.Kill(pid, unix.SIGKILL)
 		}
-		for _, pid := range kids {
-			var ws syscall.WaitStatus
-			for {
-				if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
-					break
-				}
-			}
+		reaped := reapAll()
+		if reaped == 0 {
+			time.Sleep(time.Millisecond) // the kills are under way
 		}
-		n += len(kids)
+		n += reaped
 	}
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 	return n
 }
 
+// reapAll reaps each child that has exited, waiting for none.
+func reapAll() int {
+	n := 0
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, unix.WNOHANG|unix.WALL, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || pid <= 0 {
+			return n
+		}
+		n++
+	}
+}
+
 // maxLeftoverRounds bounds end: each round kills every process that is
-// omega-run's child then, so a tree ends in as many rounds as it is deep.
+// omega-run's child then, so a tree ends in as many rounds as it is deep
+// (a round that reaps none waits a millisecond: about a second at most).
 const maxLeftoverRounds = 1000
 
 // hasChildren tells whether omega-run has a child process at all, live
