@@ -72,8 +72,11 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	p.term.start()
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	var left *orphans
-	if !ns.Enabled {
-		left = adoptOrphans(l.proc.pid) // no pid namespace ends them
+	if !ns.Enabled && p.exitAfterRun {
+		// No pid namespace ends them. Only for the CLI: an embedder's
+		// other children (os/exec's, a concurrent launch's program)
+		// would be reaped and killed with them.
+		left = adoptOrphans(l.proc.pid)
 	}
 	status, err := l.run(p, ns.Enabled, spec, sigs)
 	if n := left.end(); n > 0 {
