@@ -30,8 +30,48 @@ func supervise(s *Spec, env []string) error {
 	for i := 0; i < s.KeepFDs; i++ {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
 	}
-	// PID 1's own calls, where the program's profile does not apply.
-	var limits []rlimits.Limit
+	if err := preparePID1(s, sigs); err != nil {
+		return err
+	}
+	// With the connect broker, the program's filter and its listener go
+	// on this thread now, after closeFrom, which would close the
+	// listener, and before launch counts this process's tasks, which its
+	// goroutine's thread is in.
+	var b *goBroker
+	if brokered(s) {
+		var err error
+		if b, err = startBroker(s, warner{json: s.LogJSON}); err != nil {
+			return err
+		}
+	}
+	proc, err := launch(s, env, files)
+	if err != nil {
+		return err
+	}
+	// One more thread at most for PID 1 from here on (the Go runtime's,
+	// for the wait): its tasks were counted for nproc before the start.
+	watch := func() {
+		forwardSignals(s, proc, sigs)
+		exitWith(s, reap(proc.Pid))
+	}
+	if b == nil {
+		offThread(watch)
+		return nil
+	}
+	if err := b.started(s, files[3:]); err != nil {
+		return err
+	}
+	// This thread makes the connects that need its Landlock domain;
+	// wait4 reaps the program's children from any thread.
+	go watch()
+	b.serveDomain()
+	return nil
+}
+
+// preparePID1 makes PID 1's own calls, where the program's profile does
+// not apply: sigs starts catching the forwarded signals, the ignored ones
+// and the faults are set up, and every fd past the kept ones is closed.
+func preparePID1(s *Spec, sigs chan os.Signal) error {
 	var err error
 	offThread(func() {
 		signal.Notify(sigs, Forwarded...)
@@ -44,19 +84,14 @@ func supervise(s *Spec, env []string) error {
 			err = closeFrom(3 + s.KeepFDs)
 		}
 	})
-	if err != nil {
-		return err
-	}
-	// With the connect broker, the program's filter and its listener go
-	// on this thread now, after closeFrom, which would close the
-	// listener, and before the count below, which its goroutine's
-	// thread is in.
-	var b *goBroker
-	if brokered(s) {
-		if b, err = startBroker(s, warner{json: s.LogJSON}); err != nil {
-			return err
-		}
-	}
+	return err
+}
+
+// launch starts the program with env and files, from this locked thread,
+// and returns it running; a program killed before it ran ends PID 1 with
+// its status.
+func launch(s *Spec, env []string, files []*os.File) (*os.Process, error) {
+	var limits []rlimits.Limit
 	offThread(func() {
 		// Its tasks, counted right before it starts the program, which
 		// they leave its nproc whole (--rlimit's too).
@@ -69,7 +104,7 @@ func supervise(s *Spec, env []string) error {
 	// signal thread, and the program inherits this thread's mask: the
 	// caller's.
 	if err := setProgramMask(s.BlockedSignals); err != nil {
-		return err
+		return nil, err
 	}
 	// StartProcess forks from this locked thread, so the child inherits
 	// the thread's Landlock domain, seccomp filter and empty capabilities.
@@ -89,36 +124,18 @@ func supervise(s *Spec, env []string) error {
 		// group, at once, so that it only sees signals sent to it on
 		// purpose and forwards each once: until then a Ctrl-C reaches
 		// the program twice, from the terminal and forwarded, and the
-		// broker's start below is slow enough that a key typed ahead
+		// broker's start after launch is slow enough that a key typed ahead
 		// was seen twice (TestCtrlC).
 		_ = unix.Setpgid(0, 0)
 		ownOOM.restore() // where the start failed before forked
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if prog.gone != nil { // killed before it ran
 		os.Exit(exitStatus(*prog.gone))
 	}
-	proc := prog.proc
-	// One more thread at most for PID 1 from here on (the Go runtime's,
-	// for the wait): its tasks were counted for nproc before the start.
-	watch := func() {
-		forwardSignals(s, proc, sigs)
-		exitWith(s, reap(proc.Pid))
-	}
-	if b == nil {
-		offThread(watch)
-		return nil
-	}
-	if err := b.started(s, files[3:]); err != nil {
-		return err
-	}
-	// This thread makes the connects that need its Landlock domain;
-	// wait4 reaps the program's children from any thread.
-	go watch()
-	b.serveDomain()
-	return nil
+	return prog.proc, nil
 }
 
 // offThread runs f on another OS thread and waits for it. The caller's
