@@ -162,53 +162,14 @@ func readMem(tid int, addr uint64, dst []byte) unix.Errno {
 // read once into c.ss. 0 or the errno that is then the answer.
 func (b *goBroker) take(c *call) unix.Errno {
 	c.sock = -1
-	pidfd, err := tidPidfd(c.tid)
-	switch err {
-	case nil:
-	case unix.EMFILE, unix.ENFILE, unix.ENOMEM:
-		return err.(unix.Errno)
-	case unix.ENOSYS, unix.EPERM, unix.EACCES, unix.EINVAL:
-		// Not the thread's end: a filter or LSM around omega-run.
-		if b.saidOpenRefused.Add(1) == 1 {
-			b.w.warn(fmt.Sprintf("connect broker: pidfd_open: %v: unix connects of that process fail (a filter or LSM "+
-				"around omega-run refuses the call)", err))
-		}
-		return err.(unix.Errno)
-	default:
-		return unix.ESRCH
+	pidfd, e := b.pin(c)
+	if e != 0 {
+		return e
 	}
-	// Still the thread that called (not a recycled tid): from here the
-	// pidfd pins it.
-	if !b.valid(c.id) {
-		unix.Close(pidfd)
-		return unix.ESRCH
-	}
-	if c.procPid = c.tid; b.foreignProc {
-		c.procPid = fdinfoPid(pidfd)
-	}
-	if c.indirect {
-		// socketcall(SYS_CONNECT, args): three 32-bit words, fd,
-		// address and length.
-		var a [12]byte
-		if e := readMem(c.tid, c.addr, a[:]); e != 0 {
-			unix.Close(pidfd)
-			return unix.EFAULT
-		}
-		c.fd = int(int32(binary.NativeEndian.Uint32(a[0:])))
-		c.addr = uint64(binary.NativeEndian.Uint32(a[4:]))
-		c.len = binary.NativeEndian.Uint32(a[8:])
-	}
-	c.sock, err = unix.PidfdGetfd(pidfd, c.fd, 0)
+	e = b.takeSocket(c, pidfd)
 	unix.Close(pidfd)
-	if err != nil {
-		c.sock = -1
-		if err != unix.EBADF && err != unix.ESRCH {
-			b.refusedOnce(err)
-		}
-		if e, ok := err.(unix.Errno); ok {
-			return e
-		}
-		return unix.EBADF
+	if e != 0 {
+		return e
 	}
 	// connect(2)'s own order: the fd, then the address.
 	var st unix.Stat_t
@@ -229,6 +190,64 @@ func (b *goBroker) take(c *call) unix.Errno {
 	if !b.valid(c.id) {
 		return unix.ESRCH
 	}
+	return 0
+}
+
+// pin opens a pidfd of the thread that called and sets c.procPid: a
+// pidfd the caller closes, or the errno that is then the answer.
+func (b *goBroker) pin(c *call) (int, unix.Errno) {
+	pidfd, err := tidPidfd(c.tid)
+	switch err {
+	case nil:
+	case unix.EMFILE, unix.ENFILE, unix.ENOMEM:
+		return -1, err.(unix.Errno)
+	case unix.ENOSYS, unix.EPERM, unix.EACCES, unix.EINVAL:
+		// Not the thread's end: a filter or LSM around omega-run.
+		if b.saidOpenRefused.Add(1) == 1 {
+			b.w.warn(fmt.Sprintf("connect broker: pidfd_open: %v: unix connects of that process fail (a filter or LSM "+
+				"around omega-run refuses the call)", err))
+		}
+		return -1, err.(unix.Errno)
+	default:
+		return -1, unix.ESRCH
+	}
+	// Still the thread that called (not a recycled tid): from here the
+	// pidfd pins it.
+	if !b.valid(c.id) {
+		unix.Close(pidfd)
+		return -1, unix.ESRCH
+	}
+	if c.procPid = c.tid; b.foreignProc {
+		c.procPid = fdinfoPid(pidfd)
+	}
+	return pidfd, 0
+}
+
+// takeSocket copies the program's socket into c.sock through pidfd,
+// reading socketcall(2)'s arguments first where the call was one.
+func (b *goBroker) takeSocket(c *call, pidfd int) unix.Errno {
+	if c.indirect {
+		// socketcall(SYS_CONNECT, args): three 32-bit words, fd,
+		// address and length.
+		var a [12]byte
+		if e := readMem(c.tid, c.addr, a[:]); e != 0 {
+			return unix.EFAULT
+		}
+		c.fd = int(int32(binary.NativeEndian.Uint32(a[0:])))
+		c.addr = uint64(binary.NativeEndian.Uint32(a[4:]))
+		c.len = binary.NativeEndian.Uint32(a[8:])
+	}
+	sock, err := unix.PidfdGetfd(pidfd, c.fd, 0)
+	if err != nil {
+		if err != unix.EBADF && err != unix.ESRCH {
+			b.refusedOnce(err)
+		}
+		if e, ok := err.(unix.Errno); ok {
+			return e
+		}
+		return unix.EBADF
+	}
+	c.sock = sock
 	return 0
 }
 
