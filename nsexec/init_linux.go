@@ -11,7 +11,6 @@ import (
 	"github.com/omega-run/omega-run/internal/secureexec"
 	"github.com/omega-run/omega-run/internal/stderr"
 	"github.com/omega-run/omega-run/internal/termsafe"
-	"github.com/omega-run/omega-run/landlock"
 	"golang.org/x/sys/unix"
 )
 
@@ -77,38 +76,15 @@ func runInit(w *warner) error {
 	if s.User != nil {
 		initParent = watchParent() // before the mounts cover the host's /proc
 	}
-	if s.Mounts == nil {
-		s.Landlock.WritesOnly = false // only a read-only root makes it safe
-	} else if err := refuseHostDirs(s.KeepFDs); err != nil {
+	if err := enterNamespaces(s, w); err != nil {
 		return err
-	} else if err := enterMounts(s, w); err != nil {
-		return err
-	} else if s.OwnKeyring {
-		newSessionKeyring(*w)
-	}
-	if s.Hostname != "" {
-		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {
-			return &os.SyscallError{Syscall: "sethostname", Err: err}
-		}
-	}
-	if s.Loopback {
-		if err := loopbackUp(); err != nil {
-			return fmt.Errorf("loopback: %w", err)
-		}
 	}
 	if s.Probe {
 		os.Exit(0)
 	}
 	env := programEnv(inheritedEnv(s), s.Env, s.Unsetenv)
-	switch {
-	case s.Terminal: // PID 1's session, or without PID 1 the program's
-		if err := takeTerminal(); err != nil {
-			return err
-		}
-	case s.NewSession && !s.PID1: // no PID 1 to start it in a session of its own
-		if err := leaveTerminal(); err != nil {
-			return err
-		}
+	if err := setTerminal(s); err != nil {
+		return err
 	}
 	if s.PID1 { // before its limits count its tasks (confine)
 		capProcs()
@@ -133,6 +109,47 @@ func runInit(w *warner) error {
 	return supervise(s, env)
 }
 
+// enterNamespaces sets up the namespaces the program runs in: its mounts
+// (and keyring), its hostname and its loopback interface.
+func enterNamespaces(s *Spec, w *warner) error {
+	if s.Mounts == nil {
+		s.Landlock.WritesOnly = false // only a read-only root makes it safe
+	} else if err := refuseHostDirs(s.KeepFDs); err != nil {
+		return err
+	} else if err := enterMounts(s, w); err != nil {
+		return err
+	} else if s.OwnKeyring {
+		newSessionKeyring(*w)
+	}
+	if s.Hostname != "" {
+		if err := unix.Sethostname([]byte(s.Hostname)); err != nil {
+			return &os.SyscallError{Syscall: "sethostname", Err: err}
+		}
+	}
+	if s.Loopback {
+		if err := loopbackUp(); err != nil {
+			return fmt.Errorf("loopback: %w", err)
+		}
+	}
+	return nil
+}
+
+// setTerminal gives the program the terminal, or takes it away
+// from it, as the spec says.
+func setTerminal(s *Spec) error {
+	switch {
+	case s.Terminal: // PID 1's session, or without PID 1 the program's
+		if err := takeTerminal(); err != nil {
+			return err
+		}
+	case s.NewSession && !s.PID1: // no PID 1 to start it in a session of its own
+		if err := leaveTerminal(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // warnPIDVarsKept says that LISTEN_PID and WATCHDOG_PID, where env has
 // them, go on naming this process: os.StartProcess runs no code in the
 // child before its execve.
@@ -143,118 +160,6 @@ func warnPIDVarsKept(s *Spec, env []string, w *warner) {
 	if s.WatchdogPID && setPIDVar(slices.Clone(env), "WATCHDOG_PID", 0) {
 		w.warn("watchdog: WATCHDOG_PID keeps naming omega-run's pid in this build (its init stage is the Go one), so sd_watchdog_enabled(3) in the program says no watchdog; use --mode rx without cgroup limits")
 	}
-}
-
-// enterMounts sets up the mount namespace and goes back to the working
-// directory in it. A namespace without privilege (EPERM) leaves the
-// host's tree with a warning unless the spec says fail closed.
-func enterMounts(s *Spec, w *warner) error {
-	if err := refuseHiddenWorkdir(s.Mounts.HideDirs); err != nil {
-		return err
-	}
-	// getcwd(2), as the C stage: os.Getwd stats "." first, which fails
-	// in a directory the caller may not search, and the warning would
-	// say the directory had left the host's tree.
-	wd, _ := unix.Getwd()
-	oldwd, _ := os.Open(".")
-	hostProc, err := setupMounts(s.Mounts, s.FailClosed)
-	if hostProc {
-		// Landlock keeps its full ruleset: host processes' fds are in sight.
-		s.Landlock.WritesOnly = false
-		w.warn(hostProcWarning)
-	}
-	if err != nil {
-		// Halfway, the tree is neither the host's nor the sandbox's (a
-		// nodev /dev, a read-only /tmp): never run the program in it.
-		if !errors.As(err, new(untouchedError)) || !errors.Is(err, unix.EPERM) {
-			return fmt.Errorf("mounts: %w", err)
-		}
-		if s.FailClosed {
-			return fmt.Errorf(failClosedMounts, err)
-		}
-		if s.Mounts.Required {
-			return fmt.Errorf("mounts: %w: --hide and --read-only need the sandbox's mounts; on Ubuntu allow user "+
-				"namespaces for omega-run with an AppArmor profile (see README), or drop them", err)
-		}
-		// Ubuntu's AppArmor userns restriction: clone worked but the
-		// namespace holds no privilege. Landlock, where there is one,
-		// still confines writes, with its full ruleset: no read-only root
-		// covers truncation.
-		s.Landlock.WritesOnly = false
-		none := ""
-		if landlock.ABI() < 1 {
-			none = "; without Landlock either, writes outside the writable set are NOT prevented"
-		}
-		root := ""
-		if programUID(s) == 0 {
-			root = rootMetadataGap
-		}
-		hint := ""
-		if v, _ := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0); v == 2 {
-			hint = filterMountHint
-		}
-		w.warn("mount namespace unusable (" + err.Error() + "): /proc, /dev, /run, /tmp and host sockets are the host's" + none +
-			s.Mounts.Unprotected() + root + "; " + hint + "on Ubuntu allow user namespaces for omega-run with an AppArmor profile (see README)")
-		s.Broker = nil                // the broker tells the writable set by its mounts
-		if s.Mounts.TmpdirIfRefused { // Landlock alone, as in rx: access(2) says /var/tmp is writable
-			s.Env = append([]string{"TMPDIR=/tmp"}, s.Env...)
-		}
-	}
-	// The cwd still points into the mount tree from before the binds;
-	// look the same path up again so it lands on the new mounts — if
-	// it is the same directory there: under the private /tmp the path
-	// names another one (an empty one an earlier run left, say).
-	cwdErr := chdirSame(wd, oldwd)
-	if cwdErr != nil {
-		if err := workdirGone(s, w, wd, cwdErr, err == nil); err != nil {
-			return err
-		}
-	}
-	if s.Landlock.WritesOnly && reachesWritableMount(s.KeepFDs, cwdErr != nil) {
-		s.Landlock.WritesOnly = false
-	}
-	return nil
-}
-
-// failClosedMounts is --fail-closed's refusal of the fallback without
-// mounts (cinit_mounts.c's FAIL_CLOSED_MOUNTS).
-const failClosedMounts = "--fail-closed: mount namespace unusable (%w): /proc, /dev, /run, /tmp and host sockets " +
-	"would be the host's, and nothing kept read-only"
-
-// rootMetadataGap is what a root program has without the read-only root
-// (cinit_mounts.c's ROOT_METADATA_GAP): Landlock has no rights for
-// metadata, and root owns most files.
-const rootMetadataGap = "; the program runs as root, and Landlock does not stop chmod, utimes or xattrs: " +
-	"it may change the mode of any root-owned file (chmod 666 /etc/shadow); use --user"
-
-// programUID is the uid the program runs with: --user's, else the
-// caller's own (mapped one to one).
-func programUID(s *Spec) int {
-	if s.User != nil {
-		return int(s.User.UID)
-	}
-	return os.Getuid()
-}
-
-// tmpWorkdirHint says why a working directory in the host's /tmp is not
-// there, and what brings it in (cinit_mounts.c's TMP_WD_HINT).
-const tmpWorkdirHint = " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
-
-// ExecError carries the exit code for a failed execve (126/127).
-type ExecError struct {
-	Code int
-	Err  error
-}
-
-func (e *ExecError) Error() string { return e.Err.Error() }
-func (e *ExecError) Unwrap() error { return e.Err }
-
-func execFailure(path string, err error) error {
-	code := 126
-	if errors.Is(err, unix.ENOENT) {
-		code = 127
-	}
-	return &ExecError{Code: code, Err: fmt.Errorf("exec %s: %w%s", path, err, execHint(path, err))}
 }
 
 // waitGoAhead blocks until the parent has placed this process in its
@@ -276,18 +181,6 @@ func waitGoAhead(s *Spec) error {
 		}
 	}
 	return nil
-}
-
-// execProgram replaces this process with s's program, with env. Only fds
-// 0-2 and the keep fds after them survive.
-func execProgram(s *Spec, env []string) error {
-	if err := closeFrom(3 + s.KeepFDs); err != nil {
-		return err
-	}
-	if err := setProgramMask(s.BlockedSignals); err != nil { // see sigmask_linux.go
-		return err
-	}
-	return execFailure(s.Path, unix.Exec(s.Path, s.Argv, env))
 }
 
 // closeFrom marks every fd from first on close-on-exec: the init stage's
@@ -325,28 +218,4 @@ func shiftFDs(n int) error {
 		return closeFrom(specFD + n)
 	}
 	return nil
-}
-
-// chdirSame moves to path if it names the directory old is, and stays in
-// old otherwise. The error is the bare errno, as the C init stage says
-// it: the warning names the path, which is "" once it left the host's
-// tree ("chdir : no such file or directory").
-func chdirSame(path string, old *os.File) error {
-	if old == nil {
-		return unix.Chdir(path)
-	}
-	defer old.Close()
-	err := unix.Chdir(path)
-	if err == nil {
-		before, err1 := old.Stat()
-		after, err2 := os.Stat(".")
-		if err1 == nil && err2 == nil && os.SameFile(before, after) {
-			return nil
-		}
-		err = errors.New("that path is another directory there")
-	}
-	if ferr := old.Chdir(); ferr != nil {
-		return fmt.Errorf("%w; and back: %w", err, ferr)
-	}
-	return err
 }
