@@ -47,47 +47,9 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	if err != nil {
 		return nil, 0, err
 	}
-	skipped := socketSkipper(pol, plan)
-	var group, world []string
-	seen := map[string]bool{}
-	dirs := socketDirs{}
-	moved := map[string]bool{}
-	// scanned: found by movedSockets, which sees socket files, not whether
-	// anything is bound to them.
-	consider := func(bound string, scanned bool) {
-		p, st, ok := dirs.socket(bound)
-		if !ok {
-			// Resolved by dirs.socket already (or "": gone too).
-			if dir, _ := filepath.Split(bound); !scanned && dirs[dir] != "" && !skipped(dirs[dir]) {
-				moved[dirs[dir]] = true
-			}
-			return
-		}
-		if scanned && !alwaysMasked(st, uid) {
-			return
-		}
-		if seen[p] || skipped(p) {
-			seen[p] = true
-			return
-		}
-		seen[p] = true
-		paths := []string{p}
-		for _, a := range aliases.of(p, st) {
-			if !seen[a] && !skipped(a) {
-				seen[a] = true
-				paths = append(paths, a)
-			}
-		}
-		switch {
-		case alwaysMasked(st, uid):
-			out = append(out, paths...)
-		case st.Mode&0o022 == 0:
-			// its owner's alone
-		case st.Mode&0o002 == 0:
-			group = append(group, paths...)
-		default:
-			world = append(world, paths...)
-		}
+	c := &socketSet{
+		skipped: socketSkipper(pol, plan), uid: uid, aliases: aliases,
+		seen: map[string]bool{}, dirs: socketDirs{}, moved: map[string]bool{},
 	}
 	var tables [][]byte
 	if pol.Net == profiles.NetNone {
@@ -99,10 +61,10 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	kept := keptDirs(plan)
 	for _, line := range unixTableLines(data, tables) {
 		if p, ok := unixPath(line); ok {
-			consider(filepath.Clean(p), false)
+			c.consider(filepath.Clean(p), false)
 		} else if rel, ok := unixRelPath(line); ok {
 			for _, k := range kept {
-				consider(filepath.Join(k, rel), false)
+				c.consider(filepath.Join(k, rel), false)
 			}
 		}
 	}
@@ -110,16 +72,69 @@ func hostSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *
 	// the table names a socket by one line, which a newline in the
 	// directory's name cuts short (TestWorkdirNewlineSockets).
 	for _, k := range kept {
-		moved[k] = true
+		c.moved[k] = true
 	}
-	for _, p := range movedSockets(moved, uid) {
-		consider(p, true)
+	for _, p := range movedSockets(c.moved, uid) {
+		c.consider(p, true)
 	}
-	others := append(group, world...)
+	others := append(c.group, c.world...)
 	if pol.Net != profiles.NetNone && len(others) > maxOtherSockets {
 		dropped, others = len(others)-maxOtherSockets, others[:maxOtherSockets]
 	}
-	return append(out, others...), dropped, nil
+	return append(c.out, others...), dropped, nil
+}
+
+// socketSet is hostSockets' sorting of the sockets it finds: those always
+// masked (out), other users' that their group (group) or anyone (world)
+// may write, and the directories where a listed socket has moved.
+type socketSet struct {
+	skipped func(string) bool
+	uid     int
+	aliases *mountAliases
+	seen    map[string]bool
+	dirs    socketDirs
+	moved   map[string]bool
+
+	out, group, world []string
+}
+
+// consider sorts the socket at bound, with its aliases. scanned: found
+// by movedSockets, which sees socket files, not whether anything is
+// bound to them.
+func (c *socketSet) consider(bound string, scanned bool) {
+	p, st, ok := c.dirs.socket(bound)
+	if !ok {
+		// Resolved by dirs.socket already (or "": gone too).
+		if dir, _ := filepath.Split(bound); !scanned && c.dirs[dir] != "" && !c.skipped(c.dirs[dir]) {
+			c.moved[c.dirs[dir]] = true
+		}
+		return
+	}
+	if scanned && !alwaysMasked(st, c.uid) {
+		return
+	}
+	if c.seen[p] || c.skipped(p) {
+		c.seen[p] = true
+		return
+	}
+	c.seen[p] = true
+	paths := []string{p}
+	for _, a := range c.aliases.of(p, st) {
+		if !c.seen[a] && !c.skipped(a) {
+			c.seen[a] = true
+			paths = append(paths, a)
+		}
+	}
+	switch {
+	case alwaysMasked(st, c.uid):
+		c.out = append(c.out, paths...)
+	case st.Mode&0o022 == 0:
+		// its owner's alone
+	case st.Mode&0o002 == 0:
+		c.group = append(c.group, paths...)
+	default:
+		c.world = append(c.world, paths...)
+	}
 }
 
 // alwaysMasked tells the files of root, the caller and the program (uid):
@@ -167,87 +182,6 @@ func movedSockets(dirs map[string]bool, uid int) []string {
 		}
 	}
 	return out
-}
-
-// otherUnixTables reads the unix socket table of each other network
-// namespace a process is in (a container's, a PrivateNetwork= service's,
-// unshare -n): /proc/net/unix lists only this one's, but a socket bound
-// there is found by its path from any namespace, and a datagram sent to
-// it (sendto, which the connect broker does not see) got through, with
-// --net none too (TestOtherNetnsSocket). A namespace is told by its
-// table's inode, one read each. A path listed there is the host's where
-// that process shares the host's mounts; a container's own paths mostly
-// lead to nothing here (skipped), or to a socket masked needlessly.
-func otherUnixTables() [][]byte {
-	var st syscall.Stat_t
-	if syscall.Stat("/proc/self/net/unix", &st) != nil {
-		return nil
-	}
-	seen := map[uint64]bool{st.Ino: true}
-	d, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
-	names, _ := d.Readdirnames(-1)
-	d.Close()
-	var tables [][]byte
-	for _, n := range names {
-		if n[0] < '0' || n[0] > '9' {
-			continue
-		}
-		p := "/proc/" + n + "/net/unix"
-		if syscall.Stat(p, &st) != nil || seen[st.Ino] {
-			continue
-		}
-		seen[st.Ino] = true
-		if data, err := os.ReadFile(p); err == nil {
-			tables = append(tables, data)
-		}
-	}
-	return tables
-}
-
-// unixPath is the path of a pathname socket's table entry, as bound, and
-// false for unnamed and abstract ones (Landlock scopes those). The kernel
-// prints seven columns and then, after one space, the path to the end of
-// the line: spaces in it, two in a row or a last one, are the path's.
-func unixPath(line string) (string, bool) {
-	name := unixName(line)
-	return name, strings.HasPrefix(name, "/")
-}
-
-// unixRelPath is the path of a socket bound by a relative path
-// (bind("app.sock") in its binder's working directory), as bound: the
-// table does not say relative to what.
-func unixRelPath(line string) (string, bool) {
-	name := unixName(line)
-	return name, name != "" && name[0] != '/' && name[0] != '@'
-}
-
-// unixName is what follows the seven columns of a table entry: a
-// pathname socket's path, an abstract one's @name, or "".
-func unixName(line string) string {
-	rest := line
-	for range 7 {
-		rest = strings.TrimLeft(rest, " ")
-		i := strings.IndexByte(rest, ' ')
-		if i < 0 {
-			return ""
-		}
-		rest = rest[i:]
-	}
-	return rest[1:]
-}
-
-// unixTableLines are the entries of the tables, headers left out.
-func unixTableLines(own []byte, others [][]byte) []string {
-	var lines []string
-	for _, t := range append([][]byte{own}, others...) {
-		if l := strings.Split(string(t), "\n"); len(l) > 1 {
-			lines = append(lines, l[1:]...)
-		}
-	}
-	return lines
 }
 
 // socketSkipper tells the canonical socket paths the sandbox keeps out of
