@@ -125,7 +125,7 @@ static void rename_self(int argc, char **argv) {
 // leaves ignored when they were (and the launcher then does not catch),
 // SIGTSTP, SIGTTIN and SIGTTOU, which Go leaves alone, stay as the caller
 // set them, as do 32-34. The program gets every signal its caller ignored
-// back from the spec (ignore_signals in cinit.c). Go's threads also run
+// back from the spec (omega_ignore_signals in cinit.c). Go's threads also run
 // with the signals it must see unblocked.
 static void like_go(void) {
 	for (int sig = 1; sig < NSIG; sig++) {
@@ -223,7 +223,7 @@ static void early_start(int argc, char **argv, char **envp) {
 			return;
 	int spec[2], ids[2], back[2];
 	// A socket, not a pipe: the spec goes in, the program's stops come
-	// back (cinit.c's report_job).
+	// back (cinit_pid1.c's report_job).
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, spec) < 0)
 		return;
 	if (pipe2(ids, O_CLOEXEC) < 0) {

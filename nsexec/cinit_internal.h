@@ -4,7 +4,8 @@
 // Those are external symbols of every binary that links nsexec with cgo,
 // so they carry the omega_ prefix; everything else in the files is static.
 //
-//	cinit.c          the constructor, run_init, PID 1 (supervise) and exec
+//	cinit.c          the constructor, run_init and the program's exec
+//	cinit_pid1.c     PID 1: the program's fork, signals, reaping, job reports
 //	cinit_errors.c   error exits, mount-step errors, warnings
 //	cinit_spec.c     reading and decoding the spec (and the test's dump)
 //	cinit_mounts.c   the mount plan: read-only root, /run, /dev, masks
@@ -59,10 +60,6 @@ void omega_warn(const char *msg);
 // ------------------------------------------------------- run (cinit.c)
 
 void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **envp);
-
-// The signals PID 1 forwards (pid1_linux.go's Forwarded); SIGCHLD aside.
-#define OMEGA_NFORWARDED 10
-extern const int omega_forwarded[OMEGA_NFORWARDED];
 
 // ---------------------------------------------------- spec (cinit_spec.c)
 
@@ -193,6 +190,25 @@ int omega_setup_dev(void);
 int omega_hide(const struct spec *s);
 int omega_read_only_binds(const struct spec *s);
 
+
+// ------------------------------------------------------ exec (cinit.c)
+
+// What the program gets right before its execve, forked by PID 1 or in
+// place; omega_exec_failed exits 126 or 127 with its hint.
+void __attribute__((noreturn)) omega_exec_failed(const char *path, int e);
+void omega_ignore_signals(const struct spec *s);
+void omega_set_program_mask(const struct spec *s);
+void omega_set_service_pids(const struct spec *s, char **env);
+
+// ------------------------------------------------- PID 1 (cinit_pid1.c)
+
+// The signals PID 1 forwards (pid1_linux.go's Forwarded); SIGCHLD aside.
+#define OMEGA_NFORWARDED 10
+extern const int omega_forwarded[OMEGA_NFORWARDED];
+
+void omega_keep_report_fd(int back, uint32_t keep_fds);
+void omega_block_forwarded(const struct spec *s);
+void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env);
 
 // ---------------------------------------------- confine (cinit_confine.c)
 

@@ -286,7 +286,8 @@ static unsigned char *read_file(int fd, off_t size) {
 
 // omega_read_spec reads the spec from fd and closes it, but for a socket
 // (the launcher's: it shuts its side down after the spec), which it
-// returns: the program's stops go back on it (omega_report_job). Else -1.
+// returns: the program's stops go back on it (cinit_pid1.c's
+// report_job). Else -1.
 int omega_read_spec(int fd, struct spec *s) {
 	struct stat st;
 	if (fstat(fd, &st) < 0)

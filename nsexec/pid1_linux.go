@@ -225,7 +225,7 @@ func keepReportFD(fd, keepFDs int) {
 	}
 }
 
-// reportJob is cinit.c's report_job: the program stopped by sig ('S') or
+// reportJob is cinit_pid1.c's report_job: the program stopped by sig ('S') or
 // went on ('C'), for the launcher to stop too. Never blocking.
 func reportJob(kind byte, sig syscall.Signal) {
 	if reportFD >= 0 {

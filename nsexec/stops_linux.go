@@ -30,7 +30,7 @@ func shutdownWrite(f *os.File) error {
 }
 
 // Stops calls onStop with the signal of each stop of the program the init
-// stage reports (PID 1's, cinit.c's report_job), until the init stage is
+// stage reports (PID 1's, cinit_pid1.c's report_job), until the init stage is
 // gone, then closes the socket. It does nothing before a Send.
 func (p *SpecPipe) Stops(onStop func(sig syscall.Signal)) {
 	if !p.sent {
