@@ -20,26 +20,8 @@ import (
 // nothing behind, and explain runs it so that it refuses what a launch
 // would.
 func (o Options) validate(pol profiles.Policy) (*plan, error) {
-	if err := o.Process.checkEnv(); err != nil {
+	if err := o.checkFlags(pol); err != nil {
 		return nil, err
-	}
-	if o.PreserveFDs < 0 {
-		return nil, fmt.Errorf("--preserve-fds %d: want 0 or more", o.PreserveFDs)
-	}
-	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
-		return nil, err
-	}
-	if err := checkExtraFiles(o.ExtraFiles); err != nil {
-		return nil, err
-	}
-	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
-		return nil, fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
-	}
-	if o.PTY && pol.Mode != ModeSandbox {
-		return nil, fmt.Errorf("--pty needs --mode sandbox (%s mode runs the program in place of omega-run, which is then not there to relay a terminal)", pol.Mode)
-	}
-	if h := o.Process.Hostname; len(h) > 64 || strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-		return nil, fmt.Errorf("--hostname %q: at most 64 bytes, without spaces or control characters", h)
 	}
 	if o.Workdir != "" {
 		o.Workdir = o.workdir()
@@ -57,23 +39,9 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--rlimit: %w", err)
 	}
-	cg, err := cgroups.ParseLimits(o.Process.Memory, o.Process.Pids, o.Process.CPUs)
-	if le := (*cgroups.LimitError)(nil); errors.As(err, &le) {
-		// Named by its flag, as the other settings are.
-		return nil, fmt.Errorf("--%s %q: %s", le.Limit, le.Value, le.Reason)
-	} else if err != nil {
+	cg, err := o.Process.cgroupLimits(pol.Mode)
+	if err != nil {
 		return nil, err
-	}
-	if !cg.IsZero() && pol.Mode == ModeRWX {
-		flag, value := "memory", o.Process.Memory
-		if value == "" {
-			flag, value = "pids", o.Process.Pids
-		}
-		if value == "" {
-			flag, value = "cpus", o.Process.CPUs
-		}
-		// Named first, so that the caller can say where it came from.
-		return nil, fmt.Errorf("--%s %s: --mode rwx runs the program with nothing in between to remove its cgroup afterwards (drop it, or use --mode sandbox or rx)", flag, value)
 	}
 	if err := checkDataDir(pol); err != nil {
 		return nil, err
@@ -89,6 +57,56 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 		policy: pol, workdir: o.Workdir, pwd: o.Workdir, explicitSeccomp: o.Seccomp != "", seccompProfile: prof, preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles,
 		process: o.Process, ids: ids, limits: limits, cgroup: cg, exitAfterRun: o.exitAfterRun, pty: o.PTY,
 	}, nil
+}
+
+// checkFlags checks the flags that need nothing looked up: the
+// environment, the fds to pass on, and what only sandbox mode has.
+func (o Options) checkFlags(pol profiles.Policy) error {
+	if err := o.Process.checkEnv(); err != nil {
+		return err
+	}
+	if o.PreserveFDs < 0 {
+		return fmt.Errorf("--preserve-fds %d: want 0 or more", o.PreserveFDs)
+	}
+	if err := checkPreservedFDs(o.PreserveFDs); err != nil {
+		return err
+	}
+	if err := checkExtraFiles(o.ExtraFiles); err != nil {
+		return err
+	}
+	if o.Process.Hostname != "" && pol.Mode != ModeSandbox {
+		return fmt.Errorf("--hostname needs --mode sandbox (%s mode has no uts namespace)", pol.Mode)
+	}
+	if o.PTY && pol.Mode != ModeSandbox {
+		return fmt.Errorf("--pty needs --mode sandbox (%s mode runs the program in place of omega-run, which is then not there to relay a terminal)", pol.Mode)
+	}
+	if h := o.Process.Hostname; len(h) > 64 || strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return fmt.Errorf("--hostname %q: at most 64 bytes, without spaces or control characters", h)
+	}
+	return nil
+}
+
+// cgroupLimits parses the cgroup limits, which rwx (mode) cannot have.
+func (p Process) cgroupLimits(mode Mode) (cgroups.Limits, error) {
+	cg, err := cgroups.ParseLimits(p.Memory, p.Pids, p.CPUs)
+	if le := (*cgroups.LimitError)(nil); errors.As(err, &le) {
+		// Named by its flag, as the other settings are.
+		return cg, fmt.Errorf("--%s %q: %s", le.Limit, le.Value, le.Reason)
+	} else if err != nil {
+		return cg, err
+	}
+	if !cg.IsZero() && mode == ModeRWX {
+		flag, value := "memory", p.Memory
+		if value == "" {
+			flag, value = "pids", p.Pids
+		}
+		if value == "" {
+			flag, value = "cpus", p.CPUs
+		}
+		// Named first, so that the caller can say where it came from.
+		return cg, fmt.Errorf("--%s %s: --mode rwx runs the program with nothing in between to remove its cgroup afterwards (drop it, or use --mode sandbox or rx)", flag, value)
+	}
+	return cg, nil
 }
 
 // checkExtraFiles refuses what the start would fail on, or pass on as
