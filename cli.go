@@ -171,34 +171,45 @@ func envSource(c *cli.Context, flag, env string) string {
 	return ""
 }
 
+// flagValues reads the run flags: the config file's value where a flag
+// was not set (file), and where it has no source (sources) its default,
+// not urfave/cli's "" or [""] from an empty variable.
+type flagValues struct {
+	c       flagView
+	file    map[string]any
+	sources map[string]string
+}
+
+func (f flagValues) str(name string) string {
+	if v, ok := f.file[name].(string); ok {
+		return v
+	}
+	if f.sources[name] == "default" {
+		return defaultValue(name)
+	}
+	return f.c.String(name)
+}
+
+func (f flagValues) list(name string) []string {
+	if v, ok := f.file[name].([]string); ok {
+		return v
+	}
+	switch f.sources[name] {
+	case "default":
+		return nil
+	case "env":
+		return envList(f.c.StringSlice(name))
+	}
+	return f.c.StringSlice(name)
+}
+
 // options builds the sandbox options from the run flags; file holds the
 // config file's values for flags that were not set, sources where each
 // flag's value came from (settings.sources).
 func options(cc *cli.Context, file map[string]any, sources map[string]string) (sandbox.Options, error) {
 	c := flagView{cc}
-	// A flag with no source has its default, not urfave/cli's "" or
-	// [""] from an empty variable.
-	str := func(name string) string {
-		if v, ok := file[name].(string); ok {
-			return v
-		}
-		if sources[name] == "default" {
-			return defaultValue(name)
-		}
-		return c.String(name)
-	}
-	list := func(name string) []string {
-		if v, ok := file[name].([]string); ok {
-			return v
-		}
-		switch sources[name] {
-		case "default":
-			return nil
-		case "env":
-			return envList(c.StringSlice(name))
-		}
-		return c.StringSlice(name)
-	}
+	f := flagValues{c, file, sources}
+	str, list := f.str, f.list
 	failClosed := c.Bool("fail-closed")
 	if v, ok := file["fail-closed"].(bool); ok {
 		failClosed = v
