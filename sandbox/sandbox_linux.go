@@ -234,11 +234,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 		p.workdir, p.changedDir = "", true
 	}
 	if p.policy.Mode == ModeRWX {
-		if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
-			logrus.Warn(w) // rwx refuses --fail-closed
-		}
-		logLaunch(p, false)
-		return 0, inPlace(plainSpec(p))
+		return 0, runRWX(p)
 	}
 	if p.pty {
 		if p.term, err = openPTY(); err != nil {
@@ -255,16 +251,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 			// The init stage starts now; the spec follows when ready, its
 			// warnings once the start shows which launch runs.
 			p.deferWarnings = true
-			return runSupervised(p, sandboxNamespaces(p), func() (*nsexec.Spec, []*stateSync, error) {
-				spec, _, err := specWith(p, "")
-				if err != nil {
-					return nil, nil, err
-				}
-				p.claude = watchClaudeFor(p)
-				p.gitScan.watchedElsewhere(p.claude)
-				syncs, err := programState(p, spec)
-				return spec, syncs, err
-			})
+			return runSupervised(p, sandboxNamespaces(p), specLater(p))
 		}
 	}
 	spec, ns, err := specWith(p, cause)
@@ -283,6 +270,30 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	p.claude = watchClaudeFor(p)
 	p.gitScan.watchedElsewhere(p.claude)
 	return runSupervised(p, ns, ready(spec, syncs))
+}
+
+// runRWX replaces this process with the program, plainly.
+func runRWX(p *plan) error {
+	if w := nprocRootWarning(p.limits, p.programUID()); w != "" {
+		logrus.Warn(w) // rwx refuses --fail-closed
+	}
+	logLaunch(p, false)
+	return inPlace(plainSpec(p))
+}
+
+// specLater computes the spec and copies the program's state in, while
+// the init stage starts (runSupervised).
+func specLater(p *plan) prepareFunc {
+	return func() (*nsexec.Spec, []*stateSync, error) {
+		spec, _, err := specWith(p, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		p.claude = watchClaudeFor(p)
+		p.gitScan.watchedElsewhere(p.claude)
+		syncs, err := programState(p, spec)
+		return spec, syncs, err
+	}
 }
 
 // programState applies a well-known tool's profile: it warns about state
