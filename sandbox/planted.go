@@ -35,30 +35,7 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 	if pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux" { // macOS's sandbox shares /tmp
 		paths = append(paths, pol.PrivateTmp())
 	}
-	type resolved struct {
-		real  string
-		links []string
-		err   error
-	}
-	res := make([]resolved, len(paths))
-	// Where a program may have written: every root, as named and as
-	// resolved now (a planted symlink among them is refused below, so a
-	// wrong answer here only ever adds refusals).
-	writable := append(slices.Clone(pol.Writable), "/tmp")
-	for i, p := range paths {
-		r := &res[i]
-		if real, ok := known[p]; ok {
-			r.real = real // checked before anything was created
-		} else {
-			r.real, r.links, r.err = safefile.ResolveLinks(p, false, dataDirLinkCheck(pol, p))
-			if r.err == nil {
-				r.err = confirmWalked(pol, p, r.real)
-			}
-		}
-		if r.err == nil {
-			writable = append(writable, r.real)
-		}
-	}
+	res, writable := resolveEach(pol, paths, known)
 	canon := map[string]string{"/tmp": "/tmp"}
 	named := len(pol.Writable) + 1
 	// Links inside the roots as named first, so that a planted root is
@@ -95,6 +72,38 @@ func resolveRoots(pol profiles.Policy, needTmp bool, known map[string]string) (m
 		}
 	}
 	return canon, nil
+}
+
+// resolvedRoot is a writable root resolved: its canonical path and the
+// links on the way, or why it could not be.
+type resolvedRoot struct {
+	real  string
+	links []string
+	err   error
+}
+
+// resolveEach resolves paths, those in known aside, and returns them with
+// where a program may have written: every root, as named and as resolved
+// now (a planted symlink among them is refused by the caller, so a wrong
+// answer here only ever adds refusals).
+func resolveEach(pol profiles.Policy, paths []string, known map[string]string) ([]resolvedRoot, []string) {
+	res := make([]resolvedRoot, len(paths))
+	writable := append(slices.Clone(pol.Writable), "/tmp")
+	for i, p := range paths {
+		r := &res[i]
+		if real, ok := known[p]; ok {
+			r.real = real // checked before anything was created
+		} else {
+			r.real, r.links, r.err = safefile.ResolveLinks(p, false, dataDirLinkCheck(pol, p))
+			if r.err == nil {
+				r.err = confirmWalked(pol, p, r.real)
+			}
+		}
+		if r.err == nil {
+			writable = append(writable, r.real)
+		}
+	}
+	return res, writable
 }
 
 // plantedIn returns the writable root that a symlink at link lies in, or
