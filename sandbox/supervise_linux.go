@@ -98,6 +98,13 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	if !p.exitAfterRun || syncs != nil || l.cg != nil {
 		sigs.stop()
 	}
+	afterRun(p, l, syncs)
+	return status, err
+}
+
+// afterRun is what follows the program's end: its cgroup emptied, the
+// warnings about what it left, its state copied back and reported.
+func afterRun(p *plan, l *launch, syncs []*stateSync) {
 	// Leftover processes end first: what they would write after the
 	// checks and the copy back would go unseen, or be lost.
 	l.cg.finish()
@@ -106,7 +113,6 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	}
 	syncOut(syncs) // now, for the report to name what goes home
 	reportClaude(p.claude, syncs)
-	return status, err
 }
 
 func syncOut(syncs []*stateSync) {
