@@ -118,7 +118,7 @@ static int on_writable_mount(int fd) {
 // host's, outside the new mounts, and through /proc/self/fd/N the program
 // would reach the host's tree above and below it — a hidden credential
 // store's contents, host sockets (the broker allows the host's mounts),
-// modes and times the read-only root keeps. mounts_linux.go's
+// modes and times the read-only root keeps. hostfds_linux.go's
 // refuseHostDirs is the Go stage's.
 void omega_refuse_host_dirs(const struct spec *s) {
 	static const char *const what[] = {"stdin", "stdout", "stderr"};
@@ -277,7 +277,7 @@ void omega_new_session_keyring(void) {
 // omega_install_profile installs the program's seccomp profile, after
 // its limits, which a custom profile may forbid setting (kill on
 // prlimit64): in the process that becomes the program, and in PID 1 once
-// it has forked that (cinit.c).
+// it has forked that (cinit_pid1.c).
 void omega_install_profile(const struct spec *s) {
 	if ((s->flags & F_SECCOMP) && !(s->flags & F_PLAIN))
 		omega_seccomp_install(s->bpf, s->bpf_len, s->seccomp_flags);

@@ -24,7 +24,7 @@ static int has_key(const char **list, uint32_t n, const char *kv) {
 	return 0;
 }
 
-// omega_program_env is init_linux.go's programEnv: the inherited environment
+// omega_program_env is env_linux.go's programEnv: the inherited environment
 // without the unset names and without keys the spec adds, then the
 // additions, of which the last with a key wins.
 char **omega_program_env(const struct spec *s, char **inherited) {

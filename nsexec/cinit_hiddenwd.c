@@ -107,8 +107,8 @@ void omega_refuse_hidden_wd(const struct spec *s) {
 }
 
 // TMP_WD_HINT says why a working directory in the host's /tmp is not
-// there, and what brings it in (init_linux.go's tmpWorkdirHint); not for
-// /tmp itself, which no grant brings in.
+// there, and what brings it in (entermounts_linux.go's tmpWorkdirHint);
+// not for /tmp itself, which no grant brings in.
 #define TMP_WD_HINT " (the sandbox's /tmp is its own: --allow-write . brings this directory into it)"
 
 // omega_back_to_wd goes back to the working directory wd (oldwd: an fd of

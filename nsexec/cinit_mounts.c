@@ -285,7 +285,7 @@ static int fresh_proc(const struct spec *s) {
 }
 
 // FILTER_MOUNT_HINT is said where a seccomp filter around omega-run may
-// be what refused the mount (init_linux.go's filterMountHint).
+// be what refused the mount (mounts_linux.go's filterMountHint).
 #define FILTER_MOUNT_HINT "a seccomp filter around omega-run may refuse mount (systemd's SystemCallFilter= without @mount: add it), or "
 
 // omega_setup_mounts is mounts_linux.go's setupMounts: the host root stays the
@@ -315,20 +315,21 @@ static void warn_host_proc(void) {
 }
 
 // ROOT_METADATA_GAP is what a root program has without the read-only
-// root (init_linux.go's rootMetadataGap): Landlock has no rights for
-// metadata, and root owns most files.
+// root (entermounts_linux.go's rootMetadataGap): Landlock has no rights
+// for metadata, and root owns most files.
 #define ROOT_METADATA_GAP                                                                                      \
 	"; the program runs as root, and Landlock does not stop chmod, utimes or xattrs: it may change the mode " \
 	"of any root-owned file (chmod 666 /etc/shadow); use --user"
 
 // FAIL_CLOSED_MOUNTS is --fail-closed's refusal of the fallback without
-// mounts (init_linux.go's failClosedMounts).
+// mounts (entermounts_linux.go's failClosedMounts).
 #define FAIL_CLOSED_MOUNTS                                                                                     \
 	"--fail-closed: mount namespace unusable (%s: %s): /proc, /dev, /run, /tmp and host sockets would be the " \
 	"host's, and nothing kept read-only"
 
-// tmpdir_first puts TMPDIR=/tmp before the spec's additions (init_linux.go's
-// enterMounts does the same), which the parent left out for the mounts.
+// tmpdir_first puts TMPDIR=/tmp before the spec's additions
+// (entermounts_linux.go's mountsRefused does the same), which the parent
+// left out for the mounts.
 static void tmpdir_first(struct spec *s) {
 	const char **v = omega_alloc(s->env.n + 1, sizeof *v); // n + 2 slots
 	v[0] = "TMPDIR=/tmp";
