@@ -54,6 +54,31 @@ func attack(action string, args []string) (bool, error) {
 			unix.PtraceDetach(pid)
 		}
 		return true, err
+	case "loop-add": // CONTROL N: LOOP_CTL_ADD through the loop-control node CONTROL, opened read-only
+		fd, err := unix.Open(args[0], unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return true, err
+		}
+		defer unix.Close(fd)
+		n, _ := strconv.Atoi(args[1])
+		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.LOOP_CTL_ADD, uintptr(n))
+		return true, errnoErr(errno)
+	case "nested-unmask": // DIR FILE
+		return true, nested("unmask-inner", args)
+	case "unmask-inner":
+		return true, unmaskInner(args)
+	case "nested-remount-write": // FILE
+		return true, nested("remount-inner", args)
+	case "remount-inner":
+		return true, remountInner(args)
+	}
+	return false, nil
+}
+
+// fileAttack runs the attempts on files: writes, truncation, modes,
+// attributes and inode flags, and a read, which prints what it got.
+func fileAttack(action string, args []string) (bool, error) {
+	switch action {
 	case "write": // open PATH for writing and write to it
 		f, err := os.OpenFile(args[0], os.O_WRONLY, 0)
 		if err != nil {
@@ -74,15 +99,6 @@ func attack(action string, args []string) (bool, error) {
 			unix.Close(fd)
 		}
 		return true, err
-	case "loop-add": // CONTROL N: LOOP_CTL_ADD through the loop-control node CONTROL, opened read-only
-		fd, err := unix.Open(args[0], unix.O_RDONLY|unix.O_CLOEXEC, 0)
-		if err != nil {
-			return true, err
-		}
-		defer unix.Close(fd)
-		n, _ := strconv.Atoi(args[1])
-		_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(fd), unix.LOOP_CTL_ADD, uintptr(n))
-		return true, errnoErr(errno)
 	case "chmod": // PATH MODE(octal)
 		m, _ := strconv.ParseUint(args[1], 8, 32)
 		return true, unix.Chmod(args[0], uint32(m))
@@ -90,14 +106,6 @@ func attack(action string, args []string) (bool, error) {
 		return true, unix.Setxattr(args[0], "user.omega", []byte("1"), 0)
 	case "chattr-nodump": // PATH: set the no-dump inode flag through a read-only fd
 		return true, setNodump(args[0])
-	case "nested-unmask": // DIR FILE
-		return true, nested("unmask-inner", args)
-	case "unmask-inner":
-		return true, unmaskInner(args)
-	case "nested-remount-write": // FILE
-		return true, nested("remount-inner", args)
-	case "remount-inner":
-		return true, remountInner(args)
 	case "create-mode": // PATH MODE(octal): create a file with that mode
 		m, _ := strconv.ParseUint(args[1], 8, 32)
 		fd, err := unix.Open(args[0], unix.O_CREAT|unix.O_WRONLY|unix.O_EXCL, uint32(m))

@@ -29,38 +29,74 @@ func main() {
 }
 
 func run(action string, args []string) error {
-	if known, err := attack(action, args); known {
-		return err
+	groups := []func(string, []string) (bool, error){
+		attack, fileAttack, sockets, ownSockets, systemd, ipc, hostGuard, jobs, terminal, network, restricted, process,
 	}
-	if known, err := sockets(action, args); known {
-		return err
+	for _, g := range groups {
+		if known, err := g(action, args); known {
+			return err
+		}
 	}
-	if known, err := systemd(action, args); known {
-		return err
-	}
-	if known, err := ipc(action, args); known {
-		return err
-	}
-	if known, err := hostGuard(action, args); known {
-		return err
-	}
-	if known, err := jobs(action, args); known {
-		return err
-	}
-	if known, err := terminal(action, args); known {
-		return err
-	}
+	return fmt.Errorf("unknown action %q", action)
+}
+
+// network runs the actions on the network: vsock, TCP, UDP, loopback.
+func network(action string, args []string) (bool, error) {
 	switch action {
 	case "vsock-listen": // PORT FILE: listen on vsock PORT until FILE appears
-		return vsockListen(args)
+		return true, vsockListen(args)
 	case "listen-unbound": // print the port listen() picks itself, then accept one connection
-		return listenUnbound()
+		return true, listenUnbound()
 	case "connect": // connect NETWORK ADDR
 		c, err := net.DialTimeout(args[0], args[1], 2*time.Second)
 		if err != nil {
-			return err
+			return true, err
 		}
-		return c.Close()
+		return true, c.Close()
+	case "loopback-up": // refuse unless lo is up
+		return true, loopbackUp()
+	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			return true, err
+		}
+		defer c.Close()
+		if _, err := c.WriteTo([]byte("x"), c.LocalAddr()); err != nil {
+			return true, err
+		}
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		_, _, err = c.ReadFrom(make([]byte, 1))
+		return true, err
+	}
+	return false, nil
+}
+
+// restricted runs a program under a restriction of the probe's own: a
+// Landlock ruleset or ABI, a seccomp filter, or what systemd would impose.
+func restricted(action string, args []string) (bool, error) {
+	switch action {
+	case "own-landlock": // DIR PROGRAM ARGS...: a Landlock ruleset of its own (write below DIR only), then exec PROGRAM
+		return true, ownLandlock(args)
+	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
+		return true, fakeABI(args)
+	case "seccomp-exec":
+		return true, seccompExec(args)
+	case "no-fork": // PROGRAM ARGS...: exec PROGRAM where no process can be created
+		return true, noForkExec(args)
+	case "restrict-namespaces": // PROGRAM ARGS...: exec PROGRAM where no namespace can be made (systemd's RestrictNamespaces=)
+		return true, restrictNamespaces(args)
+	case "refuse-userns": // ERRNO PROGRAM ARGS...: exec PROGRAM where clone and unshare of a user namespace fail with ERRNO
+		return true, refuseUserns(args)
+	case "restrict-families": // AF_X,AF_Y PROGRAM ARGS...: exec PROGRAM where socket() takes only those (systemd's RestrictAddressFamilies=)
+		return true, restrictFamilies(args)
+	}
+	return false, nil
+}
+
+// process runs the actions on signals, keyrings, cgroups and child
+// processes.
+func process(action string, args []string) (bool, error) {
+	switch action {
 	case "sigint-count": // print "ready", then one line per SIGINT for a second
 		ch := make(chan os.Signal, 16)
 		signal.Notify(ch, syscall.SIGINT)
@@ -71,57 +107,29 @@ func run(action string, args []string) error {
 			case <-ch:
 				fmt.Println("GOT-INT")
 			case <-end:
-				return nil
+				return true, nil
 			}
 		}
 	case "with-session-key": // DESC PAYLOAD PROGRAM ARGS...: run PROGRAM with that key in a new session keyring
-		return withSessionKey(args)
+		return true, withSessionKey(args)
 	case "read-session-key": // DESC: print the key's payload, found through the session keyring
-		return readSessionKey(args[0])
+		return true, readSessionKey(args[0])
 	case "into-cgroup": // DIR: start a child in the cgroup v2 directory DIR
-		return intoCgroup(args[0])
-	case "own-landlock": // DIR PROGRAM ARGS...: a Landlock ruleset of its own (write below DIR only), then exec PROGRAM
-		return ownLandlock(args)
-	case "landlock-abi": // N PROGRAM ARGS...: PROGRAM sees Landlock ABI N
-		return fakeABI(args)
+		return true, intoCgroup(args[0])
 	case "lose-parent": // PROGRAM ARGS...: SIGKILL PROGRAM while its init stage switches ids
-		return loseParent(args)
-	case "seccomp-exec":
-		return seccompExec(args)
+		return true, loseParent(args)
 	case "with-signals": // IGNORED BLOCKED PROGRAM ARGS...: exec with that signal state
-		return withSignals(args)
-	case "no-fork": // PROGRAM ARGS...: exec PROGRAM where no process can be created
-		return noForkExec(args)
-	case "restrict-namespaces": // PROGRAM ARGS...: exec PROGRAM where no namespace can be made (systemd's RestrictNamespaces=)
-		return restrictNamespaces(args)
-	case "refuse-userns": // ERRNO PROGRAM ARGS...: exec PROGRAM where clone and unshare of a user namespace fail with ERRNO
-		return refuseUserns(args)
-	case "restrict-families": // AF_X,AF_Y PROGRAM ARGS...: exec PROGRAM where socket() takes only those (systemd's RestrictAddressFamilies=)
-		return restrictFamilies(args)
-	case "loopback-up": // refuse unless lo is up
-		return loopbackUp()
-	case "udp-loopback": // a datagram to ourselves over 127.0.0.1
-		c, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			return err
-		}
-		defer c.Close()
-		if _, err := c.WriteTo([]byte("x"), c.LocalAddr()); err != nil {
-			return err
-		}
-		c.SetReadDeadline(time.Now().Add(2 * time.Second))
-		_, _, err = c.ReadFrom(make([]byte, 1))
-		return err
+		return true, withSignals(args)
 	case "subreaper": // PROG ARGS...: run PROG, then refuse if it left a process behind
-		return subreaper(args)
+		return true, subreaper(args)
 	case "kill": // kill PID SIGNAL
 		pid, _ := strconv.Atoi(args[0])
 		sig, _ := strconv.Atoi(args[1])
-		return syscall.Kill(pid, syscall.Signal(sig))
+		return true, syscall.Kill(pid, syscall.Signal(sig))
 	case "sigqueue": // sigqueue PID SIGNAL: as kill, with si_code SI_QUEUE
 		pid, _ := strconv.Atoi(args[0])
 		sig, _ := strconv.Atoi(args[1])
-		return sigqueue(pid, syscall.Signal(sig))
+		return true, sigqueue(pid, syscall.Signal(sig))
 	}
-	return fmt.Errorf("unknown action %q", action)
+	return false, nil
 }

@@ -20,33 +20,6 @@ import (
 // they run: each prints "ready", then waits for the test to bind HOST.
 func sockets(action string, args []string) (bool, error) {
 	switch action {
-	case "tcp-serve-self": // ADDR: listen on ADDR and connect to it, a test's own server
-		ln, err := net.Listen("tcp4", args[0])
-		if err != nil {
-			return true, err
-		}
-		defer ln.Close()
-		c, err := net.DialTimeout("tcp4", ln.Addr().String(), 2*time.Second)
-		if err != nil {
-			return true, err
-		}
-		return true, c.Close()
-	case "connect-unix-early": // PATH MS: connect from the first instant on, again and again for MS ms
-		ms, err := strconv.Atoi(args[1])
-		if err != nil {
-			return true, err
-		}
-		for end := time.Now().Add(time.Duration(ms) * time.Millisecond); ; {
-			fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
-			if err != nil {
-				return true, err
-			}
-			err = unix.Connect(fd, &unix.SockaddrUnix{Name: args[0]})
-			unix.Close(fd)
-			if err == nil || time.Now().After(end) {
-				return true, err
-			}
-		}
 	case "connect-unix-later": // HOST: connect once the test has bound it
 		if err := readyThenWait(args[0]); err != nil {
 			return true, err
@@ -77,6 +50,46 @@ func sockets(action string, args []string) (bool, error) {
 		return true, c.Close()
 	case "connect-race": // OWN HOST: connect while another thread flips the address
 		return true, connectRace(args[0], args[1])
+	case "dgram-recv": // PATH: bind a datagram socket at PATH (mode 777), say "ready", print "GOT MSG" of one datagram within 10 s
+		return true, dgramRecv(args[0])
+	case "stream-recv": // PATH: listen on PATH (mode 777), say "ready", print "GOT" when a connection comes within 10 s
+		return true, streamRecv(args[0])
+	}
+	return false, nil
+}
+
+// ownSockets runs the socket actions that need nothing of the test while
+// they run: the program's own servers, early connects, a datagram sent,
+// an io_uring set up.
+func ownSockets(action string, args []string) (bool, error) {
+	switch action {
+	case "tcp-serve-self": // ADDR: listen on ADDR and connect to it, a test's own server
+		ln, err := net.Listen("tcp4", args[0])
+		if err != nil {
+			return true, err
+		}
+		defer ln.Close()
+		c, err := net.DialTimeout("tcp4", ln.Addr().String(), 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
+	case "connect-unix-early": // PATH MS: connect from the first instant on, again and again for MS ms
+		ms, err := strconv.Atoi(args[1])
+		if err != nil {
+			return true, err
+		}
+		for end := time.Now().Add(time.Duration(ms) * time.Millisecond); ; {
+			fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+			if err != nil {
+				return true, err
+			}
+			err = unix.Connect(fd, &unix.SockaddrUnix{Name: args[0]})
+			unix.Close(fd)
+			if err == nil || time.Now().After(end) {
+				return true, err
+			}
+		}
 	case "send-dgram": // PATH: one datagram to PATH with sendto(2), no connect(2)
 		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
 		if err != nil {
@@ -84,10 +97,6 @@ func sockets(action string, args []string) (bool, error) {
 		}
 		defer unix.Close(fd)
 		return true, unix.Sendto(fd, []byte("through"), 0, &unix.SockaddrUnix{Name: args[0]})
-	case "dgram-recv": // PATH: bind a datagram socket at PATH (mode 777), say "ready", print "GOT MSG" of one datagram within 10 s
-		return true, dgramRecv(args[0])
-	case "stream-recv": // PATH: listen on PATH (mode 777), say "ready", print "GOT" when a connection comes within 10 s
-		return true, streamRecv(args[0])
 	case "own-socket-dgram": // PATH: a datagram to our own socket, via connect
 		return true, ownDgram(args[0])
 	case "own-socket-abstract": // NAME: listen in the abstract namespace and connect
