@@ -177,7 +177,9 @@ func TestErrorNamesSource(t *testing.T) {
 			t.Setenv(k, v)
 		}
 		for _, sub := range [][]string{nil, {"explain"}} {
-			args := append(append(slices.Clone(sub), c.args...), "--", "true")
+			// false, not true: where a refusal is broken, rwx execs the
+			// program in place of this test binary, which must then fail.
+			args := append(append(slices.Clone(sub), c.args...), "--", "false")
 			_, stderr, code := runCaptured(t, args...)
 			if code != 125 || !strings.Contains(stderr, c.want) {
 				t.Errorf("%v %q: exit %d, stderr %q; want 125 and %q", c.env, args, code, stderr, c.want)
