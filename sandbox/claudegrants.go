@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,6 +40,26 @@ var runners = []string{
 	"osascript", "npx", "bunx", "pnpx", "uvx", "pipx", "*",
 }
 
+// subRunners run any command given after one of their subcommands:
+// npm exec, docker run (as root, on the host), git -c alias.x='!sh'.
+var subRunners = map[string][]string{
+	"npm": {"exec", "x"}, "pnpm": {"exec", "dlx"}, "yarn": {"exec", "dlx"},
+	"uv": {"run", "tool"}, "poetry": {"run"}, "pipenv": {"run"}, "bundle": {"exec"},
+	"docker": {"run", "exec"}, "podman": {"run", "exec"}, "kubectl": {"exec", "run"},
+	"nix": {"run", "shell", "develop"}, "git": {"-c"},
+}
+
+// grantsSub reports whether what follows a subRunner's name in a rule
+// reaches one of subs: any arguments (git:*), a wildcard that could
+// begin one (npm e*), or one of them.
+func grantsSub(args, subs []string) bool {
+	if len(args) == 0 {
+		return false // the command alone, no arguments
+	}
+	lit, _, wild := strings.Cut(args[0], "*")
+	return slices.ContainsFunc(subs, func(s string) bool { return s == args[0] || wild && strings.HasPrefix(s, lit) })
+}
+
 // anyCommand reports whether a permission rule lets any command run: "Bash",
 // "Bash()", "Bash(*)", "Bash(:*)", or Bash with a runner first
 // ("Bash(sh -c:*)", "Bash(/usr/bin/python3:*)"), however the first word is
@@ -62,7 +83,7 @@ func anyCommand(rule string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	name, ok := commandName(words)
+	name, i, ok := commandName(words)
 	if !ok {
 		return false // only variables set: no command
 	}
@@ -70,25 +91,34 @@ func anyCommand(rule string) bool {
 		// A wildcard matches any text, so "s*" or "/usr/bin/p*" grants every
 		// runner its literal start could begin.
 		lit = lit[strings.LastIndexByte(lit, '/')+1:]
-		return slices.ContainsFunc(runners, func(r string) bool { return strings.HasPrefix(r, lit) })
+		begins := func(r string) bool { return strings.HasPrefix(r, lit) }
+		// It also matches spaces: "npm*" is "npm exec sh" too.
+		return slices.ContainsFunc(runners, begins) || slices.ContainsFunc(slices.Collect(maps.Keys(subRunners)), begins)
 	}
 	base := strings.TrimRight(filepath.Base(name), "0123456789.")
+	if subs, ok := subRunners[base]; ok {
+		return grantsSub(words[i+1:], subs)
+	}
 	return slices.Contains(runners, base) || slices.Contains(runners, name)
 }
 
 // commandName is the command a rule's words run as the shell reads them: past
 // the variables set before it (FOO=1 sh), without quotes or backslashes
 // ('sh', \sh), since Claude Code matches the rule against the command's text
-// and bash runs those as sh. ok is false where only variables are set.
-func commandName(words []string) (name string, ok bool) {
-	for _, w := range words {
-		w = strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(w)
+// and bash runs those as sh; i is its word's index. ok is false where only
+// variables are set.
+func commandName(words []string) (name string, i int, ok bool) {
+	for i, w := range words {
+		w = unquote(w)
 		if !isAssignment(w) {
-			return w, true
+			return w, i, true
 		}
 	}
-	return "", false
+	return "", 0, false
 }
+
+// unquote drops a word's quotes and backslashes, as the shell reads it.
+func unquote(w string) string { return strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(w) }
 
 // isAssignment reports whether a word sets a shell variable (NAME=value).
 func isAssignment(w string) bool {
