@@ -95,6 +95,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		}
 		warnings = append(warnings, mwarn...)
 	}
+	logWorkdirWarning(p, spec)
 	mounts := p.policy.Mode == ModeSandbox && cause == ""
 	pw := policyWarnings(p.policy, mounts, landlock.EffectiveABI(), p.programUID(), p.limits)
 	warnings = append(warnings, pw...)
@@ -131,12 +132,22 @@ func logGrantWarnings(p *plan, canon map[string]string) {
 		if w := pathWritableWarning(p.policy, os.Getenv("PATH"), launchWorkdir(p), canonReal); w != "" {
 			logrus.Warn(w) // the user's own grant, as above
 		}
-		if w := workdirWarning(p.policy, launchWorkdir(p), p.workdir != "" || p.changedDir, realPath); w != "" {
-			logrus.Warn(w) // usability, not enforcement
-		}
 	}
 	if w := logDenialsWarning(p.policy, landlock.EffectiveABI()); w != "" {
 		logrus.Warn(w) // diagnostics, not enforcement
+	}
+}
+
+// logWorkdirWarning says, to a terminal, that the program cannot write in
+// its working directory — unless the mount plan keeps that directory,
+// whose own warning says so and how to fix it (keepWorkdir).
+func logWorkdirWarning(p *plan, spec *nsexec.Spec) {
+	wd := launchWorkdir(p)
+	if !stderrTerminal() || spec.Mounts != nil && slices.Contains(spec.Mounts.Keep, realPath(wd)) {
+		return
+	}
+	if w := workdirWarning(p.policy, wd, p.workdir != "" || p.changedDir, realPath); w != "" {
+		logrus.Warn(w) // usability, not enforcement
 	}
 }
 

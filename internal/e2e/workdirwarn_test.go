@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,4 +92,27 @@ func workdirLine(out string) string {
 		}
 	}
 	return "(no workdir: line)"
+}
+
+// TestWorkdirKeptWarnedOnce: on a terminal, a working directory below the
+// host's /tmp, which sandbox mode keeps read-only, is named by one
+// warning, the kept directory's, that says how to make it writable: the
+// working directory's own said the same again.
+func TestWorkdirKeptWarnedOnce(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir, err := os.MkdirTemp("/tmp", "omega-e2e-kept-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			chownTree(t, dir, u)
+			w.dir = dir
+			out, code := onPty(t, w, "", "--", "/bin/sh", "-c", "echo ready")
+			if n := strings.Count(out, "--allow-write . "); !strings.Contains(out, "it is kept in the sandbox, read-only") || n != 1 {
+				t.Errorf("exit %d, output:\n%s\nwant the kept directory's warning alone (%d naming --allow-write .)", code, out, n)
+			}
+		})
+	}
 }
