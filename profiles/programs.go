@@ -109,7 +109,10 @@ var Programs = []Program{
 	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
 		Hints: []Hint{{For: []string{"go", "GOPATH"}, Text: "add --setenv GOPATH={ws}/go (go creates it)"},
 			{For: []string{"GOMODCACHE"}, Text: "add --setenv GOMODCACHE={ws}/go/pkg/mod (go creates it)"},
-			{For: []string{".cache/go-build", "GOCACHE"}, Text: "add --setenv GOCACHE={ws}/.cache/go-build (go creates it)"}}},
+			{For: []string{".cache/go-build", "GOCACHE"}, Text: "add --setenv GOCACHE={ws}/.cache/go-build (go creates it)"},
+			// What omega-run reads from go's own settings counts too
+			// (sandbox/goenv.go): set once, it silences this for good.
+			{Text: "or set them once for every launch with go env -w (run outside omega-run), which go and omega-run both read"}}},
 }
 
 // ClaudeStateName is Claude Code's state file in home, which names the

@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -50,5 +51,15 @@ func TestStatePaths(t *testing.T) {
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %v: got %v, want %v", c.prog, c.env, got, c.want)
 		}
+	}
+}
+
+// TestGoHintLastingFix: go's hint names the lasting fix, go env -w, which
+// omega-run reads as go does, besides the flags to paste on every launch.
+func TestGoHintLastingFix(t *testing.T) {
+	prog := ProgramFor("/usr/local/go/bin/go")
+	hint := prog.HintFor("/h/.omega/workspace", "/h", []string{"/h/go"}, func(string) string { return "" })
+	if !strings.Contains(hint, "--setenv GOPATH=") || !strings.HasSuffix(hint, "go env -w (run outside omega-run), which go and omega-run both read") {
+		t.Errorf("go's hint: %q", hint)
 	}
 }
