@@ -17,6 +17,18 @@ import (
 const claudeSaves = `f=${CLAUDE_CONFIG_DIR:-$HOME}/.claude.json
 printf '{"userID": "u", "saved": 1}\n' >"$f.tmp.$$" && mv "$f.tmp.$$" "$f" && echo claude-saved`
 
+// shellSessionWorld is u's world with a fake claude (claudeSaves) and
+// ~/.claude.json, and the command of a confined bash session in mode.
+func shellSessionWorld(t *testing.T, u user, mode string) (w *world, claude, state string, shell func(context.Context) *exec.Cmd) {
+	w = newWorld(t, u)
+	claude, state = fakeClaude(t, w, claudeSaves)
+	chownTree(t, w.home, u)
+	shell = func(ctx context.Context) *exec.Cmd {
+		return w.cmdOf(ctx, bin, "--mode", mode, "--", "/bin/bash", "--norc", "--noprofile")
+	}
+	return w, claude, state, shell
+}
+
 // TestClaudeInShellSession: claude started in a confined shell that a
 // person types into keeps its state, as `omega-run -- claude` does (the
 // shell gets CLAUDE_CONFIG_DIR and the sync); before, its writes to
@@ -27,12 +39,7 @@ func TestClaudeInShellSession(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				claude, state := fakeClaude(t, w, claudeSaves)
-				chownTree(t, w.home, u)
-				shell := func(ctx context.Context) *exec.Cmd {
-					return w.cmdOf(ctx, bin, "--mode", mode, "--", "/bin/bash", "--norc", "--noprofile")
-				}
+				w, claude, state, shell := shellSessionWorld(t, u, mode)
 				out, ps := onNewPtyTyped(t, 24, 80, claude+"\nexit\n", nil, shell, nil)
 				if b, _ := os.ReadFile(state); !strings.Contains(string(b), `"saved": 1`) || !strings.Contains(out, "claude-saved") {
 					t.Fatalf("claude in a confined shell session: ~/.claude.json %q after, want it saved; exit %d, terminal:\n%s", b, shellStatus(ps), out)
@@ -57,12 +64,7 @@ func TestShellSessionStateUntouchedQuiet(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				_, state := fakeClaude(t, w, claudeSaves)
-				chownTree(t, w.home, u)
-				shell := func(ctx context.Context) *exec.Cmd {
-					return w.cmdOf(ctx, bin, "--mode", mode, "--", "/bin/bash", "--norc", "--noprofile")
-				}
+				w, _, state, shell := shellSessionWorld(t, u, mode)
 				outside := func(*os.File) {
 					writeFile(t, state, `{"userID": "u", "outside": 1}`)
 				}
