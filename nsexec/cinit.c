@@ -41,7 +41,9 @@ void __attribute__((noreturn)) omega_exec_failed(const char *path, int e) {
 	char hint[512] = "";
 	if (e == ENOENT || e == ENOEXEC)
 		omega_exec_hint(path, e, hint, sizeof hint);
-	omega_die(e == ENOENT ? 127 : 126, "exec %s: %s%s", path, omega_errstr(e), hint);
+	char msg[2048];
+	snprintf(msg, sizeof msg, "exec %s: %s%s", path, omega_errstr(e), hint);
+	omega_die_line(e == ENOENT ? 127 : 126, NULL, msg); // as rx's: no "init: " (warn_linux.go's fatal)
 }
 
 // omega_ignore_signals gives the program, right before its execve, the signals

@@ -84,17 +84,27 @@ void omega_exec_hint(const char *path, int e, char *out, size_t size) {
 }
 
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...) {
-	// The last line: a stderr nobody reads drops it (as the Go side
-	// does) and the status stays code, where a process that is not its
-	// pid namespace's init (the child that execs the program) died of
-	// SIGPIPE.
-	signal(SIGPIPE, SIG_IGN);
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	log_line("error", "init", "init: ", msg);
+	omega_die_line(code, "init", msg);
+}
+
+// omega_die_line writes the last line, "omega-run: tag: msg" ("omega-run:
+// msg" with tag NULL, as a failed execve's, which reads as rx's), and
+// exits with code (warn_linux.go's fatal).
+void __attribute__((noreturn)) omega_die_line(int code, const char *tag, const char *msg) {
+	// The last line: a stderr nobody reads drops it (as the Go side
+	// does) and the status stays code, where a process that is not its
+	// pid namespace's init (the child that execs the program) died of
+	// SIGPIPE.
+	signal(SIGPIPE, SIG_IGN);
+	char prefix[64] = "";
+	if (tag)
+		snprintf(prefix, sizeof prefix, "%s: ", tag);
+	log_line("error", tag, prefix, msg);
 	_exit(code);
 }
 
@@ -150,7 +160,7 @@ static void json_put_raw(FILE *f, const char *s) {
 void omega_warn(const char *msg) { log_line("warning", "warning", "", msg); }
 
 // log_line writes one line in the parent's log format: "omega-run: tag:
-// msg", or with --log-format json a logrus-style object at level whose
+// msg" ("omega-run: msg" with tag NULL), or with --log-format json a logrus-style object at level whose
 // msg is json_prefix followed by msg.
 // utf8_len is the length of the well-formed UTF-8 sequence at s (RFC
 // 3629: no overlong forms, surrogates or code points past U+10FFFF, as
@@ -223,13 +233,13 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 	size_t size = 0;
 	FILE *f = open_memstream(&line, &size);
 	if (!f) {
-		dprintf(2, "omega-run: %s: %s\n", tag, msg); // a fatal error must not go unsaid
+		dprintf(2, "omega-run: %s%s%s\n", tag ? tag : "", tag ? ": " : "", msg); // a fatal error must not go unsaid
 		return;
 	}
 	if (!omega_log_json) {
 		// Control characters escaped, as main's terminalSafe does: paths
 		// in a message may be a confined program's choice.
-		fprintf(f, "omega-run: %s: ", tag);
+		fprintf(f, "omega-run: %s%s", tag ? tag : "", tag ? ": " : "");
 		omega_put_term_safe(f, msg);
 		fputc('\n', f);
 	} else {
@@ -252,6 +262,6 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 	if (fclose(f) == 0 && size > 0)
 		(void)!write(2, line, size);
 	else
-		dprintf(2, "omega-run: %s: %s\n", tag, msg);
+		dprintf(2, "omega-run: %s%s%s\n", tag ? tag : "", tag ? ": " : "", msg);
 	free(line);
 }

@@ -2,6 +2,7 @@ package nsexec
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -16,16 +17,28 @@ type warner struct{ json bool }
 
 func (w warner) warn(msg string) { w.line("warning", "warning", "", msg) }
 
-// fatal writes the init stage's last line, before it exits.
-func (w warner) fatal(err error) { w.line("error", "init", "init: ", err.Error()) }
+// fatal writes the init stage's last line, before it exits. A failed
+// execve reads as rx's ("omega-run: exec …"), which the launcher prints:
+// the same failure, and "init: " would tell the user nothing more.
+func (w warner) fatal(err error) {
+	if errors.As(err, new(*ExecError)) {
+		w.line("error", "", "", err.Error())
+		return
+	}
+	w.line("error", "init", "init: ", err.Error())
+}
 
-// line writes "omega-run: tag: msg", or a JSON object at level whose msg
-// is jsonPrefix followed by msg (cinit_errors.c's log_line).
+// line writes "omega-run: tag: msg" ("omega-run: msg" without a tag), or
+// a JSON object at level whose msg is jsonPrefix followed by msg
+// (cinit_errors.c's log_line).
 func (w warner) line(level, tag, jsonPrefix, msg string) {
 	if !w.json {
+		if tag != "" {
+			tag += ": "
+		}
 		// Escaped, as cinit_errors.c's log_line does: paths in a
 		// message may be a confined program's choice.
-		fmt.Fprintf(stderr.Writer, "omega-run: %s: %s\n", tag, termsafe.String(msg))
+		fmt.Fprintf(stderr.Writer, "omega-run: %s%s\n", tag, termsafe.String(msg))
 		return
 	}
 	line, _ := json.Marshal(map[string]string{

@@ -56,10 +56,17 @@ func TestExitCodes(t *testing.T) {
 		{"bad-rlimit", []string{"--rlimit", "nofile=lots", "--", "true"}, 125, "--rlimit"},
 		{"bad-setenv", []string{"--setenv", "NOEQUALS", "--", "true"}, 125, "KEY=VALUE"},
 	}
+	// The same failure reads the same in both modes: sandbox mode's
+	// exec failures had an "init: " of their own.
+	said := map[string]string{}
 	for _, mode := range confinedModes {
 		for _, c := range cases {
 			t.Run(mode+"/"+c.name, func(t *testing.T) {
 				r := w.run(append([]string{"--mode", mode}, c.args...)...)
+				if prev, ok := said[c.name]; ok && (c.code == 126 || c.code == 127) && prev != r.stderr {
+					t.Errorf("stderr = %q, want the other mode's %q", r.stderr, prev)
+				}
+				said[c.name] = r.stderr
 				if c.name == "bad-mode" {
 					r = w.run(c.args...)
 				}
