@@ -151,9 +151,9 @@ func TestErrorNamesSource(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, []string{"--config", config}, "omega-run: --allow-write /no/such/dir: no such file or directory (from config " + config + ")"},
-		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no/such/env"}, nil, "--allow-write /no/such/env: no such file or directory (from OMEGA_RUN_ALLOW_WRITE)"},
-		{nil, []string{"--allow-write", "/no/such/flag"}, "--allow-write /no/such/flag: no such file or directory\n"},
+		{nil, []string{"--config", config}, "omega-run: --allow-write /no/such/dir: no such file or directory (mkdir -p /no/such/dir creates it) (from config " + config + ")"},
+		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no/such/env"}, nil, "--allow-write /no/such/env: no such file or directory (mkdir -p /no/such/env creates it) (from OMEGA_RUN_ALLOW_WRITE)"},
+		{nil, []string{"--allow-write", "/no/such/flag"}, "--allow-write /no/such/flag: no such file or directory (mkdir -p /no/such/flag creates it)\n"},
 		{map[string]string{"OMEGA_SANDBOX_MODE": "zz"}, nil, `--mode: unknown mode "zz" (want one of sandbox, rx, rwx) (from OMEGA_SANDBOX_MODE)`},
 		{map[string]string{"OMEGA_RUN_SECCOMP": "/no/such.json"}, nil, "(from OMEGA_RUN_SECCOMP)"},
 		// A cgroup limit is named by its flag, as the others are, not by
@@ -170,7 +170,7 @@ func TestErrorNamesSource(t *testing.T) {
 		// Said once, where the setting is named.
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 		// A value that reads like a source is still followed by its own.
-		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no (from x"}, nil, "--allow-write /no (from x: no such file or directory (from OMEGA_RUN_ALLOW_WRITE)"},
+		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no (from x"}, nil, "--allow-write /no (from x: no such file or directory (mkdir -p '/no (from x' creates it) (from OMEGA_RUN_ALLOW_WRITE)"},
 	}
 	for _, c := range cases {
 		for k, v := range c.env {

@@ -136,7 +136,7 @@ func checkPaths(p profiles.Policy) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("--allow-write %s: %w", w, errors.Unwrap(err))
+			return fmt.Errorf("--allow-write %s: %w%s", w, errors.Unwrap(err), mkdirHint(w, err))
 		}
 		// A writable root is a directory: Landlock's directory rights and
 		// the sandbox's bind mount point both fail on a file.
@@ -212,4 +212,15 @@ func seccompFileError(file string, err error) error {
 		return fmt.Errorf("--seccomp %w", err)
 	}
 	return fmt.Errorf("--seccomp %s: %w", file, err)
+}
+
+// mkdirHint says how to create a missing --allow-write directory, which
+// Landlock and the sandbox's bind mount both need to exist: a new user's
+// --allow-write ./build failed with no word of it. Not for a dangling
+// symlink, where mkdir -p fails too.
+func mkdirHint(dir string, err error) string {
+	if _, lerr := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || lerr == nil {
+		return ""
+	}
+	return " (mkdir -p " + profiles.ShellWord(dir) + " creates it)"
 }

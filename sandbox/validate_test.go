@@ -22,7 +22,7 @@ func TestRefusedBeforeCreating(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"allow-write missing", Options{AllowWrite: []string{"/no/such/dir"}}, "--allow-write /no/such/dir: no such file or directory"},
+		{"allow-write missing", Options{AllowWrite: []string{"/no/such/dir"}}, "--allow-write /no/such/dir: no such file or directory (mkdir -p /no/such/dir creates it)"},
 		{"allow-write a file", Options{AllowWrite: []string{file}}, "not a directory"},
 		{"read-only missing", Options{ReadOnly: []string{"/no/such"}}, "--read-only /no/such: no such file"},
 		{"socket missing", Options{AllowSocket: []string{"/no/such.sock"}}, "--allow-socket /no/such.sock: no such file"},

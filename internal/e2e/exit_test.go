@@ -48,7 +48,7 @@ func TestExitCodes(t *testing.T) {
 		{"long-hostname", []string{"--hostname", strings.Repeat("h", 65), "--", "true"}, 125, "--hostname"}, // rx: needs --mode sandbox
 		{"bad-flag", []string{"--bogus", "--", "true"}, 125, "unknown flag --bogus"},
 		{"no-program", []string{}, 125, "no program given"},
-		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "/no/such/dir"},
+		{"missing-allow-write", []string{"--allow-write", "/no/such/dir", "--", "true"}, 125, "--allow-write /no/such/dir: no such file or directory (mkdir -p /no/such/dir creates it)"},
 		{"uncreatable-data-dir", []string{"--data-dir", "/proc/omega", "--", "true"}, 125, "cannot create"},
 		{"allow-write-file", []string{"--allow-write", notExec, "--", "true"}, 125, "--allow-write " + notExec + ": not a directory"},
 		{"allow-write-root", []string{"--allow-write", "/", "--", "true"}, 125, "rwx"},
