@@ -45,6 +45,10 @@ type Program struct {
 	// it needs from one launch to the next, so the fix is to grant the
 	// directory (--allow-write), not to move it and lose the login.
 	Grant bool
+	// Quiet are first arguments with which the tool prints and exits,
+	// writing no state ("" for none at all), so that no warning about
+	// where it writes state comes with them (WritesState).
+	Quiet []string
 }
 
 // Hint is one fix. For names the State entries and EnvDirs variables
@@ -102,6 +106,9 @@ var Programs = []Program{
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
 		Off:     []EnvDir{{"PIP_NO_CACHE_DIR", []string{".cache/pip"}}},
+		// Not pip list or pip show: their check for a newer pip writes
+		// the cache. pip alone prints its help.
+		Quiet: []string{"", "--version", "-V", "help", "--help", "-h"},
 		Hints: []Hint{
 			{For: []string{".cache/pip", "PIP_CACHE_DIR"}, Text: "add --setenv PIP_CACHE_DIR={ws}/.cache/pip (pip creates it)"},
 			{For: []string{".local/lib", ".local/bin", "PYTHONUSERBASE", "VIRTUAL_ENV"},
@@ -130,6 +137,17 @@ func ProgramFor(path string) *Program {
 		}
 	}
 	return nil
+}
+
+// WritesState tells whether the tool, run with args (those after its
+// name), may write its state: every command but those Quiet names, by the
+// first argument alone (pip -q --version is not told apart).
+func (p *Program) WritesState(args []string) bool {
+	first := ""
+	if len(args) > 0 {
+		first = args[0]
+	}
+	return !slices.Contains(p.Quiet, first)
 }
 
 // StatePaths returns the absolute state paths of p: State under home,

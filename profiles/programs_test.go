@@ -63,3 +63,33 @@ func TestGoHintLastingFix(t *testing.T) {
 		t.Errorf("go's hint: %q", hint)
 	}
 }
+
+// TestWritesState: a command that only prints and exits (pip --version,
+// pip help) writes no state, so its state warning is not given; every
+// other command, and every other tool's, may write it.
+func TestWritesState(t *testing.T) {
+	for _, c := range []struct {
+		prog string
+		args []string
+		want bool
+	}{
+		{"pip", []string{"--version"}, false},
+		{"pip", []string{"-V"}, false},
+		{"pip", []string{"help"}, false},
+		{"pip", []string{"help", "install"}, false},
+		{"pip", []string{"--help"}, false},
+		{"pip", []string{"-h"}, false},
+		{"pip", nil, false}, // pip alone prints its help
+		{"pip", []string{"install", "requests"}, true},
+		{"pip", []string{"list"}, true}, // its version check writes the cache
+		{"pip", []string{"install", "--help"}, true},
+		{"pip", []string{"-q", "--version"}, true}, // narrow: the first argument only
+		{"claude", nil, true},
+		{"go", []string{"help"}, true},
+		{"git", []string{"--version"}, true},
+	} {
+		if got := ProgramFor(c.prog).WritesState(c.args); got != c.want {
+			t.Errorf("%s %q: WritesState = %v, want %v", c.prog, c.args, got, c.want)
+		}
+	}
+}

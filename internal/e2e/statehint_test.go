@@ -136,6 +136,33 @@ func TestGitStateWarningTerminalOnly(t *testing.T) {
 	}
 }
 
+// TestPipQuietCommandsNoStateWarning: pip --version and pip help write
+// no state, so they get no warning about where pip writes it (they did,
+// on every launch); pip install still gets it. The pip here is a script
+// that prints its arguments: the warning is the launcher's, from the
+// program's name.
+func TestPipQuietCommandsNoStateWarning(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				pip := filepath.Join(w.extra, "pip")
+				writeFile(t, pip, "#!/bin/sh\necho \"pip $*\"\n")
+				os.Chmod(pip, 0o755)
+				for _, c := range []struct {
+					args []string
+					warn bool
+				}{{[]string{"--version"}, false}, {[]string{"help", "install"}, false}, {[]string{"install", "x"}, true}} {
+					r := w.run(append([]string{"--mode", mode, "--", pip}, c.args...)...)
+					if r.code != 0 || (stateLine(r.stderr) != "") != c.warn || r.stdout != "pip "+strings.Join(c.args, " ")+"\n" {
+						t.Errorf("pip %s: %+v; want it run, with the state warning: %v", c.args, r, c.warn)
+					}
+				}
+			})
+		}
+	}
+}
+
 // TestClaudeConfigDirSaid: with the user's own CLAUDE_CONFIG_DIR (a
 // second account's ~/.claude-work), Claude Code writes its sessions,
 // settings and state there, outside the writable set: every write failed
