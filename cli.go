@@ -262,6 +262,10 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return cli.Exit("omega-run: "+s.fromSource(err), sandbox.ExitLauncher)
 	}
+	all, _ := c.App.Metadata["args"].([]string)
+	if w := misplacedFlags(all, c.App); w != "" {
+		logrus.Warn(w) // the program's arguments stay as they are
+	}
 	args := c.Args().Slice()
 	status, err := s.opts.RunAndExit(args[0], args[1:]...) // runAction's return ends the process
 	if err != nil {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 	"github.com/xrash/smetrics"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // didYouMean is "; did you mean --NAME?" for a misspelled flag (an
@@ -130,4 +133,44 @@ func oneLetterOff(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// distinctiveFlags are omega-run's flags that a program is unlikely to
+// have too, so that one after the program's name was meant for omega-run
+// (omega-run claude --allow-write .). Not --mode, --net, --read-only,
+// --user, --hostname, --data-dir or --setenv (mkdir, docker, curl, etcd
+// and systemd-run have them), nor --seccomp (bwrap's and firejail's).
+var distinctiveFlags = []string{"allow-write", "allow-socket", "fail-closed", "writable-git-config", "log-denials"}
+
+// misplacedFlags is a warning naming omega-run's distinctive flags given
+// after the program's name, which go to the program as its arguments, or
+// "". Not when "--" comes before the program, which says the words after
+// it are the program's; nor after a "--" among the program's arguments.
+func misplacedFlags(args []string, app *cli.App) string {
+	end, _ := flagsEnd(args, app, func(string, bool) {})
+	if end >= len(args) || args[end] == "--" || app.Command(args[end]) != nil {
+		return ""
+	}
+	var found []string
+	for i := end + 1; i < len(args) && args[i] != "--"; i++ {
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+		if !strings.HasPrefix(args[i], "--") || !slices.Contains(distinctiveFlags, name) {
+			continue
+		}
+		word := args[i]
+		if !hasValue && takesValue(name, app.Flags) && i+1 < len(args) {
+			i++
+			word += " " + profiles.ShellWord(args[i])
+		}
+		found = append(found, word)
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	prog, them, it := profiles.ShellWord(args[end]), strings.Join(found, " "), "it"
+	if len(found) > 1 {
+		it = "them"
+	}
+	return "omega-run passes " + strings.Join(found, ", ") + " on to " + prog + ", as every word after the program's name: put " +
+		it + " before the program for omega-run (omega-run " + them + " " + prog + "), or -- before the program to pass " + it + " on without this warning"
 }
