@@ -114,7 +114,9 @@ void omega_refuse_hidden_wd(const struct spec *s) {
 // omega_back_to_wd goes back to the working directory wd (oldwd: an fd of
 // it from before the mounts; rc: omega_setup_mounts's) once the mounts
 // are in place, or, where the path leads elsewhere there, says so and
-// stays or starts where the program reaches nothing of the host's. It
+// stays or starts where the program reaches nothing of the host's; in a
+// tree the sandbox replaces, in the sandbox's own, saying nothing (the
+// launcher says it on a terminal: hiddenwd_linux.go's workdirGone). It
 // returns 0, or the errno (EXDEV: another directory) that kept it out.
 int omega_back_to_wd(struct spec *s, const char *wd, int oldwd, int rc) {
 	// The cwd still points into the mount tree from before the binds;
@@ -140,8 +142,8 @@ int omega_back_to_wd(struct spec *s, const char *wd, int oldwd, int rc) {
 		int priv = rc >= 0 ? omega_private_tree(s, wd) : 0;
 		const char *start = rw ? "starting in / (its mount could not be made read-only)" : "staying in it read-only";
 		if (priv == 2 && !rw && chdir(wd) == 0)
-			start = "starting in the sandbox's own (the host's sockets there are out of reach)";
-		else if (priv || rw) {
+			return e; // the sandbox's own
+		if (priv || rw) {
 			if (chdir("/") < 0)
 				omega_dief(errno, "chdir /");
 			if (!rw)

@@ -139,7 +139,8 @@ static int within(const char *path, const char *dir) {
 
 // omega_private_tree tells a working directory in a tree the sandbox replaces
 // with its own (the private /tmp, the fresh /run and a /var/run
-// directory, /dev, /proc): 2 for the tree itself, 1 below it, else 0.
+// directory, /dev/shm, /dev, /proc): 2 for the tree itself, 1 below it,
+// else 0.
 // The host's sockets there are not masked, so a program left in the
 // host's directory would reach those below it by relative paths (a
 // datagram: the broker sees only connect; the launcher keeps a
@@ -148,7 +149,7 @@ static int within(const char *path, const char *dir) {
 // hiddenwd_linux.go's privateTree.
 int omega_private_tree(const struct spec *s, const char *wd) {
 	const char *run = (s->flags & F_FRESH_RUN) ? "/run" : NULL, *var_run = run ? "/var/run" : NULL;
-	const char *trees[] = {s->tmp_from[0] ? "/tmp" : NULL, run, var_run, "/dev", "/proc"};
+	const char *trees[] = {s->tmp_from[0] ? "/tmp" : NULL, run, var_run, "/dev/shm", "/dev", "/proc"};
 	for (size_t i = 0; i < sizeof trees / sizeof *trees; i++)
 		if (trees[i] && within(wd, trees[i]))
 			return strcmp(wd, trees[i]) == 0 ? 2 : 1;

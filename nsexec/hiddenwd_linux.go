@@ -106,7 +106,8 @@ func hiddenWorkdirByPath(hidden []string) error {
 
 // privateTree tells a working directory in a tree the sandbox replaces
 // with its own (the private /tmp, the fresh /run and a /var/run
-// directory, /dev, /proc): 2 for the tree itself, 1 below it, else 0.
+// directory, /dev/shm, /dev, /proc): 2 for the tree itself, 1 below it,
+// else 0.
 // The host's sockets there are not masked, so a program left in the
 // host's directory would reach those below it by relative paths (a
 // datagram: the broker sees only connect; the launcher keeps a
@@ -117,7 +118,7 @@ func privateTree(s *Spec, wd string) int {
 	for _, t := range []struct {
 		dir string
 		on  bool
-	}{{"/tmp", s.Mounts.TmpFrom != ""}, {"/run", s.Mounts.FreshRun}, {"/var/run", s.Mounts.FreshRun}, {"/dev", true}, {"/proc", true}} {
+	}{{"/tmp", s.Mounts.TmpFrom != ""}, {"/run", s.Mounts.FreshRun}, {"/var/run", s.Mounts.FreshRun}, {"/dev/shm", true}, {"/dev", true}, {"/proc", true}} {
 		switch {
 		case !t.on:
 		case wd == t.dir:
@@ -132,8 +133,11 @@ func privateTree(s *Spec, wd string) int {
 // workdirGone handles a working directory that the new mount tree does
 // not show (cwdErr says why): the program stays in the old one, or starts
 // in / where that could not be made read-only or lies below a tree the
-// sandbox replaces (the sandbox's own where it is that tree: privateTree),
-// and a warning says which.
+// sandbox replaces, and a warning says which; or, where it is that tree
+// (privateTree), it starts in the sandbox's own, as a user started in
+// /tmp expects, which the launcher says on a terminal only
+// (sandbox/ownworkdir_linux.go): a warning on every launch from /tmp was
+// noise.
 // mounted: the sandbox's mounts are all there.
 func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) error {
 	if wd == "" {
@@ -150,7 +154,7 @@ func workdirGone(s *Spec, w *warner, wd string, cwdErr error, mounted bool) erro
 	}
 	switch rw := mounted && unix.Statfs(".", &st) == nil && st.Flags&unix.ST_RDONLY == 0; {
 	case priv == 2 && !rw && os.Chdir(wd) == nil:
-		stay = "starting in the sandbox's own (the host's sockets there are out of reach)"
+		return nil
 	case priv != 0 || rw:
 		if err := os.Chdir("/"); err != nil {
 			return err

@@ -19,6 +19,9 @@ func TestPrivateTree(t *testing.T) {
 		{shared, "/var/run/x", 0},
 		{private, "/dev", 2},
 		{private, "/dev/shm/x", 1},
+		{private, "/dev/shm", 2}, // the sandbox's own tmpfs
+		{shared, "/dev/shm", 2},
+		{private, "/dev/shmx", 1},
 		{private, "/proc", 2},
 		{private, "/proc/42/task", 1},
 		{private, "/procfs", 0},

@@ -183,6 +183,11 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	// fallback) /tmp and /run are the host's and the grant holds.
 	moved := envHidden(p.policy, launchWorkdir(p))
 	p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
+	if stderrTerminal() { // usability, not enforcement: an agent's every command from /tmp is not told
+		if n := ownWorkdirNote(plan, realPath(launchWorkdir(p)), p.policy.PrivateTmp()); n != "" {
+			p.nsNotes = append(p.nsNotes, n)
+		}
+	}
 	// The gaps of the socket masks and the broker's: the fallback found
 	// at the clone has neither (sayPending).
 	p.nsOnly = append(p.nsOnly, slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !socketGap(w) })...)

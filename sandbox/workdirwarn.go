@@ -16,13 +16,17 @@ import (
 // write. /dev/shm is writable to every confined program on Linux
 // (landlock.DeviceDirs), though not a root of the policy: in rx it is
 // the host's; in sandbox mode it is the sandbox's own, and the program
-// started there starts in / instead (nsexec's privateTree), which it may
-// not write. real resolves symlinks.
+// started in /dev/shm itself starts in the sandbox's own (nsexec's
+// privateTree), below it in /, which it may not write. real resolves
+// symlinks.
 func workdirWritable(pol profiles.Policy, wd string, real func(string) string) bool {
 	if pol.Mode == profiles.ModeRWX {
 		return true
 	}
 	ownTmp := pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux"
+	if ownTmp && wd == "/dev/shm" {
+		return true
+	}
 	for _, ro := range pol.ReadOnly {
 		if pol.Mode == profiles.ModeSandbox && (profiles.Within(wd, ro) || profiles.Within(wd, real(ro))) {
 			return false

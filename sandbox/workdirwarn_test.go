@@ -31,7 +31,7 @@ func TestWorkdirWarning(t *testing.T) {
 		{name: "the host's /tmp in sandbox mode", wd: "/tmp/x", want: "/tmp/x is outside"},
 		{name: "the host's /tmp in rx", wd: "/tmp/x", mode: profiles.ModeRX},
 		{name: "/tmp itself in sandbox mode: the sandbox's own", wd: "/tmp"},
-		{name: "/dev/shm in sandbox mode: no grant reaches it", wd: "/dev/shm"},
+		{name: "/dev/shm itself in sandbox mode: the sandbox's own", wd: "/dev/shm"},
 		{name: "below /dev/shm in sandbox mode", wd: "/dev/shm/x"},
 		{name: "/dev/shm in rx: the host's, writable", wd: "/dev/shm", mode: profiles.ModeRX},
 		{name: "/run in sandbox mode: --allow-write /run makes it writable", wd: "/run", want: "add --allow-write ."},

@@ -51,32 +51,42 @@ func TestWorkdirWarning(t *testing.T) {
 	}
 }
 
-// TestWorkdirWarningPrivateTrees: started in /tmp, sandbox mode's program
-// starts in the sandbox's own /tmp and writes there, so no launch warning
-// says it cannot (nor that --allow-write ., which changes nothing there,
-// would let it). Started in /dev/shm it starts in / in sandbox mode,
-// where no grant helps, and in rx it writes the host's /dev/shm.
+// TestWorkdirWarningPrivateTrees: started in /tmp or /dev/shm, sandbox
+// mode's program starts in the sandbox's own, and writes there, so no
+// launch warning says it cannot (nor that --allow-write ., which changes
+// nothing there, would let it). On a terminal one line says whose
+// directory it is; through a pipe nothing is said: every launch from
+// /tmp warned "is not visible in the sandbox", and from /dev/shm the
+// program started in /, where it could write nothing. In rx it writes
+// the host's /dev/shm, and nothing is said.
 func TestWorkdirWarningPrivateTrees(t *testing.T) {
 	const sign = "is outside the writable set"
-	const script = "echo ready; touch omega-e2e-wd.$$ && rm omega-e2e-wd.$$ && echo wrote"
+	const script = "echo ready; pwd; touch omega-e2e-wd.$$ && rm omega-e2e-wd.$$ && echo wrote"
 	for _, u := range users {
-		for _, c := range []struct{ mode, dir, explained string }{
-			{"sandbox", "/tmp", "(writable)"},
-			{"sandbox", "/dev/shm", "(not writable)"},
-			{"rx", "/dev/shm", "(writable)"},
+		for _, c := range []struct{ mode, dir, note string }{
+			{"sandbox", "/tmp", "working directory /tmp: the program starts in the sandbox's own /tmp"},
+			{"sandbox", "/dev/shm", "working directory /dev/shm: the program starts in the sandbox's own /dev/shm"},
+			{"rx", "/dev/shm", ""},
 		} {
 			t.Run(u.name+"/"+c.mode+c.dir, func(t *testing.T) {
 				w := newWorld(t, u)
 				w.dir = c.dir
 				out, code := onPty(t, w, "", "--mode", c.mode, "--", "/bin/sh", "-c", script)
-				if strings.Contains(out, sign) || strings.Contains(out, "--allow-write . to let it") {
-					t.Errorf("on a terminal: exit %d, output:\n%s\nwant no warning that the directory is not writable", code, out)
+				if strings.Contains(out, sign) || strings.Contains(out, "--allow-write . to let it") || strings.Contains(out, "not visible") {
+					t.Errorf("on a terminal: exit %d, output:\n%s\nwant no warning that the directory is not writable or visible", code, out)
 				}
-				if wrote := strings.Contains(out, "wrote"); wrote != (c.explained == "(writable)") {
-					t.Errorf("exit %d, output:\n%s\nwant a write exactly where explain says %s", code, out, c.explained)
+				if code != 0 || !strings.Contains(out, "\n"+c.dir+"\r\n") || !strings.Contains(out, "wrote") {
+					t.Errorf("on a terminal: exit %d, output:\n%s\nwant the program started in %s, writing there", code, out, c.dir)
 				}
-				r := w.run("explain", "--mode", c.mode)
-				if line := "workdir:     " + c.dir + "  " + c.explained + "\n"; !strings.Contains(r.stdout, line) {
+				if n := strings.Count(out, "working directory"); c.note != "" && (n != 1 || !strings.Contains(out, c.note)) || c.note == "" && n != 0 {
+					t.Errorf("on a terminal: output:\n%s\nwant the note %q alone", out, c.note)
+				}
+				r := w.run("--mode", c.mode, "--", "/bin/sh", "-c", script)
+				if r.code != 0 || r.stdout != "ready\n"+c.dir+"\nwrote\n" || strings.Contains(r.stderr, "working directory") {
+					t.Errorf("through a pipe: %+v, want the write and no word about the working directory", r)
+				}
+				r = w.run("explain", "--mode", c.mode)
+				if line := "workdir:     " + c.dir + "  (writable)\n"; !strings.Contains(r.stdout, line) {
 					t.Errorf("explain: %q, want %q", workdirLine(r.stdout), line)
 				}
 			})
