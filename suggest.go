@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -145,10 +146,11 @@ var distinctiveFlags = []string{"allow-write", "allow-socket", "fail-closed", "w
 // misplacedFlags is a warning naming omega-run's distinctive flags given
 // after the program's name, which go to the program as its arguments, or
 // "". Not when "--" comes before the program, which says the words after
-// it are the program's; nor after a "--" among the program's arguments.
+// it are the program's; nor after a "--" among the program's arguments;
+// nor when the program is omega-run again, whose flags they are.
 func misplacedFlags(args []string, app *cli.App) string {
 	end, _ := flagsEnd(args, app, func(string, bool) {})
-	if end >= len(args) || args[end] == "--" || app.Command(args[end]) != nil {
+	if end >= len(args) || args[end] == "--" || app.Command(args[end]) != nil || filepath.Base(args[end]) == app.Name {
 		return ""
 	}
 	var found []string

@@ -30,6 +30,7 @@ func TestMisplacedFlags(t *testing.T) {
 		{[]string{"claude", "--allow-writes", "."}, ""},
 		{[]string{"--allow-write", ".", "claude"}, ""},
 		{[]string{"explain", "--allow-write", "."}, ""},
+		{[]string{"/usr/bin/omega-run", "--allow-write", ".", "claude"}, ""}, // nested: its own flags
 	} {
 		got := misplacedFlags(append([]string{"omega-run"}, c.args...), app)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
