@@ -1,6 +1,11 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
 
 // urfave/cli computes a flag's names on every Names() call by running a
 // regexp over them (FlagNames), and on every start its runFlagActions asks
@@ -8,7 +13,9 @@ import "github.com/urfave/cli/v2"
 // flag before it: with omega-run's ~30 flags that is ~600 regexp runs,
 // about a tenth of the launcher's own CPU (bench/PROFILE.md §3). These
 // wrappers answer Names() from a copy taken once; everything else is the
-// wrapped flag's own method.
+// wrapped flag's own method. The copy is taken without the regexp where
+// it would change nothing (flagNames): newApp wraps the flags of three
+// commands at every start, ~90 regexp runs again.
 
 type stringFlag struct {
 	*cli.StringFlag
@@ -44,18 +51,30 @@ func withNamesOnce(flags []cli.Flag) []cli.Flag {
 	for i, f := range flags {
 		switch f := f.(type) {
 		case *cli.StringFlag:
-			out[i] = &stringFlag{f, f.Names()}
+			out[i] = &stringFlag{f, flagNames(f.Name, f.Aliases)}
 		case *cli.StringSliceFlag:
-			out[i] = &stringSliceFlag{f, f.Names()}
+			out[i] = &stringSliceFlag{f, flagNames(f.Name, f.Aliases)}
 		case *cli.BoolFlag:
-			out[i] = &boolFlag{f, f.Names()}
+			out[i] = &boolFlag{f, flagNames(f.Name, f.Aliases)}
 		case *cli.IntFlag:
-			out[i] = &intFlag{f, f.Names()}
+			out[i] = &intFlag{f, flagNames(f.Name, f.Aliases)}
 		default:
 			out[i] = f
 		}
 	}
 	return out
+}
+
+// flagNames is cli.FlagNames(name, aliases): its regexp ("[, ]+.*")
+// removes nothing from a part without a comma or a space, and the part
+// that has one is left to it.
+func flagNames(name string, aliases []string) []string {
+	if strings.ContainsAny(name, ", ") || slices.ContainsFunc(aliases, func(a string) bool {
+		return strings.ContainsAny(a, ", ")
+	}) {
+		return cli.FlagNames(name, aliases)
+	}
+	return append([]string{name}, aliases...)
 }
 
 // unwrapFlag returns the urfave/cli flag inside a wrapper, for code that
