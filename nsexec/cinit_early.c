@@ -149,6 +149,21 @@ static void like_go(void) {
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 }
 
+// proc_is_ours tells whether /proc is this pid namespace's, as sandbox's
+// usernsUnavailable asks: in another's (unshare -pf without --mount-proc)
+// /proc/<pid> of the init stage names another process, whose id maps the
+// helper would write (a process there fresh in its own user namespace
+// takes them), or none.
+static int proc_is_ours(void) {
+	char link[32], self[32];
+	ssize_t n = readlink("/proc/self", link, sizeof link - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = 0;
+	snprintf(self, sizeof self, "%d", (int)getpid());
+	return strcmp(link, self) == 0;
+}
+
 // run_helper clones the init stage, sends its pid, writes its maps and
 // lets it go on. Its exit status says whether all of that worked.
 static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int back[2], uid_t uid, gid_t gid,
@@ -156,6 +171,8 @@ static void __attribute__((noreturn)) run_helper(int spec[2], int ids[2], int ba
 	// Only the launcher may hold the write end: EOF means it is gone.
 	close(spec[1]);
 	close(back[0]);
+	if (!proc_is_ours())
+		_exit(3);
 	// A raw clone: the C library's fork cannot take namespace flags. The
 	// child's C library still holds the helper's thread id (musl uses it
 	// for raise and as the owner of stdio and mutex locks): nothing in

@@ -67,3 +67,33 @@ func TestFallbackNoProc(t *testing.T) {
 		})
 	}
 }
+
+// TestEarlyStartForeignProc: in a /proc of another pid namespace the
+// early start's /proc/<pid> of its init stage names another process. When
+// that one has a user namespace of its own with no id maps yet, the maps
+// were written to it, the start looked ready, and the launch relied on
+// the launcher's own look at /proc. Here it is a process the caller
+// owns: its maps stay unwritten, and the fallback names the /proc.
+func TestEarlyStartForeignProc(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			asRoot := *w
+			asRoot.u = rootUser // unshare -p needs root; setpriv makes the caller u again
+			as := fmt.Sprintf("setpriv --reuid=%d --regid=%d --clear-groups", u.uid, u.gid)
+			// pids 2 and 3 in a pid namespace with its own /proc, each in
+			// a user namespace of its own; the launcher in a pid namespace
+			// below, whose init stage is pid 3 there.
+			script := as + ` unshare -U sleep 60 & ` + as + ` unshare -U sleep 60 &
+own() { [ "$(readlink /proc/$1/ns/user)" != "$(readlink /proc/1/ns/user)" ]; }
+until own 2 && own 3; do :; done
+unshare -pf ` + as + ` "$@"
+echo "maps: $(cat /proc/2/uid_map /proc/3/uid_map)"`
+			r := asRoot.runProg("unshare", "-m", "-p", "-f", "--mount-proc", "/bin/sh", "-c", script, "sh",
+				bin, "--", "/bin/sh", "-c", "echo ran")
+			if r.stdout != "ran\nmaps: \n" || !strings.Contains(r.stderr, "/proc is not this pid namespace's") {
+				t.Errorf("want the program run, the /proc cause named and no id map written: %+v", r)
+			}
+		})
+	}
+}
