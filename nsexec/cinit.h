@@ -31,9 +31,11 @@ char *omega_spec_describe(const unsigned char *buf, size_t len);
 // omega_early_start is called by the omega-run CLI's constructor (and no
 // other binary's): for a command line that will most likely run a program
 // in sandbox mode, it starts the init stage in its namespaces before the
-// Go runtime does (cinit_early.c). omega_early_take hands it to Go once
-// (pid of the init stage, write end of its spec pipe), and returns 0 when
-// there is none; omega_early_drop kills and reaps one not taken. It then
+// Go runtime does (cinit_early.c). omega_early_ready waits for it and
+// tells whether one is ready (its namespaces made, its maps written
+// through a /proc of this pid namespace); omega_early_take hands it to Go
+// once (pid of the init stage, write end of its spec pipe), and returns 0
+// when there is none; omega_early_drop kills and reaps one not taken. It then
 // has the Go runtime start with one P where the environment lets it lend
 // a slot (one_proc in cinit_early.c; omega_early_env_restore).
 void omega_early_start(int argc, char **argv, char **envp);
@@ -77,6 +79,7 @@ int omega_secure_exec(void);
 #endif
 // omega_early_wanted is omega_early_start's decision, for a test.
 int omega_early_wanted(int argc, char **argv, char **envp);
+int omega_early_ready(void);
 int omega_early_take(int *pid, int *spec_fd);
 void omega_early_drop(void);
 // omega_early_env_restore gives back the environment entry the

@@ -45,6 +45,7 @@
 static pid_t helper = -1;      // the helper, until reaped
 static int spec_w = -1;        // the launcher's end of the init stage's spec socket
 static int pid_r = -1;         // the helper sends the init stage's pid here
+static pid_t ready_pid = -1;   // the init stage, once the helper said it may go on
 
 static int write_file(const char *path, const char *text) {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -153,7 +154,8 @@ static void like_go(void) {
 // usernsUnavailable asks: in another's (unshare -pf without --mount-proc)
 // /proc/<pid> of the init stage names another process, whose id maps the
 // helper would write (a process there fresh in its own user namespace
-// takes them), or none.
+// takes them), or none. A ready start is what the launcher takes for
+// the answer (omega_early_ready).
 static int proc_is_ours(void) {
 	char link[32], self[32];
 	ssize_t n = readlink("/proc/self", link, sizeof link - 1);
@@ -349,9 +351,11 @@ static int read_full(int fd, void *buf, size_t n) {
 	return got == (ssize_t)n ? 0 : -1;
 }
 
-int omega_early_take(int *pid, int *spec_fd) {
+// early_wait waits for the helper: afterwards ready_pid is the init stage
+// ready to take, or -1 (none was started, or it is killed and reaped).
+static void early_wait(void) {
 	if (helper < 0)
-		return 0;
+		return;
 	pid_t c = -1;
 	char ok = 0;
 	int have_pid = read_full(pid_r, &c, sizeof c) == 0;
@@ -363,10 +367,8 @@ int omega_early_take(int *pid, int *spec_fd) {
 		;
 	helper = -1;
 	if (ready) {
-		*pid = c;
-		*spec_fd = spec_w;
-		spec_w = -1;
-		return 1;
+		ready_pid = c;
+		return;
 	}
 	if (have_pid) {
 		kill(c, SIGKILL);
@@ -374,7 +376,22 @@ int omega_early_take(int *pid, int *spec_fd) {
 	}
 	close(spec_w);
 	spec_w = -1;
-	return 0;
+}
+
+int omega_early_ready(void) {
+	early_wait();
+	return ready_pid > 0;
+}
+
+int omega_early_take(int *pid, int *spec_fd) {
+	early_wait();
+	if (ready_pid <= 0)
+		return 0;
+	*pid = ready_pid;
+	*spec_fd = spec_w;
+	ready_pid = -1;
+	spec_w = -1;
+	return 1;
 }
 
 void omega_early_drop(void) {

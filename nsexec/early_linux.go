@@ -40,6 +40,17 @@ func Prestarted(ns Namespaces, keepFDs int, fits bool) (pid int, pipe *SpecPipe,
 	return int(cpid), newSpecPipe(int(fd), ns, keepFDs), true
 }
 
+// PrestartReady waits for the init stage the constructor started and
+// tells whether it is ready to take: its user, mount, pid, ipc and uts
+// namespaces made, its id maps written through a /proc that the helper
+// found to be this pid namespace's. What sandbox's cheap signs of
+// unavailable user namespaces ask is then answered.
+func PrestartReady() bool {
+	early.Lock()
+	defer early.Unlock()
+	return C.omega_early_ready() != 0
+}
+
 // DropPrestarted kills and reaps the init stage the constructor started,
 // unless Prestarted took it: before the launcher execs in place or exits.
 func DropPrestarted() {

@@ -9,5 +9,8 @@ const CInit = false
 // Prestarted: only the C init stage can be started before the Go runtime.
 func Prestarted(Namespaces, int, bool) (int, *SpecPipe, bool) { return 0, nil, false }
 
+// PrestartReady: nothing is started before the Go runtime.
+func PrestartReady() bool { return false }
+
 // DropPrestarted: there is nothing to drop.
 func DropPrestarted() {}

@@ -260,7 +260,13 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	}
 	cause := ""
 	if p.policy.Mode == ModeSandbox {
-		if cause = usernsUnavailable(); cause == "" {
+		// A ready early start has answered what usernsUnavailable asks:
+		// it made the namespaces, and wrote the id maps through a /proc
+		// it checked as this pid namespace's (nsexec/cinit_early.c).
+		if !nsexec.PrestartReady() {
+			cause = usernsUnavailable()
+		}
+		if cause == "" {
 			if err := initPids(p.cgroup.Pids); err != nil {
 				return 0, launcherErr(err)
 			}

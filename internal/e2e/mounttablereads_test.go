@@ -40,6 +40,39 @@ func TestMountTableReadsPerLaunch(t *testing.T) {
 	}
 }
 
+// TestUsernsSignsReadOnce: a sandbox launch whose init stage the CLI's
+// constructor started has what the cheap signs of unavailable user
+// namespaces ask answered by that start (TestEarlyStartForeignProc has
+// the /proc it relies on); its own process reads no /proc/sys for them,
+// and without the early start (the Go init stage) it still does.
+func TestUsernsSignsReadOnce(t *testing.T) {
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("needs strace")
+	}
+	want := 0
+	if os.Getenv("OMEGA_E2E_TAGS") == "omega_goinit" {
+		want = 1
+	}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			trace := filepath.Join(w.outside, "trace")
+			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone", "-o", trace}, "--", "/bin/true")
+			if r.code != 0 {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+			data, err := os.ReadFile(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := launcherOpens(string(data), "/proc/sys/user/max_user_namespaces"); n != want {
+				t.Errorf("the launcher's process opened /proc/sys/user/max_user_namespaces %d times; want %d", n, want)
+			}
+		})
+	}
+}
+
 // launcherOpens counts the opens of path in an strace -f log (execve,
 // open, openat, clone) by the threads of the process that made the first
 // execve, the launcher: the early start's helper, a process of its own,
