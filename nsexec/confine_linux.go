@@ -6,7 +6,6 @@ import (
 	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/omega-run/omega-run/landlock"
@@ -129,6 +128,10 @@ func becomeUser(u *Credentials) error {
 // dropBounding empties this thread's bounding set. It can only shrink with
 // CAP_SETPCAP, which an unprivileged rx caller lacks; its bounding set then
 // stays as the kernel gave it, which grants nothing under no_new_privs.
+// The kernel answers EINVAL for the first number past its last capability
+// (cap_valid), which ends the loop: no cap_last_cap to read (an open and
+// a read of /proc/sys right before rx's execve), and none to miss where
+// /proc/sys is not mounted.
 func dropBounding() error {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
@@ -138,12 +141,12 @@ func dropBounding() error {
 	if data[0].Effective&(1<<unix.CAP_SETPCAP) == 0 {
 		return nil
 	}
-	last, err := lastCap()
-	if err != nil {
-		return err
-	}
-	for c := 0; c <= last; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+	for c := 0; c < 64; c++ { // the sets are 64 bits
+		err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		if err == unix.EINVAL {
+			return nil
+		}
+		if err != nil {
 			return &os.SyscallError{Syscall: "prctl(PR_CAPBSET_DROP)", Err: err}
 		}
 	}
@@ -163,42 +166,6 @@ func clearCapabilities() error {
 		return &os.SyscallError{Syscall: "capset", Err: err}
 	}
 	return nil
-}
-
-// lastCap reads cap_last_cap with plain system calls: os.ReadFile would
-// register the procfs file with the netpoller (epoll_create1, eventfd,
-// epoll_ctl) from the locked thread, waking other threads, for a
-// 3-byte read right before the execve (rx) or the program's fork.
-func lastCap() (int, error) {
-	b, err := readSmall("/proc/sys/kernel/cap_last_cap")
-	if err != nil {
-		return 40, nil // CAP_CHECKPOINT_RESTORE, the last one in 6.x
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		return 0, fmt.Errorf("cap_last_cap: %w", err)
-	}
-	return n, nil
-}
-
-// readSmall reads up to 64 bytes of a small file.
-func readSmall(path string) ([]byte, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer unix.Close(fd)
-	var buf [64]byte
-	for {
-		n, err := unix.Read(fd, buf[:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		return buf[:n], nil
-	}
 }
 
 // heldRoots names each writable root by an fd opened without following
