@@ -120,6 +120,13 @@ var Programs = []Program{
 			// What omega-run reads from go's own settings counts too
 			// (sandbox/goenv.go): set once, it silences this for good.
 			{Text: "or set them once for every launch with go env -w (run outside omega-run), which go and omega-run both read"}}},
+	// cargo fetches every dependency, crates.io's and git ones, into
+	// CARGO_HOME's registry and git directories. Granting those would let
+	// the program change sources that builds outside compile and run
+	// (build.rs), so the hint moves CARGO_HOME, whose config.toml the
+	// user may want to copy; its credentials stay hidden (hide.go).
+	{Name: "cargo", State: []string{".cargo/registry", ".cargo/git"}, EnvDirs: []EnvDir{{"CARGO_HOME", []string{".cargo/registry", ".cargo/git"}}},
+		Hints: []Hint{{Text: "add --setenv CARGO_HOME={ws}/.cargo (cargo creates it; copy ~/.cargo/config.toml there to keep your settings)"}}},
 }
 
 // ClaudeStateName is Claude Code's state file in home, which names the

@@ -11,6 +11,7 @@ func TestProgramFor(t *testing.T) {
 		"/usr/bin/git": "git", "claude": "claude", "/opt/x/claude.exe": "claude",
 		"pip3": "pip", "pip3.11": "pip", "/usr/local/go/bin/go": "go", "npm": "npm",
 		"npx": "npm", "/usr/bin/npx": "npm", // npm exec: the same cache
+		"cargo": "cargo", "/home/u/.cargo/bin/cargo": "cargo",
 		"codex": "codex", "/opt/agents/bin/codex": "codex", "gemini": "gemini",
 		"make": "", "/bin/sh": "", "gofmt": "",
 	}
@@ -37,6 +38,8 @@ func TestStatePaths(t *testing.T) {
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
 		{"claude", nil, []string{"/h/.claude", "/h/.claude.json"}},
 		{"claude", map[string]string{"CLAUDE_CONFIG_DIR": "/h/.claude-work"}, []string{"/h/.claude-work"}},
+		{"cargo", nil, []string{"/h/.cargo/registry", "/h/.cargo/git"}},
+		{"cargo", map[string]string{"CARGO_HOME": "/w/cargo"}, []string{"/w/cargo"}},
 		{"codex", nil, []string{"/h/.codex"}},
 		{"codex", map[string]string{"CODEX_HOME": "/w/codex"}, []string{"/w/codex"}},
 		{"gemini", nil, []string{"/h/.gemini"}},

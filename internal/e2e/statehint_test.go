@@ -280,3 +280,35 @@ func TestAgentHomeSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestCargoStateSaid: cargo fetches every dependency (crates.io's, git
+// ones) into ~/.cargo/registry and ~/.cargo/git; confined, a build with
+// one stopped on "Read-only file system (os error 30)" and the launch
+// named nothing. A stand-in that writes there as cargo does is refused,
+// the launch names cargo's state and CARGO_HOME, and the hint's flags,
+// pasted, let it write in the workspace without the warning.
+func TestCargoStateSaid(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				prog := filepath.Join(w.extra, "cargo")
+				writeFile(t, prog, "#!/bin/sh\nd=\"${CARGO_HOME:-$HOME/.cargo}/git/db\"\nmkdir -p \"$d\" && echo x > \"$d/dep\"\n")
+				os.Chmod(prog, 0o755)
+				r := w.run("--mode", mode, "--", prog)
+				line := stateLine(r.stderr)
+				if r.code == 0 || !strings.Contains(line, "cargo keeps state in "+filepath.Join(w.home, ".cargo", "registry")) ||
+					!strings.Contains(line, "--setenv CARGO_HOME=") {
+					t.Fatalf("%+v; want the write refused and the launch to name cargo's state and CARGO_HOME", r)
+				}
+				r = w.run(append(append([]string{"--mode", mode}, pastedFlags(line)...), "--", prog)...)
+				if r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("with the hint's flags %q: %+v; want it to work, without the warning", pastedFlags(line), r)
+				}
+				if _, err := os.Stat(filepath.Join(w.dataDir, "workspace", ".cargo", "git", "db", "dep")); err != nil {
+					t.Errorf("cargo's state is not in the workspace: %v", err)
+				}
+			})
+		}
+	}
+}
