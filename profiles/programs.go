@@ -127,7 +127,17 @@ var Programs = []Program{
 	// user may want to copy; its credentials stay hidden (hide.go).
 	{Name: "cargo", State: []string{".cargo/registry", ".cargo/git"}, EnvDirs: []EnvDir{{"CARGO_HOME", []string{".cargo/registry", ".cargo/git"}}},
 		Hints: []Hint{{Text: "add --setenv CARGO_HOME={ws}/.cargo (cargo creates it; copy ~/.cargo/config.toml there to keep your settings)"}}},
+	// Maven creates ~/.m2/repository before anything else and stops
+	// without it. Its location is a property, not a variable:
+	// MavenRepoLocal is it as the sandbox package reads it from
+	// MAVEN_ARGS, MAVEN_OPTS and ~/.m2/settings.xml.
+	{Name: "mvn", State: []string{".m2/repository"}, EnvDirs: []EnvDir{{MavenRepoLocal, []string{".m2/repository"}}},
+		Hints: []Hint{{Text: "add --setenv MAVEN_OPTS=-Dmaven.repo.local={ws}/.m2/repository (Maven creates it; put your own MAVEN_OPTS in the value too)"}}},
 }
+
+// MavenRepoLocal names Maven's local repository among a program's
+// variables: Maven's own property name, which no variable has.
+const MavenRepoLocal = "maven.repo.local"
 
 // ClaudeStateName is Claude Code's state file in home, which names the
 // MCP servers it starts and the projects it trusts.

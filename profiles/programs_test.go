@@ -11,6 +11,7 @@ func TestProgramFor(t *testing.T) {
 		"/usr/bin/git": "git", "claude": "claude", "/opt/x/claude.exe": "claude",
 		"pip3": "pip", "pip3.11": "pip", "/usr/local/go/bin/go": "go", "npm": "npm",
 		"npx": "npm", "/usr/bin/npx": "npm", // npm exec: the same cache
+		"mvn": "mvn", "/usr/share/maven/bin/mvn": "mvn",
 		"cargo": "cargo", "/home/u/.cargo/bin/cargo": "cargo",
 		"codex": "codex", "/opt/agents/bin/codex": "codex", "gemini": "gemini",
 		"make": "", "/bin/sh": "", "gofmt": "",
@@ -38,6 +39,9 @@ func TestStatePaths(t *testing.T) {
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
 		{"claude", nil, []string{"/h/.claude", "/h/.claude.json"}},
 		{"claude", map[string]string{"CLAUDE_CONFIG_DIR": "/h/.claude-work"}, []string{"/h/.claude-work"}},
+		{"mvn", nil, []string{"/h/.m2/repository"}},
+		// Maven's property, as read from MAVEN_OPTS, MAVEN_ARGS and settings.xml.
+		{"mvn", map[string]string{"maven.repo.local": "/w/m2"}, []string{"/w/m2"}},
 		{"cargo", nil, []string{"/h/.cargo/registry", "/h/.cargo/git"}},
 		{"cargo", map[string]string{"CARGO_HOME": "/w/cargo"}, []string{"/w/cargo"}},
 		{"codex", nil, []string{"/h/.codex"}},

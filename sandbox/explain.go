@@ -74,7 +74,7 @@ type Explanation struct {
 	// Sources says where each setting came from (flag, env, config FILE,
 	// default); the CLI fills it in.
 	Sources []string `json:"sources,omitempty"`
-	// RefusedState names, per well-known tool (claude, codex, gemini, git, npm, pip, go, cargo),
+	// RefusedState names, per well-known tool (claude, codex, gemini, git, npm, pip, go, cargo, mvn),
 	// where it keeps state that this policy will not let it write.
 	RefusedState []string `json:"refused_state,omitempty"`
 	// Warnings are the fallbacks and gaps that would apply here.

@@ -47,7 +47,7 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(strin
 // stateWarning is the one line naming refused writes for prog (at path,
 // or "" when unknown), or "".
 func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, getenv func(string) string) string {
-	getenv = pipConfEnv(prog, goEnvFileEnv(prog, venvEnv(prog, path, getenv)))
+	getenv = mavenEnv(prog, pipConfEnv(prog, goEnvFileEnv(prog, venvEnv(prog, path, getenv))))
 	refused := refusedState(pol, prog, getenv)
 	if len(refused) == 0 {
 		return ""

@@ -312,3 +312,45 @@ func TestCargoStateSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestMavenStateSaid: Maven creates its local repository,
+// ~/.m2/repository, before anything else; confined, every mvn command
+// stopped on "Could not create local repository" and the launch named
+// nothing. Real mvn (a validate that needs no plugin, offline): refused
+// with the launch naming ~/.m2/repository and MAVEN_OPTS; the hint's
+// flags, pasted, let it work without the warning.
+func TestMavenStateSaid(t *testing.T) {
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Skip("mvn is not installed")
+	}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.timeout = 2 * time.Minute
+				proj := filepath.Join(w.extra, "m")
+				mustMkdir(t, proj)
+				writeFile(t, filepath.Join(proj, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>x</artifactId><version>1</version></project>\n")
+				chownTree(t, w.extra, u)
+				base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj}
+				mvn := []string{"--", "mvn", "-o", "-q", "validate"}
+				// Java's home is the user database's; the world's is HOME,
+				// as both are outside a test.
+				env := []string{"JAVA_TOOL_OPTIONS=-Duser.home=" + w.home}
+				r := w.runEnv(env, append(base, mvn...)...)
+				line := stateLine(r.stderr)
+				if r.code == 0 || !strings.Contains(line, "mvn keeps state in "+filepath.Join(w.home, ".m2", "repository")) ||
+					!strings.Contains(line, "--setenv MAVEN_OPTS=-Dmaven.repo.local=") {
+					t.Fatalf("%+v; want mvn refused and the launch to name ~/.m2/repository and MAVEN_OPTS", r)
+				}
+				r = w.runEnv(env, append(append(base, pastedFlags(line)...), mvn...)...)
+				if r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("with the hint's flags %q: %+v; want it to work, without the warning", pastedFlags(line), r)
+				}
+				if _, err := os.Stat(filepath.Join(w.dataDir, "workspace", ".m2", "repository")); err != nil {
+					t.Errorf("Maven's repository is not in the workspace: %v", err)
+				}
+			})
+		}
+	}
+}
