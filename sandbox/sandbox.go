@@ -34,9 +34,10 @@
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
 //     line "omega-run: init: …" on cmd.Stderr, like a program's own exit
-//     with that status; failures found before, in Command or in Start (a
-//     cmd.Dir that is no directory, cmd.ExtraFiles changed), are *Error
-//     with Code 125.
+//     with that status; failures found before, in Command or in Start, are
+//     *Error with its Code: 127 for a program not found, 126 for one not
+//     executable, 125 for the rest (a cmd.Dir that is no directory,
+//     cmd.ExtraFiles changed).
 //   - Cancelling the context kills the whole tree in sandbox mode only; in
 //     rx and rwx the program's children live on, and any that hold its
 //     stdout or stderr keep Wait waiting for them: set cmd.WaitDelay.
