@@ -53,6 +53,9 @@ command -v gcc >/dev/null || need_pkgs+=(gcc)
 command -v musl-gcc >/dev/null || need_pkgs+=(musl-tools)
 command -v gperf >/dev/null || need_pkgs+=(gperf)
 command -v curl >/dev/null || need_pkgs+=(curl)
+command -v patch >/dev/null || need_pkgs+=(patch)
+command -v xz >/dev/null || need_pkgs+=(xz-utils)
+command -v make >/dev/null || need_pkgs+=(make)
 if ((${#need_pkgs[@]})); then
 	[[ $(id -u) == 0 ]] || die "missing ${need_pkgs[*]}: run as root, or: sudo apt-get install -y ${need_pkgs[*]}"
 	log "installing ${need_pkgs[*]}"
