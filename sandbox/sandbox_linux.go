@@ -227,9 +227,10 @@ func sandboxNamespaces(p *plan) nsexec.Namespaces {
 // process's working directory to Workdir for good, and catches the
 // forwarded signals (SIGTERM, SIGINT, …) while the program runs: a
 // program that runs several commands uses CommandContext. In rx, where it
-// stays the parent (state sync, limits, PTY), processes the program
-// leaves are not ended: RunAndExit (the CLI) ends them, as their
-// subreaper, which would take an embedder's other children too.
+// stays the parent (state sync, cgroup limits, a root program's readiness
+// relay; rx refuses PTY), processes the program leaves are not ended:
+// RunAndExit (the CLI) ends them, as their subreaper, which would take an
+// embedder's other children too.
 func (o Options) Run(program string, args ...string) (int, error) {
 	if err := o.refuseExtraFiles(); err != nil {
 		return 0, err
