@@ -314,6 +314,9 @@ func usernsWarning(cause string, pol profiles.Policy) string {
 	if cause == noUserNSKernel {
 		return head + "; a kernel built with CONFIG_USER_NS=y has them"
 	}
+	if cause == usernsCloneOff {
+		return head + "; to enable them run 'sysctl -w kernel.unprivileged_userns_clone=1'"
+	}
 	if fix := unitFix(cause); fix != "" {
 		return head + "; " + fix
 	}

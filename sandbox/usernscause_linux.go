@@ -14,7 +14,7 @@ func usernsUnavailable() string {
 		return "user.max_user_namespaces is 0"
 	}
 	if os.Getuid() != 0 && readTrim("/proc/sys/kernel/unprivileged_userns_clone") == "0" {
-		return "kernel.unprivileged_userns_clone is 0"
+		return usernsCloneOff
 	}
 	// The id maps are written through /proc/<pid>: a /proc of another
 	// pid namespace (unshare -pf without --mount-proc) names another
@@ -28,6 +28,10 @@ func usernsUnavailable() string {
 	}
 	return ""
 }
+
+// usernsCloneOff is usernsUnavailable's cause where Debian's sysctl keeps
+// user namespaces from users other than root.
+const usernsCloneOff = "kernel.unprivileged_userns_clone is 0"
 
 // noProc is usernsUnavailable's cause where no /proc is mounted (a
 // minimal container): it was said to be another pid namespace's.
