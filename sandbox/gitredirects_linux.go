@@ -55,7 +55,7 @@ func (g *gitScan) redirects(gitDir, worktree string) []string {
 func (g *gitScan) holdHooks(out []string, dir, c string) []string {
 	if real, err := filepath.EvalSymlinks(dir); err == nil && g.throughLink(dir, real) && g.writable(real) {
 		// One warning for the directory, not one per hook.
-		g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are kept read-only, but the program can re-point the link")
+		g.warnings = append(g.warnings, dir+", the hooks directory "+c+" names (core.hooksPath), is reached through a symlink: its hooks in "+real+" are"+keptLinkWords)
 		dir = real
 	}
 	what := "a hook in the directory " + c + " names (core.hooksPath)"
@@ -100,7 +100,7 @@ func (g *gitScan) hold(out []string, p, what string) []string {
 		return out
 	case exists(p):
 		if linked {
-			g.warnings = append(g.warnings, named+", "+what+", is reached through a symlink: "+p+" is kept read-only, but the program can re-point the link")
+			g.warnings = append(g.warnings, named+", "+what+", is reached through a symlink: "+p+" is"+keptLinkWords)
 		}
 		return append(out, p)
 	}

@@ -21,7 +21,7 @@ const sharedTmpNote = " (its sockets bound before the start are masked; what is 
 func hostRun() []string {
 	if fi, err := os.Lstat("/run"); err == nil && fi.Mode()&fs.ModeSymlink != 0 && !privateRun() {
 		real, _ := filepath.EvalSymlinks("/run")
-		return []string{"/run is a symlink (to " + real + ") on this host: the sandbox's /run is the host's, its sockets bound before the start masked"}
+		return []string{"/run is a symlink (to " + real + ") on this host: the sandbox's /run is the host's" + runMaskedNote}
 	}
 	return nil
 }

@@ -47,7 +47,7 @@ func keepWorkdir(plan *nsexec.MountPlan, wd string, aliases *mountAliases) []str
 	}
 	plan.Keep = append(plan.Keep, real)
 	return []string{"working directory " + termsafe.String(real) + " is the host's, below the host's " + base +
-		" (the sandbox's " + base + " is its own): it is kept in the sandbox, read-only; --allow-write . makes it writable"}
+		" (the sandbox's " + base + keptWorkdirWords + "; --allow-write . makes it writable"}
 }
 
 // keptDirs are the directories in plan.Keep that are no writable root:

@@ -143,7 +143,7 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 		// The program could otherwise rewrite the launcher that runs it
 		// next time, outside any sandbox.
 		readOnly = append(readOnly, self)
-		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory: it is read-only inside, but keep it outside the writable set")
+		warnings = append(warnings, "the omega-run binary "+self+" lies in a writable directory"+selfReadOnlyWords+" outside the writable set")
 	}
 	return readOnly, scan, warnings, nil
 }
@@ -168,7 +168,7 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 		}
 		bound[real] = true
 		if st, err := os.Lstat(real); err == nil && st.Mode().IsRegular() && nlink(st) > 1 {
-			warnings = append(warnings, fmt.Sprintf("%s has %d hard links: through one made in the writable set, a program can change it despite its read-only bind (check: find / -samefile %s)", real, nlink(st), real))
+			warnings = append(warnings, fmt.Sprintf("%s has %d hard links: through one made in the writable set, a program can change it"+hardLinkWords+" (check: find / -samefile %s)", real, nlink(st), real))
 		}
 		plan.ReadOnly = append(plan.ReadOnly, real)
 	}
@@ -209,7 +209,7 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 			plan.HideFiles = append(plan.HideFiles, append([]string{h}, also...)...)
 		}
 		if real, linked := linkedInRoot(pol, canon, h); linked {
-			warnings = append(warnings, h+" is hidden, but a symlink inside the writable "+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")
+			warnings = append(warnings, h+hiddenLinkWords+pol.ReachableWritable(h)+" leads to it: the program could replace the link, and "+real+" would be in sight next time (give --hide "+real+")")
 		}
 	}
 	return warnings

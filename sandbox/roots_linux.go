@@ -78,7 +78,7 @@ func privateTmpMode(path string, uid int) (string, error) {
 	want, warning := uint32(0o1777), ""
 	switch {
 	case open && uid != int(st.Uid):
-		warning = "the sandbox's /tmp, " + path + ", is 1777 for --user, and other users of this machine may enter its data dir " +
+		warning = privateTmpWords + path + ", is 1777 for --user, and other users of this machine may enter its data dir " +
 			filepath.Dir(path) + ": they can read what the program leaves in /tmp and plant links there; " +
 			"chmod 700 the data dir (systemd: StateDirectoryMode=0700), or use a data dir of its own"
 	case uid != int(st.Uid):

@@ -192,7 +192,7 @@ func (g *gitScan) gitRunsLater(dotGit string) (protect []string) {
 		if err != nil || !g.writable(real) {
 			return nil // out of the writable set: out of reach anyway
 		}
-		g.warnings = append(g.warnings, dotGit+" is a symlink to "+real+": its config and hooks are kept read-only, but the program can re-point the link (make "+dotGit+" the directory itself)")
+		g.warnings = append(g.warnings, dotGit+" is a symlink to "+real+": its config and hooks are"+keptLinkWords+" (make "+dotGit+" the directory itself)")
 		return g.gitRunsLater(real)
 	case !st.IsDir() || !isGitDir(dotGit):
 		return nil

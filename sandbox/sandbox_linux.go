@@ -82,7 +82,7 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		if err != nil {
 			return nil, nsexec.Namespaces{}, err
 		}
-		if w != "" {
+		if w != "" && cause == "" { // the fallback's /tmp is the host's
 			warnings = append(warnings, w)
 		}
 	}
@@ -97,6 +97,10 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 	}
 	logWorkdirWarning(p, spec)
 	mounts := p.policy.Mode == ModeSandbox && cause == ""
+	if mounts {
+		// The fallback found at the clone says none of them (sayPending).
+		p.nsOnly = append(p.nsOnly, slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !withMountsOnly(w) })...)
+	}
 	pw := policyWarnings(p.policy, mounts, landlock.EffectiveABI(), p.programUID(), p.limits)
 	warnings = append(warnings, pw...)
 	if mounts {
@@ -172,7 +176,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		if plan.Required {
 			return ns, nil, launcherErr(requiredMounts(cause))
 		}
-		warnings = slices.DeleteFunc(warnings, socketGap)
+		warnings = slices.DeleteFunc(warnings, withMountsOnly)
 		warnings = append(warnings, usernsWarning(cause, p.policy), notHidden(plan))
 		if p.pty { // the program's own terminal does not keep it from the caller's (TestPtyFallbackSaid)
 			warnings = append(warnings, ptyFallback)
@@ -188,9 +192,6 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 			p.nsNotes = append(p.nsNotes, n)
 		}
 	}
-	// The gaps of the socket masks and the broker's: the fallback found
-	// at the clone has neither (sayPending).
-	p.nsOnly = append(p.nsOnly, slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !socketGap(w) })...)
 	ns = sandboxNamespaces(p)
 	spec.UserCounts = true // in the user namespace the init stage owns
 	// The built-in profiles refuse keyctl to the program.

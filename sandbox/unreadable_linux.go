@@ -76,7 +76,7 @@ func (g *gitScan) checkSearchable(dir string, entries map[string]bool) {
 func (g *gitScan) deniedWarnings() []string {
 	var out []string
 	for _, d := range g.denied {
-		out = append(out, d+" is not readable to omega-run, in the writable set: it is read-only in this run (a program may have made it so, to keep what runs code there from being held read-only); make it readable (chmod u+rwx), or remove it")
+		out = append(out, d+" is not readable to omega-run,"+unreadableWords+" (a program may have made it so, to keep what runs code there from being held read-only); make it readable (chmod u+rwx), or remove it")
 	}
 	return out
 }

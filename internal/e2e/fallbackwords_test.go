@@ -1,0 +1,61 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFallbackAtCloneWordsTrue: where the fallback without user
+// namespaces is found only because clone fails (a filter refusing
+// CLONE_NEWUSER; the up-front probe sees nothing), the mount plan's
+// warnings were said as if its mounts were made: a working directory
+// below the host's /tmp "kept in the sandbox, read-only" that the program
+// then wrote to, and (root, --user) "the sandbox's /tmp, …, is 1777" where
+// the program's /tmp was the host's. The fallback now says neither; the
+// control, with namespaces, says both, and they hold there. Both stages,
+// root and nobody.
+func TestFallbackAtCloneWordsTrue(t *testing.T) {
+	const kept, privateTmp = "it is kept in the sandbox, read-only", "the sandbox's /tmp, "
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				dir, err := os.MkdirTemp("/tmp", "omega-e2e-fallbackwd-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				chownTree(t, dir, u)
+				w.dir = dir
+				run := func(refused bool, args ...string) result {
+					args = append(args, "--", "/bin/sh", "-c", "echo ran; echo x > f && echo wrote")
+					if !refused {
+						return w.runProg(b, args...)
+					}
+					return w.runProg(probe, append([]string{"refuse-userns", "1", b}, args...)...)
+				}
+				if r := run(false); r.stdout != "ran\n" || !strings.Contains(r.stderr, kept) {
+					t.Fatalf("control: exit %d, stdout %q, stderr %q; want the directory kept read-only, and said", r.code, r.stdout, r.stderr)
+				}
+				r := run(true)
+				if r.stdout != "ran\nwrote\n" || !strings.Contains(r.stderr, "user namespaces are unavailable") || strings.Contains(r.stderr, kept) {
+					t.Errorf("fallback: exit %d, stdout %q, stderr %q; want the write done (no mounts) and no word of a directory kept read-only", r.code, r.stdout, r.stderr)
+				}
+				if u.uid != 0 {
+					return
+				}
+				// --user: the private /tmp is made 1777 in a data dir others
+				// may enter, which only the sandbox's /tmp is.
+				if r := run(false, "--user", "nobody"); !strings.Contains(r.stderr, privateTmp) {
+					t.Fatalf("control --user: exit %d, stderr %q; want the private /tmp's mode said", r.code, r.stderr)
+				}
+				if r := run(true, "--user", "nobody"); !strings.HasPrefix(r.stdout, "ran\n") || strings.Contains(r.stderr, privateTmp) {
+					t.Errorf("fallback --user: exit %d, stdout %q, stderr %q; want the program run, and no word of a private /tmp the launch has not", r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}

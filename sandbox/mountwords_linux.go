@@ -1,0 +1,32 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+)
+
+// Words only the mount plan's warnings that hold with its mounts have:
+// the fallback without namespaces has no private /tmp or /run, masks or
+// read-only binds, and its own warning (notHidden) says what stays open.
+// Each is used where its warning is made, so the two cannot drift.
+const (
+	runMaskedNote     = ", its sockets bound before the start masked"            // hostRun
+	privateTmpWords   = "the sandbox's /tmp, "                                   // privateTmpMode
+	keptWorkdirWords  = " is its own): it is kept in the sandbox, read-only"     // keepWorkdir
+	selfReadOnlyWords = ": it is read-only inside, but keep it"                  // protected
+	hardLinkWords     = " despite its read-only bind"                            // bindReadOnly
+	hiddenLinkWords   = " is hidden, but a symlink inside the writable "         // masks
+	keptLinkWords     = " kept read-only, but the program can re-point the link" // the git scan's
+	unreadableWords   = " in the writable set: it is read-only in this run"      // deniedWarnings
+)
+
+var mountsOnlyWords = []string{sharedTmpNote, runMaskedNote, privateTmpWords, keptWorkdirWords, selfReadOnlyWords,
+	hardLinkWords, hiddenLinkWords, keptLinkWords, unreadableWords}
+
+// withMountsOnly tells a warning true only of the launch with sandbox
+// mode's mounts: the fallback without them says none (sandboxMounts,
+// sayPending), as it says none of the masks' gaps (socketGap).
+func withMountsOnly(w string) bool {
+	return socketGap(w) ||
+		slices.ContainsFunc(mountsOnlyWords, func(s string) bool { return strings.Contains(w, s) })
+}
