@@ -10,8 +10,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/sirupsen/logrus"
-
 	"github.com/omega-run/omega-run/landlock"
 	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/profiles"
@@ -66,7 +64,7 @@ func mountPlan(pol profiles.Policy, canon map[string]string, wd string, uid int)
 		}
 	}
 	plan.Pin = pinDirs(pinned, plan.Writable)
-	warnings = append(warnings, maskSockets(pol, plan, uid, canon == nil, aliases)...)
+	warnings = append(warnings, maskSockets(pol, plan, uid, aliases)...)
 	if err := withinMountMax(plan); err != nil {
 		return nil, nil, nil, err
 	}
@@ -216,11 +214,10 @@ func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan,
 }
 
 // maskSockets adds the host sockets to the plan's HideFiles, after the
-// pins: their paths are canonical and outside the writable set. explain
-// gets every warning back; a launch logs the one about other users'
-// sockets left unmasked, which is no --fail-closed error: any local user
-// could otherwise stop every such launch.
-func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain bool, aliases *mountAliases) []string {
+// pins: their paths are canonical and outside the writable set. The
+// warning about other users' sockets left unmasked is among those it
+// returns: a launch says it apart (otherSockets).
+func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, aliases *mountAliases) []string {
 	socks, dropped, err := hostSockets(pol, plan, uid, aliases)
 	plan.HideFiles = append(plan.HideFiles, socks...)
 	plan.HideFiles = append(plan.HideFiles, keptFIFOs(plan)...)
@@ -246,14 +243,9 @@ func maskSockets(pol profiles.Policy, plan *nsexec.MountPlan, uid int, explain b
 		}
 	}
 	if dropped > 0 {
-		w := fmt.Sprintf("other users have %d more unix sockets bound than the %d of theirs omega-run masks: those are not masked "+
+		warnings = append(warnings, fmt.Sprintf(otherSocketsWords+"%d more unix sockets bound than the %d of theirs omega-run masks: those are not masked "+
 			"(connect(2) to them is refused only by the connect broker, where there is one: omega-run check; a datagram sent to one is not); "+
-			"--net none masks them all", dropped, maxOtherSockets)
-		if !explain {
-			logrus.Warn(w)
-		} else {
-			warnings = append(warnings, w)
-		}
+			"--net none masks them all", dropped, maxOtherSockets))
 	}
 	return warnings
 }

@@ -30,3 +30,11 @@ func withMountsOnly(w string) bool {
 	return socketGap(w) ||
 		slices.ContainsFunc(mountsOnlyWords, func(s string) bool { return strings.Contains(w, s) })
 }
+
+// otherSocketsWords start maskSockets' warning about other users' sockets
+// left unmasked. A launch says it once the masks exist (nsNotes), as no
+// --fail-closed error: any local user could otherwise stop every such
+// launch; the fallback, which masks nothing, never.
+const otherSocketsWords = "other users have "
+
+func otherSockets(w string) bool { return strings.HasPrefix(w, otherSocketsWords) }

@@ -165,6 +165,8 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		return ns, nil, err
 	}
 	p.gitScan = scan
+	others := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !otherSockets(w) })
+	warnings = slices.DeleteFunc(warnings, otherSockets)
 	if err := visibleWorkdir(p, plan); err != nil {
 		return ns, nil, err
 	}
@@ -184,9 +186,10 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		return ns, warnings, nil
 	}
 	// Said once the namespaces exist: without them (the
-	// fallback) /tmp and /run are the host's and the grant holds.
+	// fallback) /tmp and /run are the host's and the grant holds, and
+	// no socket is masked.
 	moved := envHidden(p.policy, launchWorkdir(p))
-	p.nsNotes = append(append(p.nsNotes, ownDirWarnings(p.policy, moved)...), socketWarnings(p.policy, moved, plan.TmpFrom != "")...)
+	p.nsNotes = slices.Concat(p.nsNotes, ownDirWarnings(p.policy, moved), socketWarnings(p.policy, moved, plan.TmpFrom != ""), others)
 	if stderrTerminal() { // usability, not enforcement: an agent's every command from /tmp is not told
 		if n := ownWorkdirNote(plan, realPath(launchWorkdir(p)), p.policy.PrivateTmp()); n != "" {
 			p.nsNotes = append(p.nsNotes, n)
