@@ -50,6 +50,7 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	if err != nil {
 		sigs.stop()
 		l.abandon()
+		p.sayHeld()
 		return 0, launcherErr(err)
 	}
 	if l.startErr != nil {
@@ -130,6 +131,7 @@ func syncOut(syncs []*stateSync) {
 func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, error) {
 	cause := cloneFailure(err)
 	if cause == "" {
+		p.sayHeld()
 		return 0, launcherErr(err)
 	}
 	if spec.Mounts != nil && spec.Mounts.Required {
@@ -183,6 +185,21 @@ func (p *plan) sayPending(fallback []string) error {
 	}
 	p.pending, p.deferWarnings = nil, false
 	return nil
+}
+
+// sayHeld says the warnings held for a launch that failed before either
+// launch ran (125): they may tell why (a limit, a directory kept
+// read-only) and would otherwise be lost. Warnings even under
+// --fail-closed, whose refusal they would have been: the failure is the
+// one error.
+func (p *plan) sayHeld() {
+	if !p.deferWarnings {
+		return
+	}
+	for _, w := range p.pending {
+		logrus.Warn(w)
+	}
+	p.pending, p.deferWarnings = nil, false
 }
 
 // launch is an init stage started before its spec was ready.
