@@ -132,6 +132,7 @@ void omega_set_cloexec_from(unsigned first);
 // cinit_oom.c: the program's OOM score above PID 1's.
 void omega_oom_hold(void);
 void omega_oom_raise(void);
+int omega_oom_unheld(void);
 void omega_oom_restore(void);
 void omega_close_from(unsigned first, int keep, int keep2);
 void omega_leave_terminal(void);

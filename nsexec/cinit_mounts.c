@@ -308,10 +308,22 @@ int omega_setup_mounts(const struct spec *s) {
 	return rc;
 }
 
-// warn_host_proc says that the sandbox kept the host's /proc.
-static void warn_host_proc(void) {
-	omega_warn("a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox "
-	           "sees the host's /proc, read-only, which lists every process; everything else is in place");
+// HOST_PROC, HOST_PROC_OOM and HOST_PROC_REST are mounts_linux.go's
+// hostProcWarning, hostProcOOM and hostProcRest.
+#define HOST_PROC                                                                                                 \
+	"a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox sees the " \
+	"host's /proc, read-only, which lists every process"
+#define HOST_PROC_OOM ", and the program keeps PID 1's OOM score (below)"
+#define HOST_PROC_REST "; everything else is in place"
+
+// warn_host_proc says that the sandbox kept the host's /proc, and, where
+// PID 1 got no proc of its own either, that the OOM score's warning
+// follows: "everything else" is the rest.
+static void warn_host_proc(const struct spec *s) {
+	if ((s->flags & F_PID1) && omega_oom_unheld())
+		omega_warn(HOST_PROC HOST_PROC_OOM HOST_PROC_REST);
+	else
+		omega_warn(HOST_PROC HOST_PROC_REST);
 }
 
 // ROOT_METADATA_GAP is what a root program has without the read-only
@@ -345,7 +357,7 @@ void omega_enter_mounts(struct spec *s) {
 	char *wd = omega_getwd_go(), msg[8192];
 	int oldwd = openat(AT_FDCWD, ".", O_PATH | O_DIRECTORY | O_CLOEXEC), rc = omega_setup_mounts(s), mounted = rc == 0;
 	if (rc == 1)
-		warn_host_proc(); // Landlock keeps its full ruleset: host processes' fds are in sight
+		warn_host_proc(s); // Landlock keeps its full ruleset: host processes' fds are in sight
 	if (rc < 0) {
 		// Halfway, the tree is neither the host's nor the sandbox's (a
 		// nodev /dev, a read-only /tmp): never run the program in it.

@@ -123,6 +123,12 @@ static void warn_unraised(void) {
 	omega_warn(msg);
 }
 
+// omega_oom_unheld tells that hold kept no fd: omega_oom_raise will say
+// that the program keeps PID 1's score.
+int omega_oom_unheld(void) {
+	return oom_fd < 0;
+}
+
 // omega_oom_raise gives PID 1, and so the program it forks next, the
 // program's score, or says why it cannot (once: it runs once a launch).
 void omega_oom_raise(void) {

@@ -25,7 +25,11 @@ func enterMounts(s *Spec, w *warner) error {
 	if hostProc {
 		// Landlock keeps its full ruleset: host processes' fds are in sight.
 		s.Landlock.WritesOnly = false
-		w.warn(hostProcWarning)
+		oom := ""
+		if ownOOM.fd < 0 {
+			oom = hostProcOOM
+		}
+		w.warn(hostProcWarning + oom + hostProcRest)
 	}
 	if err != nil {
 		// Halfway, the tree is neither the host's nor the sandbox's (a

@@ -78,9 +78,16 @@ func freshProc(failClosed bool) (bool, error) {
 // cinit_mounts.c's FILTER_MOUNT_HINT.
 const filterMountHint = "a seccomp filter around omega-run may refuse mount (systemd's SystemCallFilter= without @mount: add it), or "
 
-// hostProcWarning is said where freshProc kept the host's /proc.
-const hostProcWarning = "a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox " +
-	"sees the host's /proc, read-only, which lists every process; everything else is in place"
+// hostProcWarning is said where freshProc kept the host's /proc, with
+// hostProcOOM where PID 1 got no proc of its own either (ownOOM.raise's
+// warning follows), and hostProcRest: "everything else" is the rest
+// (cinit_mounts.c's HOST_PROC…).
+const (
+	hostProcWarning = "a fresh /proc could not be mounted (the host's has parts covered, as in a container): the sandbox " +
+		"sees the host's /proc, read-only, which lists every process"
+	hostProcOOM  = ", and the program keeps PID 1's OOM score (below)"
+	hostProcRest = "; everything else is in place"
+)
 
 // readOnlyRoot makes every mount read-only except the writable roots.
 // Landlock already confines writes; this adds what Landlock has no rights

@@ -48,12 +48,16 @@ wait; echo 0 >/proc/self/oom_score_adj 2>/dev/null; echo "$(cat /proc/1/oom_scor
 // OOM score.
 const oomUnraised = "the program's OOM score could not be raised above PID 1's"
 
+// hostProcOOM is what the covered /proc's warning says of the OOM score.
+const hostProcOOM = "which lists every process, and the program keeps PID 1's OOM score (below); everything else is in place"
+
 // TestPID1OOMScoreUnraisedSaid: where PID 1 has no proc of its own to
 // raise the program's OOM score through (a host /proc with parts
 // covered, as in a container, refuses fsopen and mount of a new one; a
 // filter refuses mount), the program kept PID 1's score and nothing said
 // so. One warning now, on both stages, as root and as nobody; none where
-// the score was raised. The program's own score, read inside, shows the
+// the score was raised. The covered /proc's own warning, said first,
+// ended "everything else is in place": it names the OOM score's now. The program's own score, read inside, shows the
 // warning is true.
 func TestPID1OOMScoreUnraisedSaid(t *testing.T) {
 	requireRoot(t)
@@ -76,6 +80,11 @@ func TestPID1OOMScoreUnraisedSaid(t *testing.T) {
 				check("plain", w.runProg(b, "--", "/bin/sh", "-c", script), 0)
 				r := underRootWrapperOf(w, b, "mount -t tmpfs none /proc/sys/kernel/random", "--", "/bin/sh", "-c", script)
 				check("host /proc covered", r, 1)
+				// The host /proc's warning said "everything else is in
+				// place" above this one: it now names it among what is not.
+				if !strings.Contains(r.stderr, hostProcOOM) {
+					t.Errorf("host /proc covered: stderr %q; want the host /proc's warning to name the OOM score's (%q)", r.stderr, hostProcOOM)
+				}
 				r = w.runProg(probe, append(noMount, b, "--", "/bin/sh", "-c", script)...)
 				check("mount and fsopen refused", r, 1)
 			})
