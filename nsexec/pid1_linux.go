@@ -125,7 +125,7 @@ func launch(s *Spec, env []string, files []*os.File) (*os.Process, error) {
 		// purpose and forwards each once: until then a Ctrl-C reaches
 		// the program twice, from the terminal and forwarded, and the
 		// broker's start after launch is slow enough that a key typed ahead
-		// was seen twice (TestCtrlC).
+		// was seen twice (TestCtrlC, TestPID1LeavesCallersGroup).
 		_ = unix.Setpgid(0, 0)
 		ownOOM.restore() // where the start failed before forked
 	})

@@ -186,7 +186,9 @@ func onNewPtyTyped(t *testing.T, rows, cols uint16, ahead string, atReady func(m
 }
 
 // TestCtrlC: Ctrl-C at the terminal ends the program with 130, and a
-// program that traps SIGINT sees it exactly once.
+// program that traps SIGINT sees it exactly once. Two SIGINTs close
+// together may merge into one: PID 1's leaving the caller's group, which
+// keeps the second from being sent, is TestPID1LeavesCallersGroup's.
 func TestCtrlC(t *testing.T) {
 	for _, mode := range confinedModes {
 		t.Run(mode+"/ends-sleep", func(t *testing.T) {
