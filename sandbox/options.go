@@ -114,8 +114,9 @@ type plan struct {
 	// it where omega-run stays as the parent (claudewatch.go).
 	claude *claudeWatch
 	// nsNotes are warnings true only once the namespaces exist, said
-	// when they do.
-	nsNotes []string
+	// when they do; fallbackNotes, only without them, said by the
+	// fallback found at the clone.
+	nsNotes, fallbackNotes []string
 	// deferWarnings: specWith leaves its warnings in pending, for a
 	// launch whose init stage starts before its spec is ready to say
 	// once the start shows whether the namespaces are there; nsOnly are

@@ -95,8 +95,8 @@ func specWith(p *plan, cause string) (*nsexec.Spec, nsexec.Namespaces, error) {
 		}
 		warnings = append(warnings, mwarn...)
 	}
-	logWorkdirWarning(p, spec)
 	mounts := p.policy.Mode == ModeSandbox && cause == ""
+	logWorkdirWarning(p, spec, mounts)
 	if mounts {
 		// The fallback found at the clone says none of them (sayPending).
 		p.nsOnly = append(p.nsOnly, slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !withMountsOnly(w) })...)
@@ -144,14 +144,22 @@ func logGrantWarnings(p *plan, canon map[string]string) {
 
 // logWorkdirWarning says, to a terminal, that the program cannot write in
 // its working directory — unless the mount plan keeps that directory,
-// whose own warning says so and how to fix it (keepWorkdir).
-func logWorkdirWarning(p *plan, spec *nsexec.Spec) {
+// whose own warning says so and how to fix it (keepWorkdir); the fallback
+// without mounts says none of that, and this one then (held in
+// fallbackNotes where the clone tells which launch runs).
+func logWorkdirWarning(p *plan, spec *nsexec.Spec, mounts bool) {
 	wd := launchWorkdir(p)
-	if !stderrTerminal() || spec.Mounts != nil && slices.Contains(spec.Mounts.Keep, realPath(wd)) {
+	if !stderrTerminal() {
 		return
 	}
-	if w := workdirWarning(p.policy, wd, p.workdir != "" || p.changedDir, realPath); w != "" {
+	kept := spec.Mounts != nil && slices.Contains(spec.Mounts.Keep, realPath(wd))
+	w := workdirWarning(p.policy, wd, p.workdir != "" || p.changedDir, realPath)
+	switch {
+	case w == "":
+	case !kept || !mounts:
 		logrus.Warn(w) // usability, not enforcement
+	case p.deferWarnings:
+		p.fallbackNotes = append(p.fallbackNotes, w)
 	}
 }
 

@@ -153,6 +153,9 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	if err := p.sayPending(warnings); err != nil {
 		return 0, launcherErr(err)
 	}
+	for _, n := range p.fallbackNotes {
+		logrus.Warn(n)
+	}
 	// The spec was made for pid and network namespaces, too; the broker
 	// tells the writable set by the mounts there are none of.
 	spec.Broker = nil

@@ -3,7 +3,9 @@
 package e2e
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,38 @@ func TestFallbackAtCloneWordsTrue(t *testing.T) {
 				}
 				if r := run(true, "--user", "nobody"); !strings.HasPrefix(r.stdout, "ran\n") || strings.Contains(r.stderr, privateTmp) {
 					t.Errorf("fallback --user: exit %d, stdout %q, stderr %q; want the program run, and no word of a private /tmp the launch has not", r.code, r.stdout, r.stderr)
+				}
+			})
+		}
+	}
+}
+
+// TestFallbackAtCloneWorkdirUnderRun: on a terminal, a working directory
+// below the host's /run is named by the mount plan's warning (kept
+// read-only), and the working directory's own warning (not writable,
+// --allow-write .) is left to it. The fallback found at the clone, which
+// keeps nothing and says none of that, said neither: the program could
+// not write there and nothing told why. It now says the working
+// directory's warning. Both stages, root and nobody.
+func TestFallbackAtCloneWorkdirUnderRun(t *testing.T) {
+	const notWritable = "is outside the writable set: the program cannot write in it"
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				dir, err := os.MkdirTemp("/run", "omega-e2e-fallbackwd-")
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { os.RemoveAll(dir) })
+				chownTree(t, dir, u)
+				w.dir = dir
+				out, _ := onNewPty(t, 24, 80, "", func(ctx context.Context) *exec.Cmd {
+					return w.cmdOf(ctx, probe, "refuse-userns", "1", b, "--", "/bin/sh", "-c", "echo x > f || echo refused")
+				})
+				if !strings.Contains(out, "user namespaces are unavailable") || !strings.Contains(out, "refused") ||
+					!strings.Contains(out, notWritable) || strings.Contains(out, "kept in the sandbox") {
+					t.Errorf("terminal showed:\n%s\nwant the write refused and the working directory's warning (%q), no word of a directory kept", out, notWritable)
 				}
 			})
 		}
