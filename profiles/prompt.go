@@ -42,7 +42,7 @@ func promptConstraint(m Mode, workspace string, gitWritable bool) (string, error
 		lines = []string{
 			"You are running in an OS-enforced sandbox (omega-run, mode: sandbox).",
 			fmt.Sprintf("Work inside your workspace: %s.", workspace),
-			"You can read and execute files anywhere, but writes succeed only in the workspace, the Omega data directory, /tmp (private to this sandbox) and ~/.claude.",
+			"You can read and execute files anywhere, but writes succeed only in the workspace, the Omega data directory, ~/.claude, and /tmp and /dev/shm (both private to this sandbox).",
 			"Credential stores such as ~/.ssh, ~/.aws and ~/.config/gh are hidden, host services under /run are out of reach, and processes outside the sandbox are invisible.",
 			"A write anywhere else fails with \"Permission denied\" or \"Read-only file system\". Do not try to work around it; tell the user what you need instead.",
 			projectFilesLine(gitWritable),
@@ -51,7 +51,7 @@ func promptConstraint(m Mode, workspace string, gitWritable bool) (string, error
 		lines = []string{
 			"You are running with OS-enforced write restrictions (omega-run, mode: rx).",
 			fmt.Sprintf("Work inside your workspace: %s.", workspace),
-			"You can read and execute files anywhere on this machine, but writes succeed only in the workspace, the Omega data directory, /tmp and ~/.claude.",
+			"You can read and execute files anywhere on this machine, but writes succeed only in the workspace, the Omega data directory, /tmp, /dev/shm and ~/.claude.",
 			"A write anywhere else fails with \"Permission denied\". Do not try to work around it; tell the user what you need instead.",
 		}
 	case ModeRWX:
