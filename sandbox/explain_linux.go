@@ -98,11 +98,14 @@ func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mount
 			e.SeccompRules += seccomp.DescribeNetNoneGuard()
 			e.SeccompSummary += seccomp.SummarizeNetNoneGuard()
 		}
-		if pol.Mode == ModeSandbox && mounts {
+		// As buildSpec decides: a handed-over internet socket is the host's.
+		kept := &plan{preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles}
+		hostNet := pol.Mode == ModeSandbox && mounts && pol.Net == profiles.NetNone && kept.handsInetSocket()
+		if pol.Mode == ModeSandbox && mounts && !hostNet {
 			e.SeccompRules += seccomp.DescribePrlimitGuard()
 			e.SeccompSummary += seccomp.SummarizePrlimitGuard()
 		}
-		if pol.Mode != ModeRWX && !mounts {
+		if pol.Mode != ModeRWX && (!mounts || hostNet) {
 			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone)
 			e.SeccompSummary += seccomp.SummarizeHostGuard(pol.Net == profiles.NetNone)
 		}

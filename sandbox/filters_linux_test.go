@@ -56,13 +56,17 @@ func launchFilterDigests(t *testing.T) []byte {
 	var b strings.Builder
 	for _, prof := range []string{profiles.SeccompDefault, profiles.SeccompStrict} {
 		for _, shape := range []struct {
-			mode   profiles.Mode
-			mounts bool
-			name   string
-		}{{profiles.ModeSandbox, true, "sandbox"}, {profiles.ModeRX, false, "host-namespaces"}} {
+			mode            profiles.Mode
+			mounts, hostNet bool
+			name            string
+		}{{profiles.ModeSandbox, true, false, "sandbox"}, {profiles.ModeRX, false, false, "host-namespaces"},
+			{profiles.ModeSandbox, true, true, "sandbox-inet-fd"}} {
 			for _, net := range []profiles.Network{profiles.NetHost, profiles.NetNone} {
+				if shape.hostNet && net != profiles.NetNone {
+					continue // buildSpec asks for it with --net none only
+				}
 				pol := profiles.Policy{Mode: shape.mode, Seccomp: prof, Net: net}
-				prog, warnings, err := launchFilter(pol, true, nil, shape.mounts)
+				prog, warnings, err := launchFilter(pol, true, nil, shape.mounts, shape.hostNet)
 				if err != nil || len(warnings) > 0 || prog == nil {
 					t.Fatalf("%s %s --net %s: %v, warnings %q", prof, shape.name, net, err, warnings)
 				}

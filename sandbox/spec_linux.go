@@ -31,7 +31,8 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	said := rules
 	said.WritesOnly = mounts
 	warnings := landlock.KernelWarnings(landlock.ABI(), landlock.EffectiveABI(), said)
-	prog, swarn, err := launchFilter(pol, explicitSeccomp, p.seccompProfile, mounts)
+	hostNet := mounts && pol.Net == profiles.NetNone && p.handsInetSocket()
+	prog, swarn, err := launchFilter(pol, explicitSeccomp, p.seccompProfile, mounts, hostNet)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -62,17 +63,19 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 // launchFilter is the program's filter: the profile's, behind the --net
 // none guard and, without sandbox mode's mounts (rx, or the fallback
 // without namespaces), the host guard; with them, the prlimit guard
-// (PID 1 shares the pid namespace). connectBroker may fold the broker
-// in later.
-func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mounts bool) (*seccomp.Program, []string, error) {
+// (PID 1 shares the pid namespace), or the host guard, whose prlimit
+// check is the same, where hostNet: the program is handed a socket of
+// the host's network namespace (handsInetSocket). connectBroker may fold
+// the broker in later.
+func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mounts, hostNet bool) (*seccomp.Program, []string, error) {
 	prog, warnings, err := compileSeccomp(pol, explicit, prof)
 	if err == nil {
 		prog, err = netNoneGuard(prog, pol)
 	}
-	if err == nil && !mounts {
+	if err == nil && (!mounts || hostNet) {
 		prog, err = hostGuard(prog, pol)
 	}
-	if err == nil && mounts {
+	if err == nil && mounts && !hostNet {
 		prog, err = prlimitGuard(prog, pol)
 	}
 	return prog, warnings, err

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -233,6 +234,39 @@ func TestLoopbackOnlyVsockSaid(t *testing.T) {
 			}
 			if r := run(bin, "--seccomp", "none"); !strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, "vsock") {
 				t.Errorf("--seccomp none: exit %d, stderr %q; want vsock said open", r.code, r.stderr)
+			}
+		})
+	}
+}
+
+// TestNetNoneActivatedSocket: a socket the service manager hands over
+// (socket activation) lives in the host's network namespace, not the
+// sandbox's. Disconnected (connect to AF_UNSPEC), a TCP listener is a
+// closed TCP socket there, which TCP Fast Open's send connects past
+// Landlock's TCP rule: sandbox mode --net none reached the host's
+// loopback (and any address) through it. --net host is the control that
+// the probe connects.
+func TestNetNoneActivatedSocket(t *testing.T) {
+	for _, c := range []struct{ mode, net string }{{"sandbox", "host"}, {"sandbox", "none"}, {"rx", "none"}} {
+		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
+			for _, u := range users {
+				w := newWorld(t, u)
+				_, f := activationSocket(t)
+				ln, err := net.Listen("tcp4", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
+					"--mode", c.mode, "--net", c.net, "--", probe, "fastopen-fd3", ln.Addr().String())
+				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
+				conn, err := ln.Accept()
+				ln.Close()
+				if got, want := err == nil, c.net == "host"; got != want {
+					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
+				}
+				if conn != nil {
+					conn.Close()
+				}
 			}
 		})
 	}

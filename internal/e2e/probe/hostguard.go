@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -26,6 +27,8 @@ func hostGuard(action string, args []string) (bool, error) {
 		return true, tcpTo(args[0], unix.IPPROTO_TCP, func(fd int, sa unix.Sockaddr) error {
 			return unix.Sendto(fd, []byte("fastopen\n"), unix.MSG_FASTOPEN, sa)
 		})
+	case "fastopen-fd3": // ADDR: turn the TCP socket at fd 3 (an activated listener) into a connection to ADDR with TCP Fast Open
+		return true, tcpFromFD3(args[0])
 	case "mptcp-connect": // ADDR: connect an MPTCP socket and send
 		return true, tcpTo(args[0], unix.IPPROTO_MPTCP, func(fd int, sa unix.Sockaddr) error {
 			if err := unix.Connect(fd, sa); err != nil {
@@ -106,4 +109,20 @@ func tcpTo(addr string, proto int, send func(fd int, sa unix.Sockaddr) error) er
 	}
 	defer unix.Close(fd)
 	return send(fd, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
+}
+
+// tcpFromFD3 disconnects the TCP socket at fd 3 (connect to AF_UNSPEC:
+// a listener becomes a closed socket, still in the namespace it was made
+// in) and connects it to addr by TCP Fast Open's send.
+func tcpFromFD3(addr string) error {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return err
+	}
+	// x/sys/unix has no AF_UNSPEC Sockaddr: the raw call.
+	unspec := unix.RawSockaddrAny{Addr: unix.RawSockaddr{Family: unix.AF_UNSPEC}}
+	if _, _, e := unix.Syscall(unix.SYS_CONNECT, 3, uintptr(unsafe.Pointer(&unspec)), unsafe.Sizeof(unspec.Addr)); e != 0 {
+		return fmt.Errorf("disconnect: %w", e)
+	}
+	return unix.Sendto(3, []byte("fastopen\n"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
 }
