@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -52,7 +53,7 @@ const maxBrokerWorkers = 32
 type goBroker struct {
 	listener int
 	pid      int // PID 1's, whose threads' own calls go through
-	sockets  []devIno
+	sockets  []allowedSocket
 	denyTCP  bool
 	// /proc is not this pid namespace's (the host's, kept where a fresh
 	// one was refused): paths through /proc/<tid> take the pidfd's number
@@ -174,7 +175,11 @@ func (b *goBroker) started(s *Spec, kept []*os.File) error {
 		initParent.status.Close()
 		initParent = nil
 	}
-	closePathFDs(b.listener)
+	keep := []int{b.listener}
+	for _, a := range b.sockets {
+		keep = append(keep, a.fd)
+	}
+	closePathFDs(keep)
 	if s.Broker.Supervisor != nil {
 		if err := s.Broker.Supervisor.Install(); err != nil {
 			return errors.New("connect broker: PID 1's filter: " + err.Error())
@@ -186,16 +191,17 @@ func (b *goBroker) started(s *Spec, kept []*os.File) error {
 
 // closePathFDs closes this process's fds from 3 on that name a file by
 // its path (a directory or a socket file of the host's would be reached
-// through /proc/self/fd/N), but keep. Pipes, sockets and anonymous
-// inodes (the Go runtime's) lead nowhere.
-func closePathFDs(keep int) {
+// through /proc/self/fd/N), but keep (the listener, the allowed sockets,
+// which lead nowhere else). Pipes, sockets and anonymous inodes (the Go
+// runtime's) lead nowhere.
+func closePathFDs(keep []int) {
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		fd, err := strconv.Atoi(e.Name())
-		if err != nil || fd < 3 || fd == keep {
+		if err != nil || fd < 3 || slices.Contains(keep, fd) {
 			continue
 		}
 		if link, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && strings.HasPrefix(link, "/") {

@@ -38,13 +38,22 @@ type call struct {
 // devIno names a socket reachable wherever it lies (Broker.Sockets).
 type devIno struct{ dev, ino uint64 }
 
+// allowedSocket is one of Broker.Sockets, and the fd that holds it.
+type allowedSocket struct {
+	devIno
+	fd int
+}
+
 // prepareSockets records Broker.Sockets by device and inode before the
 // program starts: looked up later, their paths could lead through a
 // symlink the program planted to any socket. The parent sends canonical
 // paths: no symlink is followed on the way (RESOLVE_NO_SYMLINKS), or,
-// without openat2, only the last one is not.
-func prepareSockets(paths []string) []devIno {
-	var out []devIno
+// without openat2, only the last one is not. Each socket stays open for
+// the run (O_CLOEXEC: not the program's): removed on the host, its inode
+// number would go to the next file made there (ext4 gives a freed one
+// out at once), and a host socket bound then would pass as allowed.
+func prepareSockets(paths []string) []allowedSocket {
+	var out []allowedSocket
 	for _, p := range paths {
 		fd, err := unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
 			Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS,
@@ -57,7 +66,8 @@ func prepareSockets(paths []string) []devIno {
 		}
 		var st unix.Stat_t
 		if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFSOCK {
-			out = append(out, devIno{uint64(st.Dev), st.Ino})
+			out = append(out, allowedSocket{devIno{uint64(st.Dev), st.Ino}, fd})
+			continue // held: a raw fd, which no finalizer closes
 		}
 		unix.Close(fd)
 	}

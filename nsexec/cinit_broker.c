@@ -141,6 +141,7 @@ static pid_t fdinfo_pid(int pidfd) {
 struct dev_ino {
 	dev_t dev;
 	ino_t ino;
+	int fd; // held for the run (omega_broker_held)
 };
 static struct dev_ino *allow_list;
 static uint32_t allow_n;
@@ -174,9 +175,22 @@ void omega_broker_prepare(const struct spec *s) {
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
-			allow_list[allow_n++] = (struct dev_ino){st.st_dev, st.st_ino};
-		close(fd);
+			allow_list[allow_n++] = (struct dev_ino){st.st_dev, st.st_ino, fd};
+		else
+			close(fd);
 	}
+}
+
+// omega_broker_held puts in fds the fds that hold the allowed sockets
+// open for the run (O_CLOEXEC: not the program's) and returns their
+// number: removed on the host, a socket's inode number would go to the
+// next file made there (ext4 gives a freed one out at once), and a host
+// socket bound then would pass as allowed. fds has room for the spec's
+// sockets.
+uint32_t omega_broker_held(int *fds) {
+	for (uint32_t i = 0; i < allow_n; i++)
+		fds[i] = allow_list[i].fd;
+	return allow_n;
 }
 
 // allowed tells whether the opened socket may be reached: it lies on a

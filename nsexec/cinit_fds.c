@@ -20,18 +20,21 @@
 #endif
 #define OMEGA_CLOSE_RANGE_CLOEXEC (1U << 2)
 
-// each_fd_from calls f on every open fd from first on, except keep and
-// keep2 (-1: none), read
+// each_fd_from calls f on every open fd from first on, except the nkeep
+// in keep, read
 // from /proc/self/fd: close_range for kernels without it (before 5.9) or
 // without its CLOEXEC flag (before 5.11), or where a filter refuses it.
-static void each_fd_from(unsigned first, int keep, int keep2, int (*f)(int)) {
+static void each_fd_from(unsigned first, const int *keep, int nkeep, int (*f)(int)) {
 	DIR *d = opendir("/proc/self/fd");
 	if (!d)
 		omega_dief(errno, "close_range fallback: /proc/self/fd");
 	int self = dirfd(d), n = 0, cap = 64, *fds = omega_alloc(cap, sizeof *fds);
 	for (struct dirent *e; (e = readdir(d));) {
 		int fd = atoi(e->d_name);
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || fd == keep || fd == keep2 || fd == self)
+		int kept = 0;
+		for (int i = 0; i < nkeep; i++)
+			kept |= fd == keep[i];
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd < (int)first || kept || fd == self)
 			continue;
 		if (n == cap)
 			fds = realloc(fds, (cap *= 2) * sizeof *fds);
@@ -55,24 +58,28 @@ static int cloexec(int fd) {
 // and anything the caller leaked must not reach the program.
 void omega_set_cloexec_from(unsigned first) {
 	if (syscall(SYS_close_range, first, ~0U, OMEGA_CLOSE_RANGE_CLOEXEC) < 0)
-		each_fd_from(first, -1, -1, cloexec);
+		each_fd_from(first, NULL, 0, cloexec);
 }
 
-// omega_close_from closes every fd from first on, except keep and keep2 (-1:
-// none).
-void omega_close_from(unsigned first, int keep, int keep2) {
-	int ks[2] = {keep < keep2 ? keep : keep2, keep < keep2 ? keep2 : keep};
+static int by_number(const void *a, const void *b) {
+	return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+}
+
+// omega_close_from closes every fd from first on, except the n in keep
+// (-1: none), which it sorts.
+void omega_close_from(unsigned first, int *keep, int n) {
+	qsort(keep, (size_t)n, sizeof *keep, by_number);
 	unsigned from = first;
 	int failed = 0;
-	for (int i = 0; i < 2 && !failed; i++) {
-		if (ks[i] < (int)from)
+	for (int i = 0; i < n && !failed; i++) {
+		if (keep[i] < (int)from)
 			continue;
-		if ((unsigned)ks[i] > from && syscall(SYS_close_range, from, (unsigned)ks[i] - 1, 0) < 0)
+		if ((unsigned)keep[i] > from && syscall(SYS_close_range, from, (unsigned)keep[i] - 1, 0) < 0)
 			failed = 1;
-		from = (unsigned)ks[i] + 1;
+		from = (unsigned)keep[i] + 1;
 	}
 	if (failed || syscall(SYS_close_range, from, ~0U, 0) < 0)
-		each_fd_from(first, keep, keep2, close);
+		each_fd_from(first, keep, n, close);
 }
 
 // omega_refuse_changed_cmd is appended_linux.go's refuseChangedCmd: an fd

@@ -134,7 +134,7 @@ void omega_oom_hold(void);
 void omega_oom_raise(void);
 int omega_oom_unheld(void);
 void omega_oom_restore(void);
-void omega_close_from(unsigned first, int keep, int keep2);
+void omega_close_from(unsigned first, int *keep, int n);
 void omega_leave_terminal(void);
 void omega_take_terminal(void);
 void omega_foreground(void);
@@ -265,6 +265,7 @@ int omega_broker_connect(int listener, struct omega_call *c);
 enum { OMEGA_BROKER_WORKERS = 32 };
 int omega_broker_sliced(int listener, const struct omega_call *c, int sock, const struct sockaddr *sa, socklen_t len);
 void omega_broker_prepare(const struct spec *s);
+uint32_t omega_broker_held(int *fds);
 
 // cinit_broker_pool.c
 struct broker;

@@ -109,8 +109,11 @@ static void own_profile(const struct spec *s, pid_t child) {
 static struct broker *take_broker(const struct spec *s, int pair0, const sigset_t *set, int *sfd, pid_t child) {
 	// PID 1 keeps no fd of the caller's: the broker resolves paths
 	// such as /proc/self/fd/N with PID 1's own fd table. The launcher's
-	// socket stays: connected, bound to no path, nothing connects to it.
-	omega_close_from(3, pair0, report_fd);
+	// socket stays: connected, bound to no path, nothing connects to it;
+	// so do the allowed sockets, which lead nowhere else.
+	int keep[2 + s->sockets.n];
+	keep[0] = pair0, keep[1] = report_fd;
+	omega_close_from(3, keep, 2 + (int)omega_broker_held(keep + 2));
 	int listener = omega_broker_recv(pair0);
 	// PID 1's own filter: the profile's may refuse what the broker
 	// needs (pidfd_getfd, process_vm_readv). Where it fails, the
