@@ -7,8 +7,13 @@ import "golang.org/x/sys/unix"
 // activated listener, inetd's connection. It lives in the host's network
 // namespace, not --net none's own, and once disconnected (connect to
 // AF_UNSPEC) TCP Fast Open's send connects it past Landlock's TCP rule,
-// as rx's sockets would: sandbox mode then takes rx's host guard.
+// as rx's sockets would: sandbox mode then takes rx's host guard. An
+// embedder's command (stdioLater) may get one as cmd.Stdin, set after the
+// filter is built: it takes the guard always.
 func (p *plan) handsInetSocket() bool {
+	if p.stdioLater {
+		return true
+	}
 	fds := inheritedFDs(p.preserveFDs)
 	for _, f := range p.extraFiles {
 		fds = append(fds, int(f.Fd()))

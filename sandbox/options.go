@@ -88,11 +88,14 @@ type plan struct {
 	seccompProfile *seccomp.Profile
 	preserveFDs    int
 	extraFiles     []*os.File
-	process        Process
-	ids            *ids
-	limits         []rlimits.Limit
-	cgroup         cgroups.Limits
-	exitAfterRun   bool
+	// stdioLater: CommandContext's caller sets the program's stdio
+	// after the spec is built (handsInetSocket).
+	stdioLater   bool
+	process      Process
+	ids          *ids
+	limits       []rlimits.Limit
+	cgroup       cgroups.Limits
+	exitAfterRun bool
 	// pty: Options.PTY; term is its pseudo-terminal once open (nil: none).
 	pty  bool
 	term *ptyRelay
@@ -140,6 +143,7 @@ func (o Options) CommandContext(ctx context.Context, program string, args ...str
 	if err != nil {
 		return nil, err
 	}
+	p.stdioLater = true
 	cmd, err := command(ctx, p)
 	return cmd, launcherErr(err)
 }

@@ -33,7 +33,7 @@
 //     stage refuses a command that lost them with 125.
 //   - A failure after the start (the init stage's, or an exec the kernel
 //     refuses) is an *exec.ExitError with status 125, 126 or 127 and one
-//     line "omega-run: init: …" on cmd.Stderr, like a program's own exit
+//     line "omega-run: init: …" ("omega-run: exec …" for an exec refused) on cmd.Stderr, like a program's own exit
 //     with that status; failures found before, in Command or in Start, are
 //     *Error with its Code: 127 for a program not found, 126 for one not
 //     executable, 125 for the rest (a cmd.Dir that is no directory,
