@@ -44,25 +44,13 @@ struct omega_path_beneath {
 
 // -------------------------------------------------------------- confine
 
-static int last_cap(void) {
-	char buf[32] = {0};
-	int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 40; // CAP_CHECKPOINT_RESTORE, the last one in 6.x
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 40;
-	char *end;
-	long v = strtol(buf, &end, 10);
-	if (end == buf || (*end && *end != '\n'))
-		omega_die(125, "capabilities: cap_last_cap: invalid syntax");
-	return (int)v;
-}
-
 // omega_drop_bounding empties the bounding set when this process may
 // (CAP_SETPCAP); confine_linux.go's dropBounding. Once per process: the
-// early init stage does it while it waits for its spec (cinit.c).
+// early init stage does it while it waits for its spec (cinit.c). The
+// kernel answers EINVAL for the first number past its last capability
+// (cap_valid), which ends the loop: /proc/sys/kernel/cap_last_cap may
+// be unreadable (a guess would keep a newer kernel's later capabilities)
+// or another file bound over it.
 void omega_drop_bounding(void) {
 	static int dropped;
 	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
@@ -74,9 +62,12 @@ void omega_drop_bounding(void) {
 		omega_dief(errno, "capabilities: capget");
 	if (!(data[0].effective & (1U << CAP_SETPCAP)))
 		return;
-	for (int c = 0, last = last_cap(); c <= last; c++)
-		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno != EINVAL)
+	for (int c = 0; c < 64; c++) // the sets are 64 bits
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0) {
+			if (errno == EINVAL)
+				return;
 			omega_dief(errno, "capabilities: prctl(PR_CAPBSET_DROP)");
+		}
 }
 
 static void clear_capabilities(void) {

@@ -167,3 +167,38 @@ func TestUserWorkspace(t *testing.T) {
 		})
 	}
 }
+
+// TestBoundingSetWithoutCapLastCap: the bounding set is emptied up to the
+// kernel's last capability, whatever /proc/sys/kernel/cap_last_cap says:
+// here a file saying 20 is bound over it, as an unreadable one made the
+// init stage assume 40 where a newer kernel has more. The C init stage
+// read it and kept capabilities 21 to 40 (CapBnd 000001ffffe00000); rx,
+// and the Go init stage, loop until the kernel's EINVAL. Both stages,
+// root and nobody (sandbox mode's user namespace gives nobody
+// CAP_SETPCAP there; in rx nobody has none to drop with).
+func TestBoundingSetWithoutCapLastCap(t *testing.T) {
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			for _, mode := range confinedModes {
+				if mode == "rx" && u.uid != 0 {
+					continue
+				}
+				t.Run(name+"/"+u.name+"/"+mode, func(t *testing.T) {
+					w := newWorld(t, u)
+					fake := filepath.Join(w.extra, "cap_last_cap")
+					if err := os.WriteFile(fake, []byte("20\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					script := "mount --bind " + fake + " /proc/sys/kernel/cap_last_cap && grep -qx 20 /proc/sys/kernel/cap_last_cap"
+					r := underRootWrapperOf(w, b, script, "--mode", mode, "--", "grep", "^CapBnd:", "/proc/self/status")
+					if r.code != 0 {
+						t.Fatalf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+					}
+					if r.stdout != "CapBnd:\t0000000000000000\n" {
+						t.Errorf("want an empty bounding set: %q", r.stdout)
+					}
+				})
+			}
+		}
+	}
+}
