@@ -41,9 +41,10 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // sandbox mode (with its mounts) replaces with its own, where the grant
 // would otherwise not do what it says, silently: /tmp, the sandbox's own
 // and writable already; /run itself, an empty tmpfs there (a directory
-// below /run is brought back, writable); anything in /dev/shm, the
-// sandbox's own; and anything in a hidden path, which stays empty (moved
-// are the stores the environment moved).
+// below /run is brought back, writable); /dev/shm or anything in it,
+// the sandbox's own (a tmpfs, gone with the sandbox: what --allow-write .
+// started there meant to keep is lost); and anything in a hidden path,
+// which stays empty (moved are the stores the environment moved).
 func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 	var out []string
 	for _, w := range pol.AllowWrite {
@@ -57,9 +58,9 @@ func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 		case c == "/run/user" || strings.HasPrefix(c, "/run/user/"):
 			out = append(out, "--allow-write "+w+": it holds the user's service sockets (systemd --user, D-Bus, gpg-agent, "+
 				"Wayland), which the sandbox otherwise hides: through them the program can start programs outside it")
-		case strings.HasPrefix(c, "/dev/shm/"):
-			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own and writable already, so the "+
-				"grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
+		case profiles.Within(c, "/dev/shm"): // itself too: --allow-write . started there
+			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own, writable already and gone when "+
+				"it ends, so the grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
 		default:
 			if h := hiddenHolder(pol, c, moved); h != "" {
 				out = append(out, "--allow-write "+w+": sandbox mode hides "+h+" (empty and read-only inside), so the grant "+

@@ -53,6 +53,8 @@ func TestOwnDirWarnings(t *testing.T) {
 		{[]string{"/run"}, []string{"--allow-write /run: in sandbox mode /run is an empty tmpfs"}},
 		{[]string{"/run/user/1000"}, []string{"the user's service sockets"}},
 		{[]string{"/dev/shm/x"}, []string{"/dev/shm is the sandbox's own"}},
+		{[]string{"/dev/shm"}, []string{"/dev/shm is the sandbox's own"}}, // --allow-write . started there
+		{[]string{"/dev/shmx"}, nil},
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
 		got := ownDirWarnings(pol, nil)

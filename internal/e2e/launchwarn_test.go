@@ -92,6 +92,30 @@ func TestAllowWriteTmp(t *testing.T) {
 	}
 }
 
+// TestAllowWriteDevShm: started in /dev/shm, sandbox mode's program
+// starts in the sandbox's own (TestWorkdirWarningPrivateTrees), a tmpfs
+// gone when it ends; --allow-write . there (or /dev/shm) reaches nothing of
+// the host's, which a launch through a pipe was not told: its file was
+// lost silently. In rx the host's /dev/shm is writable, and no word.
+func TestAllowWriteDevShm(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			name := "omega-e2e-shm-" + filepath.Base(filepath.Dir(w.home))
+			t.Cleanup(func() { os.Remove(filepath.Join("/dev/shm", name)) })
+			r := w.runIn("/dev/shm", "--allow-write", ".", "--", "/bin/sh", "-c", "echo x > "+name)
+			_, err := os.Stat(filepath.Join("/dev/shm", name))
+			if r.code != 0 || err == nil || !strings.Contains(r.stderr, "--allow-write /dev/shm: in sandbox mode /dev/shm is the sandbox's own") {
+				t.Errorf("sandbox: %+v, stat %v; want a run, no host file and the warning", r, err)
+			}
+			r = w.runIn("/dev/shm", "--mode", "rx", "--allow-write", ".", "--", "/bin/sh", "-c", "echo x > "+name)
+			if _, err := os.Stat(filepath.Join("/dev/shm", name)); r.code != 0 || err != nil || strings.Contains(r.stderr, "/dev/shm") {
+				t.Errorf("rx: %+v, stat %v; want the host's file written, without a warning", r, err)
+			}
+		})
+	}
+}
+
 // TestSeccompNoneSetidWarning: only the seccomp filter keeps a program
 // from making set-user-ID files in the writable set (nosuid does not stop
 // setting the bit, Landlock has no right for chmod). With --seccomp none
