@@ -131,7 +131,9 @@ var Programs = []Program{
 	// without it. Its location is a property, not a variable:
 	// MavenRepoLocal is it as the sandbox package reads it from
 	// MAVEN_ARGS, MAVEN_OPTS and ~/.m2/settings.xml.
+	// mvn -v, -h or alone (no goals) creates nothing.
 	{Name: "mvn", State: []string{".m2/repository"}, EnvDirs: []EnvDir{{MavenRepoLocal, []string{".m2/repository"}}},
+		Quiet: []string{"", "-v", "--version", "-h", "--help"},
 		Hints: []Hint{{Text: "add --setenv MAVEN_OPTS=-Dmaven.repo.local={ws}/.m2/repository (Maven creates it; put your own MAVEN_OPTS in the value too)"}}},
 }
 

@@ -91,6 +91,11 @@ func TestWritesState(t *testing.T) {
 		{"pip", []string{"list"}, true}, // its version check writes the cache
 		{"pip", []string{"install", "--help"}, true},
 		{"pip", []string{"-q", "--version"}, true}, // narrow: the first argument only
+		{"mvn", []string{"-v"}, false},
+		{"mvn", []string{"--version"}, false},
+		{"mvn", []string{"-h"}, false},
+		{"mvn", nil, false}, // "No goals have been specified"
+		{"mvn", []string{"-q", "validate"}, true},
 		{"claude", nil, true},
 		{"go", []string{"help"}, true},
 		{"git", []string{"--version"}, true},

@@ -127,11 +127,11 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		e.Warnings = append(e.Warnings, w)
 	}
 	for i := range profiles.Programs {
-		prog, path := &profiles.Programs[i], ""
+		prog, path, progArgs := &profiles.Programs[i], "", []string(nil)
 		if p := profiles.ProgramFor(e.Program); p != nil && p.Name == prog.Name {
-			path = e.Program // pip in a virtualenv
+			path, progArgs = e.Program, args // pip in a virtualenv, mvn -Dmaven.repo.local
 		}
-		if w := stateWarning(pol, prog, path, o.Process.getenv); w != "" {
+		if w := stateWarning(pol, prog, path, progArgs, o.Process.getenv); w != "" {
 			e.RefusedState = append(e.RefusedState, w)
 		}
 	}

@@ -13,17 +13,21 @@ const mavenSettingsMax = 1 << 20
 
 // mavenEnv is getenv with Maven's local repository behind
 // profiles.MavenRepoLocal, read where Maven reads it: -Dmaven.repo.local
-// given in MAVEN_ARGS (Maven's arguments), then in MAVEN_OPTS (the JVM's),
-// then <localRepository> in ~/.m2/settings.xml. A user who moved it is
-// not told on every launch that mvn writes ~/.m2/repository. Other tools
-// get getenv as it is.
-func mavenEnv(prog *profiles.Program, getenv func(string) string) func(string) string {
+// among mvn's own arguments args (after MAVEN_ARGS, which Maven puts
+// before them), then in MAVEN_ARGS, then in MAVEN_OPTS (the JVM's), then
+// <localRepository> in ~/.m2/settings.xml. A user who moved it is not
+// told on every launch that mvn writes ~/.m2/repository. Other tools get
+// getenv as it is.
+func mavenEnv(prog *profiles.Program, args []string, getenv func(string) string) func(string) string {
 	if prog.Name != "mvn" {
 		return getenv
 	}
-	repo := repoLocalFlag(getenv("MAVEN_ARGS"))
+	repo := repoLocalFlag(args)
 	if repo == "" {
-		repo = repoLocalFlag(getenv("MAVEN_OPTS"))
+		repo = repoLocalFlag(strings.Fields(getenv("MAVEN_ARGS")))
+	}
+	if repo == "" {
+		repo = repoLocalFlag(strings.Fields(getenv("MAVEN_OPTS")))
 	}
 	if home := getenv("HOME"); repo == "" && home != "" {
 		repo = settingsRepo(filepath.Join(home, ".m2", "settings.xml"), home)
@@ -36,12 +40,19 @@ func mavenEnv(prog *profiles.Program, getenv func(string) string) func(string) s
 	}
 }
 
-// repoLocalFlag is the last -Dmaven.repo.local=PATH among flags, or "".
-func repoLocalFlag(flags string) string {
+// repoLocalFlag is the last maven.repo.local among flags, given as
+// -Dmaven.repo.local=PATH, or as mvn also takes it, -D or --define then
+// maven.repo.local=PATH; or "".
+func repoLocalFlag(flags []string) string {
+	const prop = "maven.repo.local="
 	v := ""
-	for _, f := range strings.Fields(flags) {
-		if p, ok := strings.CutPrefix(f, "-Dmaven.repo.local="); ok {
+	for i, f := range flags {
+		if p, ok := strings.CutPrefix(f, "-D"+prop); ok {
 			v = p
+		} else if p, ok := strings.CutPrefix(f, "--define="+prop); ok {
+			v = p
+		} else if (f == "-D" || f == "--define") && i+1 < len(flags) && strings.HasPrefix(flags[i+1], prop) {
+			v = strings.TrimPrefix(flags[i+1], prop)
 		}
 	}
 	return v

@@ -354,3 +354,39 @@ func TestMavenStateSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestMavenQuietOrMovedNoStateWarning: mvn -v writes nothing, and mvn
+// given -Dmaven.repo.local on its own command line (Maven's documented
+// way) writes its repository there: neither was to be told that mvn
+// writes ~/.m2/repository. Real mvn, offline; the repository is checked
+// from outside.
+func TestMavenQuietOrMovedNoStateWarning(t *testing.T) {
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Skip("mvn is not installed")
+	}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				w.timeout = 2 * time.Minute
+				proj := filepath.Join(w.extra, "m")
+				mustMkdir(t, proj)
+				writeFile(t, filepath.Join(proj, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>x</artifactId><version>1</version></project>\n")
+				chownTree(t, w.extra, u)
+				base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--"}
+				env := []string{"JAVA_TOOL_OPTIONS=-Duser.home=" + w.home} // as in TestMavenStateSaid
+				if r := w.runEnv(env, append(base, "mvn", "-v")...); r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("mvn -v: %+v; want it run without the state warning", r)
+				}
+				repo := filepath.Join(proj, "repo")
+				r := w.runEnv(env, append(base, "mvn", "-o", "-q", "-Dmaven.repo.local="+repo, "validate")...)
+				if r.code != 0 || stateLine(r.stderr) != "" {
+					t.Errorf("mvn -Dmaven.repo.local=%s: %+v; want it run without the state warning", repo, r)
+				}
+				if _, err := os.Stat(repo); err != nil {
+					t.Errorf("Maven's repository is not where its command line put it: %v", err)
+				}
+			})
+		}
+	}
+}
