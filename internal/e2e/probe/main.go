@@ -89,6 +89,8 @@ func restricted(action string, args []string) (bool, error) {
 		return true, refuseUserns(args)
 	case "restrict-families": // AF_X,AF_Y PROGRAM ARGS...: exec PROGRAM where socket() takes only those (systemd's RestrictAddressFamilies=)
 		return true, restrictFamilies(args)
+	case "refuse-capbset-drop": // ERRNO PROGRAM ARGS...: exec PROGRAM where prctl(PR_CAPBSET_DROP) fails with ERRNO
+		return true, refuseCapbsetDrop(args)
 	}
 	return false, nil
 }

@@ -162,3 +162,22 @@ func refuseUserns(args []string) error {
 	}
 	return filteredExec(f, args[1:])
 }
+
+// refuseCapbsetDrop simulates a filter that answers
+// prctl(PR_CAPBSET_DROP, …) with one errno (EINVAL: what the kernel says
+// past its last capability), then execs.
+func refuseCapbsetDrop(args []string) error {
+	errno, err := strconv.Atoi(args[0])
+	if err != nil {
+		return fmt.Errorf("bad errno %q", args[0])
+	}
+	f := []unix.SockFilter{
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 0}, // nr
+		jeq(unix.SYS_PRCTL, 0, 3),
+		{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: 16}, // args[0], low half (little-endian)
+		jeq(unix.PR_CAPBSET_DROP, 0, 1),
+		ret(unix.SECCOMP_RET_ERRNO | uint32(errno)),
+		ret(unix.SECCOMP_RET_ALLOW),
+	}
+	return filteredExec(f, args[1:])
+}
