@@ -16,8 +16,11 @@ var envStores = []struct {
 	list  bool // a colon-separated list of paths (KUBECONFIG)
 }{
 	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "containers/auth.json", "hub", "rclone/rclone.conf",
-		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi"}},
-	{env: "XDG_DATA_HOME", below: []string{"keyrings"}},
+		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi",
+		"kaggle", "composer/auth.json", "doctl/config.yaml", "op", "pypoetry/auth.toml", "Bitwarden CLI", "glab-cli",
+		"helm/registry/config.json"}},
+	{env: "XDG_DATA_HOME", below: []string{"keyrings", "python_keyring"}},
+	{env: "XDG_CACHE_HOME", below: []string{"huggingface/token", "huggingface/stored_tokens"}},
 	{env: "GNUPGHOME", below: []string{""}},
 	{env: "GH_CONFIG_DIR", below: []string{""}},
 	{env: "CLOUDSDK_CONFIG", below: []string{""}},
@@ -36,6 +39,18 @@ var envStores = []struct {
 	{env: "RCLONE_CONFIG", below: []string{""}},
 	{env: "BOTO_CONFIG", below: []string{""}},
 	{env: "SOPS_AGE_KEY_FILE", below: []string{""}},
+	{env: "HF_HOME", below: []string{"token", "stored_tokens"}},
+	{env: "HF_TOKEN_PATH", below: []string{""}},
+	// The file only: the variable may name a shared directory (Downloads).
+	{env: "KAGGLE_CONFIG_DIR", below: []string{"kaggle.json"}},
+	{env: "COMPOSER_HOME", below: []string{"auth.json"}},
+	{env: "OP_CONFIG_DIR", below: []string{""}},
+	{env: "OCI_CLI_CONFIG_FILE", below: []string{""}},
+	{env: "POETRY_CONFIG_DIR", below: []string{"auth.toml"}},
+	{env: "BITWARDENCLI_APPDATA_DIR", below: []string{""}},
+	{env: "GLAB_CONFIG_DIR", below: []string{""}},
+	{env: "HELM_REGISTRY_CONFIG", below: []string{""}},
+	{env: "HELM_CONFIG_HOME", below: []string{"registry/config.json"}},
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's

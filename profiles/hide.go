@@ -16,6 +16,19 @@ var credentialStores = []string{
 	".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
 	".vault-token", ".pgpass", ".config/hub", ".gem/credentials", ".pulumi/credentials.json",
 	".config/rclone/rclone.conf", ".s3cfg", ".boto", ".config/sops/age/keys.txt",
+	// Maven's master password (settings.xml stays: its mirrors and proxies
+	// serve builds); the Hugging Face login (and its older place); the
+	// Kaggle, Composer, doctl, flyctl, 1Password CLI and OCI logins (OCI's
+	// API keys beside its config); yarn's home .yarnrc.yml, where `yarn npm
+	// login` writes npmAuthToken (hidden as ~/.npmrc is); Poetry's
+	// credentials without a keyring; python keyring's file backends; the
+	// Bitwarden CLI's vault; glab's and helm registry login's tokens;
+	// sentry-cli's token.
+	".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
+	".huggingface/token", ".kaggle", ".config/kaggle", ".config/composer/auth.json", ".composer/auth.json",
+	".config/doctl/config.yaml", ".fly/config.yml", ".config/op", ".op", ".oci", ".yarnrc.yml",
+	".config/pypoetry/auth.toml", ".local/share/python_keyring", ".config/Bitwarden CLI", ".config/glab-cli",
+	".config/helm/registry/config.json", ".sentryclirc",
 }
 
 // browserProfiles hold cookies and saved passwords, per OS.
