@@ -18,7 +18,7 @@ var envStores = []struct {
 	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "containers/auth.json", "hub", "rclone/rclone.conf",
 		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi",
 		"kaggle", "composer/auth.json", "doctl/config.yaml", "op", "pypoetry/auth.toml", "Bitwarden CLI", "glab-cli",
-		"helm/registry/config.json"}},
+		"helm/registry/config.json", "stripe/config.toml"}},
 	{env: "XDG_DATA_HOME", below: []string{"keyrings", "python_keyring"}},
 	{env: "XDG_CACHE_HOME", below: []string{"huggingface/token", "huggingface/stored_tokens"}},
 	{env: "GNUPGHOME", below: []string{""}},
@@ -51,6 +51,7 @@ var envStores = []struct {
 	{env: "GLAB_CONFIG_DIR", below: []string{""}},
 	{env: "HELM_REGISTRY_CONFIG", below: []string{""}},
 	{env: "HELM_CONFIG_HOME", below: []string{"registry/config.json"}},
+	{env: "DATABRICKS_CONFIG_FILE", below: []string{""}},
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's

@@ -16,7 +16,7 @@ func TestEnvCredentialStores(t *testing.T) {
 		{"xdg config", map[string]string{"XDG_CONFIG_HOME": "/h/.xdg"}, []string{"/h/.xdg/gh", "/h/.xdg/git/credentials",
 			"/h/.xdg/containers/auth.json", "/h/.xdg/hub", "/h/.xdg/rclone/rclone.conf", "/h/.xdg/sops/age/keys.txt", "/h/.xdg/google-chrome", "/h/.xdg/chromium", "/h/.xdg/BraveSoftware", "/h/.xdg/microsoft-edge", "/h/.xdg/vivaldi",
 			"/h/.xdg/kaggle", "/h/.xdg/composer/auth.json", "/h/.xdg/doctl/config.yaml", "/h/.xdg/op", "/h/.xdg/pypoetry/auth.toml",
-			"/h/.xdg/Bitwarden CLI", "/h/.xdg/glab-cli", "/h/.xdg/helm/registry/config.json"}},
+			"/h/.xdg/Bitwarden CLI", "/h/.xdg/glab-cli", "/h/.xdg/helm/registry/config.json", "/h/.xdg/stripe/config.toml"}},
 		{"xdg data and cache", map[string]string{"XDG_DATA_HOME": "/d", "XDG_CACHE_HOME": "~/c"}, []string{"/d/keyrings", "/d/python_keyring",
 			"/h/c/huggingface/token", "/h/c/huggingface/stored_tokens"}},
 		{"hugging face", map[string]string{"HF_HOME": "/hf", "HF_TOKEN_PATH": "/t/hf"}, []string{"/hf/token", "/hf/stored_tokens", "/t/hf"}},

@@ -23,12 +23,15 @@ var credentialStores = []string{
 	// login` writes npmAuthToken (hidden as ~/.npmrc is); Poetry's
 	// credentials without a keyring; python keyring's file backends; the
 	// Bitwarden CLI's vault; glab's and helm registry login's tokens;
-	// sentry-cli's token.
+	// sentry-cli's token; Databricks' and the Stripe CLI's; Subversion's
+	// cached passwords (plain text on Linux; ~/.subversion's config and
+	// servers stay).
 	".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
 	".huggingface/token", ".kaggle", ".config/kaggle", ".config/composer/auth.json", ".composer/auth.json",
 	".config/doctl/config.yaml", ".fly/config.yml", ".config/op", ".op", ".oci", ".yarnrc.yml",
 	".config/pypoetry/auth.toml", ".local/share/python_keyring", ".config/Bitwarden CLI", ".config/glab-cli",
-	".config/helm/registry/config.json", ".sentryclirc",
+	".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg", ".config/stripe/config.toml",
+	".subversion/auth",
 }
 
 // browserProfiles hold cookies and saved passwords, per OS.

@@ -43,8 +43,9 @@ func TestCredentialStoresMovedByEnv(t *testing.T) {
 // podman's registry logins, terraform login's and vault login's tokens,
 // PostgreSQL's passwords, rclone's cloud tokens; later Maven's master
 // password, the Hugging Face, Kaggle, Composer, doctl, flyctl, 1Password,
-// OCI, yarn, Poetry, python keyring, Bitwarden, glab, Helm registry and
-// sentry-cli logins) are hidden in sandbox mode; rwx is the control.
+// OCI, yarn, Poetry, python keyring, Bitwarden, glab, Helm registry,
+// sentry-cli, Databricks and Stripe logins, Subversion's cached
+// passwords) are hidden in sandbox mode; rwx is the control.
 // Before, the program read them.
 func TestCredentialFilesListed(t *testing.T) {
 	rels := []string{".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
@@ -54,7 +55,8 @@ func TestCredentialFilesListed(t *testing.T) {
 		".composer/auth.json", ".config/doctl/config.yaml", ".fly/config.yml", ".config/op/config", ".op/config",
 		".oci/config", ".oci/oci_api_key.pem", ".yarnrc.yml", ".config/pypoetry/auth.toml",
 		".local/share/python_keyring/keyring_pass.cfg", ".config/Bitwarden CLI/data.json",
-		".config/glab-cli/config.yml", ".config/helm/registry/config.json", ".sentryclirc"}
+		".config/glab-cli/config.yml", ".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg",
+		".config/stripe/config.toml", ".subversion/auth/svn.simple/0123abcd"}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			for _, mode := range []string{"sandbox", "rwx"} {
@@ -76,8 +78,8 @@ func TestCredentialFilesListed(t *testing.T) {
 // KAGGLE_CONFIG_DIR, COMPOSER_HOME, OP_CONFIG_DIR, OCI_CLI_CONFIG_FILE,
 // POETRY_CONFIG_DIR, XDG_DATA_HOME for python keyring's files,
 // BITWARDENCLI_APPDATA_DIR, GLAB_CONFIG_DIR, HELM_REGISTRY_CONFIG and
-// HELM_CONFIG_HOME, XDG_CONFIG_HOME for doctl, Composer, Poetry, glab,
-// Helm, 1Password and Bitwarden) are followed as the older ones are; rwx
+// HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, XDG_CONFIG_HOME for doctl,
+// Composer, Poetry, glab, Helm, 1Password, Bitwarden and Stripe) are followed as the older ones are; rwx
 // is the control. Before, the program read every file.
 func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 	type moved struct{ env, value, file string } // value and file below home
@@ -93,6 +95,7 @@ func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 		{"XDG_CONFIG_HOME", "xdg", "xdg/pypoetry/auth.toml"}, {"XDG_CONFIG_HOME", "xdg", "xdg/glab-cli/config.yml"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/helm/registry/config.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/op/config"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/Bitwarden CLI/data.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/kaggle/kaggle.json"},
+		{"XDG_CONFIG_HOME", "xdg", "xdg/stripe/config.toml"}, {"DATABRICKS_CONFIG_FILE", "dbcfg", "dbcfg"},
 	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
