@@ -18,7 +18,8 @@ var envStores = []struct {
 	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "containers/auth.json", "hub", "rclone/rclone.conf",
 		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi",
 		"kaggle", "composer/auth.json", "doctl/config.yaml", "op", "pypoetry/auth.toml", "Bitwarden CLI", "glab-cli",
-		"helm/registry/config.json", "stripe/config.toml"}},
+		"helm/registry/config.json", "stripe/config.toml", "dart/pub-credentials.json", "dart/pub-tokens.json",
+		"ngrok/ngrok.yml", ".wrangler/config/default.toml"}},
 	{env: "XDG_DATA_HOME", below: []string{"keyrings", "python_keyring"}},
 	{env: "XDG_CACHE_HOME", below: []string{"huggingface/token", "huggingface/stored_tokens"}},
 	{env: "GNUPGHOME", below: []string{""}},
@@ -52,6 +53,7 @@ var envStores = []struct {
 	{env: "HELM_REGISTRY_CONFIG", below: []string{""}},
 	{env: "HELM_CONFIG_HOME", below: []string{"registry/config.json"}},
 	{env: "DATABRICKS_CONFIG_FILE", below: []string{""}},
+	{env: "PUB_CACHE", below: []string{"credentials.json"}},
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's

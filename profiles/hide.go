@@ -25,13 +25,16 @@ var credentialStores = []string{
 	// Bitwarden CLI's vault; glab's and helm registry login's tokens;
 	// sentry-cli's token; Databricks' and the Stripe CLI's; Subversion's
 	// cached passwords (plain text on Linux; ~/.subversion's config and
-	// servers stay).
+	// servers stay); Dart pub's tokens (and pub.dev's before Dart 2.15),
+	// ngrok's authtoken (its older place too) and wrangler's OAuth token.
 	".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
 	".huggingface/token", ".kaggle", ".config/kaggle", ".config/composer/auth.json", ".composer/auth.json",
 	".config/doctl/config.yaml", ".fly/config.yml", ".config/op", ".op", ".oci", ".yarnrc.yml",
 	".config/pypoetry/auth.toml", ".local/share/python_keyring", ".config/Bitwarden CLI", ".config/glab-cli",
 	".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg", ".config/stripe/config.toml",
-	".subversion/auth",
+	".subversion/auth", ".config/dart/pub-credentials.json", ".config/dart/pub-tokens.json",
+	".pub-cache/credentials.json", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".wrangler/config/default.toml",
+	".config/.wrangler/config/default.toml",
 }
 
 // browserProfiles hold cookies and saved passwords, per OS.

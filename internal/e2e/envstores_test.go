@@ -44,8 +44,8 @@ func TestCredentialStoresMovedByEnv(t *testing.T) {
 // PostgreSQL's passwords, rclone's cloud tokens; later Maven's master
 // password, the Hugging Face, Kaggle, Composer, doctl, flyctl, 1Password,
 // OCI, yarn, Poetry, python keyring, Bitwarden, glab, Helm registry,
-// sentry-cli, Databricks and Stripe logins, Subversion's cached
-// passwords) are hidden in sandbox mode; rwx is the control.
+// sentry-cli, Databricks, Stripe, Dart pub, ngrok and wrangler logins,
+// Subversion's cached passwords) are hidden in sandbox mode; rwx is the control.
 // Before, the program read them.
 func TestCredentialFilesListed(t *testing.T) {
 	rels := []string{".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
@@ -56,7 +56,9 @@ func TestCredentialFilesListed(t *testing.T) {
 		".oci/config", ".oci/oci_api_key.pem", ".yarnrc.yml", ".config/pypoetry/auth.toml",
 		".local/share/python_keyring/keyring_pass.cfg", ".config/Bitwarden CLI/data.json",
 		".config/glab-cli/config.yml", ".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg",
-		".config/stripe/config.toml", ".subversion/auth/svn.simple/0123abcd"}
+		".config/stripe/config.toml", ".subversion/auth/svn.simple/0123abcd", ".config/dart/pub-credentials.json",
+		".config/dart/pub-tokens.json", ".pub-cache/credentials.json", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml",
+		".wrangler/config/default.toml", ".config/.wrangler/config/default.toml"}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			for _, mode := range []string{"sandbox", "rwx"} {
@@ -78,8 +80,9 @@ func TestCredentialFilesListed(t *testing.T) {
 // KAGGLE_CONFIG_DIR, COMPOSER_HOME, OP_CONFIG_DIR, OCI_CLI_CONFIG_FILE,
 // POETRY_CONFIG_DIR, XDG_DATA_HOME for python keyring's files,
 // BITWARDENCLI_APPDATA_DIR, GLAB_CONFIG_DIR, HELM_REGISTRY_CONFIG and
-// HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, XDG_CONFIG_HOME for doctl,
-// Composer, Poetry, glab, Helm, 1Password, Bitwarden and Stripe) are followed as the older ones are; rwx
+// HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, PUB_CACHE, XDG_CONFIG_HOME for
+// doctl, Composer, Poetry, glab, Helm, 1Password, Bitwarden, Stripe, Dart
+// pub, ngrok and wrangler) are followed as the older ones are; rwx
 // is the control. Before, the program read every file.
 func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 	type moved struct{ env, value, file string } // value and file below home
@@ -96,6 +99,8 @@ func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 		{"XDG_CONFIG_HOME", "xdg", "xdg/helm/registry/config.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/op/config"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/Bitwarden CLI/data.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/kaggle/kaggle.json"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/stripe/config.toml"}, {"DATABRICKS_CONFIG_FILE", "dbcfg", "dbcfg"},
+		{"XDG_CONFIG_HOME", "xdg", "xdg/dart/pub-tokens.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/ngrok/ngrok.yml"},
+		{"XDG_CONFIG_HOME", "xdg", "xdg/.wrangler/config/default.toml"}, {"PUB_CACHE", "pubc", "pubc/credentials.json"},
 	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
