@@ -60,8 +60,10 @@ var envStores = []struct {
 // environment) put credential stores, absolute and clean: a leading ~ is
 // home (GnuPG and Python's libraries expand it), a relative value lies
 // in wd, the program's working directory, where its tools look (skipped
-// when wd is ""). A value that names the root, home, one of writable or
-// a directory above one, is skipped: hiding it would hide those.
+// when wd is ""). A store that is home, one of writable or a directory
+// above one is skipped, as is any below a value naming the root: hiding
+// it would hide those. A tool's home made writable (CARGO_HOME, HF_HOME)
+// still has its credential files hidden below it.
 func EnvCredentialStores(getenv func(string) string, home, wd string, writable ...string) []string {
 	var out []string
 	keep := append([]string{home}, writable...)
@@ -73,11 +75,14 @@ func EnvCredentialStores(getenv func(string) string, home, wd string, writable .
 		}
 		for _, v := range values {
 			dir := absolute(v, home, wd)
-			if dir == "" || dir == "/" || slices.ContainsFunc(keep, func(k string) bool { return Within(k, dir) }) {
+			if dir == "" || dir == "/" {
 				continue
 			}
 			for _, b := range e.below {
-				out = append(out, filepath.Join(dir, b))
+				p := filepath.Join(dir, b)
+				if !slices.ContainsFunc(keep, func(k string) bool { return Within(k, p) }) {
+					out = append(out, p)
+				}
 			}
 		}
 	}

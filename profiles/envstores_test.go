@@ -34,6 +34,9 @@ func TestEnvCredentialStores(t *testing.T) {
 		{"root", map[string]string{"AWS_SHARED_CREDENTIALS_FILE": "//"}, nil},
 		{"a writable root", map[string]string{"DOCKER_CONFIG": "/work/proj", "GNUPGHOME": "/work"}, nil},
 		{"in a writable root", map[string]string{"DOCKER_CONFIG": "/work/proj/.docker"}, []string{"/work/proj/.docker"}},
+		{"below a writable root", map[string]string{"CARGO_HOME": "/work/proj", "HF_HOME": "/wd"}, []string{"/work/proj/credentials.toml",
+			"/work/proj/credentials", "/wd/token", "/wd/stored_tokens"}},
+		{"below home", map[string]string{"COMPOSER_HOME": "~"}, []string{"/h/auth.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -118,6 +118,36 @@ func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 	}
 }
 
+// TestEnvStoreInWritableToolHome: a tool's home that the launch makes
+// writable so that the tool can work (--allow-write on CARGO_HOME for
+// cargo's registry, on HF_HOME for downloaded models) keeps its login
+// hidden: the home is no store, the file below it is one. rwx is the
+// control. Before, the whole variable was skipped as a writable root and
+// the program read both files.
+func TestEnvStoreInWritableToolHome(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			for _, mode := range []string{"sandbox", "rwx"} {
+				w := newWorld(t, u)
+				files := []string{secretAt(t, w, "cargo/credentials.toml"), secretAt(t, w, "hf/token")}
+				env := []string{"CARGO_HOME=" + filepath.Dir(files[0]), "HF_HOME=" + filepath.Dir(files[1])}
+				for _, f := range files {
+					r := w.runEnv(env, "--mode", mode, "--allow-write", filepath.Dir(f), "--", probe, "read", f)
+					if got := strings.Contains(r.stdout, "SECRET"); got != (mode == "rwx") {
+						t.Errorf("%s: read %s with its directory writable: %v (exit %d, stderr %.300q)", mode, f, got, r.code, r.stderr)
+					}
+				}
+				// The rest of the tool's home stays writable.
+				reg := filepath.Join(w.home, "cargo", "registry")
+				r := w.runEnv(env, "--mode", mode, "--allow-write", filepath.Dir(files[0]), "--", "/bin/mkdir", reg)
+				if r.code != 0 {
+					t.Errorf("%s: mkdir %s: exit %d, stderr %.300q", mode, reg, r.code, r.stderr)
+				}
+			}
+		})
+	}
+}
+
 // TestEnvStoreDevNull: a variable that names /dev/null (the usual way to
 // skip ~/.npmrc) or a host /tmp file is no store to hide: the program's
 // /dev/null and private /tmp stay writable.
