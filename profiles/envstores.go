@@ -17,7 +17,7 @@ var envStores = []struct {
 }{
 	{env: "XDG_CONFIG_HOME", below: []string{"gh", "git/credentials", "containers/auth.json", "hub", "rclone/rclone.conf",
 		"sops/age/keys.txt", "google-chrome", "chromium", "BraveSoftware", "microsoft-edge", "vivaldi",
-		"kaggle", "composer/auth.json", "doctl/config.yaml", "op", "pypoetry/auth.toml", "Bitwarden CLI", "glab-cli",
+		"kaggle", "doctl/config.yaml", "op", "pypoetry/auth.toml", "Bitwarden CLI", "glab-cli",
 		"helm/registry/config.json", "stripe/config.toml", "dart/pub-credentials.json", "dart/pub-tokens.json",
 		"ngrok/ngrok.yml", ".wrangler/config/default.toml"}},
 	{env: "XDG_DATA_HOME", below: []string{"keyrings", "python_keyring"}},
@@ -44,7 +44,6 @@ var envStores = []struct {
 	{env: "HF_TOKEN_PATH", below: []string{""}},
 	// The file only: the variable may name a shared directory (Downloads).
 	{env: "KAGGLE_CONFIG_DIR", below: []string{"kaggle.json"}},
-	{env: "COMPOSER_HOME", below: []string{"auth.json"}},
 	{env: "OP_CONFIG_DIR", below: []string{""}},
 	{env: "OCI_CLI_CONFIG_FILE", below: []string{""}},
 	{env: "POETRY_CONFIG_DIR", below: []string{"auth.toml"}},

@@ -16,19 +16,21 @@ var credentialStores = []string{
 	".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
 	".vault-token", ".pgpass", ".config/hub", ".gem/credentials", ".pulumi/credentials.json",
 	".config/rclone/rclone.conf", ".s3cfg", ".boto", ".config/sops/age/keys.txt",
-	// Maven's master password (settings.xml stays: its mirrors and proxies
-	// serve builds); the Hugging Face login (and its older place); the
-	// Kaggle, Composer, doctl, flyctl, 1Password CLI and OCI logins (OCI's
-	// API keys beside its config); yarn's home .yarnrc.yml, where `yarn npm
-	// login` writes npmAuthToken (hidden as ~/.npmrc is); Poetry's
-	// credentials without a keyring; python keyring's file backends; the
-	// Bitwarden CLI's vault; glab's and helm registry login's tokens;
-	// sentry-cli's token; Databricks' and the Stripe CLI's; Subversion's
-	// cached passwords (plain text on Linux; ~/.subversion's config and
-	// servers stay); Dart pub's tokens (and pub.dev's before Dart 2.15),
-	// ngrok's authtoken (its older place too) and wrangler's OAuth token.
+	// Logins of more tools, each file read by its own tool only, and
+	// harmless empty (a hidden file is an empty one): Maven's master
+	// password (settings.xml stays: its mirrors and proxies serve builds);
+	// the Hugging Face token (also at its older place); Kaggle, doctl,
+	// flyctl, the 1Password CLI and OCI (with its API keys); yarn's home
+	// .yarnrc.yml, where `yarn npm login` writes npmAuthToken, hidden as
+	// ~/.npmrc is; Poetry's credentials without a keyring; python
+	// keyring's file backends; the Bitwarden CLI's vault; glab; helm
+	// registry login; sentry-cli; Databricks; the Stripe CLI; Subversion's
+	// cached passwords (its config and servers stay); Dart pub's tokens
+	// (also pub.dev's before Dart 2.15); ngrok and wrangler (also at their
+	// older places). Composer's auth.json is not here: composer stops on
+	// an empty one, even for an install that needs no login.
 	".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
-	".huggingface/token", ".kaggle", ".config/kaggle", ".config/composer/auth.json", ".composer/auth.json",
+	".huggingface/token", ".kaggle", ".config/kaggle",
 	".config/doctl/config.yaml", ".fly/config.yml", ".config/op", ".op", ".oci", ".yarnrc.yml",
 	".config/pypoetry/auth.toml", ".local/share/python_keyring", ".config/Bitwarden CLI", ".config/glab-cli",
 	".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg", ".config/stripe/config.toml",

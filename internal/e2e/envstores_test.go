@@ -42,7 +42,7 @@ func TestCredentialStoresMovedByEnv(t *testing.T) {
 // list of stores lacked (cargo's credentials under its older name,
 // podman's registry logins, terraform login's and vault login's tokens,
 // PostgreSQL's passwords, rclone's cloud tokens; later Maven's master
-// password, the Hugging Face, Kaggle, Composer, doctl, flyctl, 1Password,
+// password, the Hugging Face, Kaggle, doctl, flyctl, 1Password,
 // OCI, yarn, Poetry, python keyring, Bitwarden, glab, Helm registry,
 // sentry-cli, Databricks, Stripe, Dart pub, ngrok and wrangler logins,
 // Subversion's cached passwords) are hidden in sandbox mode; rwx is the control.
@@ -51,8 +51,7 @@ func TestCredentialFilesListed(t *testing.T) {
 	rels := []string{".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
 		".vault-token", ".pgpass", ".config/rclone/rclone.conf", ".gem/credentials",
 		".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
-		".huggingface/token", ".kaggle/kaggle.json", ".config/kaggle/kaggle.json", ".config/composer/auth.json",
-		".composer/auth.json", ".config/doctl/config.yaml", ".fly/config.yml", ".config/op/config", ".op/config",
+		".huggingface/token", ".kaggle/kaggle.json", ".config/kaggle/kaggle.json", ".config/doctl/config.yaml", ".fly/config.yml", ".config/op/config", ".op/config",
 		".oci/config", ".oci/oci_api_key.pem", ".yarnrc.yml", ".config/pypoetry/auth.toml",
 		".local/share/python_keyring/keyring_pass.cfg", ".config/Bitwarden CLI/data.json",
 		".config/glab-cli/config.yml", ".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg",
@@ -77,11 +76,11 @@ func TestCredentialFilesListed(t *testing.T) {
 
 // TestCredentialStoresMovedByToolEnv: the variables that move the stores
 // added later (Hugging Face's HF_HOME, HF_TOKEN_PATH and XDG_CACHE_HOME,
-// KAGGLE_CONFIG_DIR, COMPOSER_HOME, OP_CONFIG_DIR, OCI_CLI_CONFIG_FILE,
+// KAGGLE_CONFIG_DIR, OP_CONFIG_DIR, OCI_CLI_CONFIG_FILE,
 // POETRY_CONFIG_DIR, XDG_DATA_HOME for python keyring's files,
 // BITWARDENCLI_APPDATA_DIR, GLAB_CONFIG_DIR, HELM_REGISTRY_CONFIG and
 // HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, PUB_CACHE, XDG_CONFIG_HOME for
-// doctl, Composer, Poetry, glab, Helm, 1Password, Bitwarden, Stripe, Dart
+// doctl, Poetry, glab, Helm, 1Password, Bitwarden, Stripe, Dart
 // pub, ngrok and wrangler) are followed as the older ones are; rwx
 // is the control. Before, the program read every file.
 func TestCredentialStoresMovedByToolEnv(t *testing.T) {
@@ -89,12 +88,12 @@ func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 	cases := []moved{
 		{"HF_HOME", "hf", "hf/token"}, {"HF_HOME", "hf", "hf/stored_tokens"},
 		{"HF_TOKEN_PATH", "hftok", "hftok"}, {"XDG_CACHE_HOME", "cache2", "cache2/huggingface/token"},
-		{"KAGGLE_CONFIG_DIR", "kag", "kag/kaggle.json"}, {"COMPOSER_HOME", "comp", "comp/auth.json"},
+		{"KAGGLE_CONFIG_DIR", "kag", "kag/kaggle.json"},
 		{"OP_CONFIG_DIR", "op2", "op2/config"}, {"OCI_CLI_CONFIG_FILE", "oci2", "oci2"},
 		{"POETRY_CONFIG_DIR", "poe", "poe/auth.toml"}, {"XDG_DATA_HOME", "data2", "data2/python_keyring/keyring_pass.cfg"},
 		{"BITWARDENCLI_APPDATA_DIR", "bw", "bw/data.json"}, {"GLAB_CONFIG_DIR", "glab", "glab/config.yml"},
 		{"HELM_REGISTRY_CONFIG", "helmreg", "helmreg"}, {"HELM_CONFIG_HOME", "helm2", "helm2/registry/config.json"},
-		{"XDG_CONFIG_HOME", "xdg", "xdg/doctl/config.yaml"}, {"XDG_CONFIG_HOME", "xdg", "xdg/composer/auth.json"},
+		{"XDG_CONFIG_HOME", "xdg", "xdg/doctl/config.yaml"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/pypoetry/auth.toml"}, {"XDG_CONFIG_HOME", "xdg", "xdg/glab-cli/config.yml"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/helm/registry/config.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/op/config"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/Bitwarden CLI/data.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/kaggle/kaggle.json"},
