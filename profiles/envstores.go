@@ -53,6 +53,7 @@ var envStores = []struct {
 	{env: "HELM_CONFIG_HOME", below: []string{"registry/config.json"}},
 	{env: "DATABRICKS_CONFIG_FILE", below: []string{""}},
 	{env: "PUB_CACHE", below: []string{"credentials.json"}},
+	{env: "HCLOUD_CONFIG", below: []string{""}},
 }
 
 // EnvCredentialStores lists where the variables in getenv (the user's

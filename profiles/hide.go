@@ -27,7 +27,7 @@ var credentialStores = []string{
 	// registry login; sentry-cli; Databricks; the Stripe CLI; Subversion's
 	// cached passwords (its config and servers stay); Dart pub's tokens
 	// (also pub.dev's before Dart 2.15); ngrok and wrangler (also at their
-	// older places). Composer's auth.json is not here: composer stops on
+	// older places); hcloud. Composer's auth.json is not here: composer stops on
 	// an empty one, even for an install that needs no login.
 	".m2/settings-security.xml", ".cache/huggingface/token", ".cache/huggingface/stored_tokens",
 	".huggingface/token", ".kaggle", ".config/kaggle",
@@ -36,7 +36,7 @@ var credentialStores = []string{
 	".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg", ".config/stripe/config.toml",
 	".subversion/auth", ".config/dart/pub-credentials.json", ".config/dart/pub-tokens.json",
 	".pub-cache/credentials.json", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml", ".wrangler/config/default.toml",
-	".config/.wrangler/config/default.toml",
+	".config/.wrangler/config/default.toml", ".config/hcloud/cli.toml",
 }
 
 // browserProfiles hold cookies and saved passwords, per OS.

@@ -44,9 +44,9 @@ func TestCredentialStoresMovedByEnv(t *testing.T) {
 // PostgreSQL's passwords, rclone's cloud tokens; later Maven's master
 // password, the Hugging Face, Kaggle, doctl, flyctl, 1Password,
 // OCI, yarn, Poetry, python keyring, Bitwarden, glab, Helm registry,
-// sentry-cli, Databricks, Stripe, Dart pub, ngrok and wrangler logins,
-// Subversion's cached passwords) are hidden in sandbox mode; rwx is the control.
-// Before, the program read them.
+// sentry-cli, Databricks, Stripe, Dart pub, ngrok, wrangler and hcloud
+// logins, Subversion's cached passwords) are hidden in sandbox mode; rwx
+// is the control. Before, the program read them.
 func TestCredentialFilesListed(t *testing.T) {
 	rels := []string{".cargo/credentials", ".config/containers/auth.json", ".terraform.d/credentials.tfrc.json",
 		".vault-token", ".pgpass", ".config/rclone/rclone.conf", ".gem/credentials",
@@ -57,7 +57,7 @@ func TestCredentialFilesListed(t *testing.T) {
 		".config/glab-cli/config.yml", ".config/helm/registry/config.json", ".sentryclirc", ".databrickscfg",
 		".config/stripe/config.toml", ".subversion/auth/svn.simple/0123abcd", ".config/dart/pub-credentials.json",
 		".config/dart/pub-tokens.json", ".pub-cache/credentials.json", ".config/ngrok/ngrok.yml", ".ngrok2/ngrok.yml",
-		".wrangler/config/default.toml", ".config/.wrangler/config/default.toml"}
+		".wrangler/config/default.toml", ".config/.wrangler/config/default.toml", ".config/hcloud/cli.toml"}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			for _, mode := range []string{"sandbox", "rwx"} {
@@ -79,10 +79,10 @@ func TestCredentialFilesListed(t *testing.T) {
 // KAGGLE_CONFIG_DIR, OP_CONFIG_DIR, OCI_CLI_CONFIG_FILE,
 // POETRY_CONFIG_DIR, XDG_DATA_HOME for python keyring's files,
 // BITWARDENCLI_APPDATA_DIR, GLAB_CONFIG_DIR, HELM_REGISTRY_CONFIG and
-// HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, PUB_CACHE, XDG_CONFIG_HOME for
-// doctl, Poetry, glab, Helm, 1Password, Bitwarden, Stripe, Dart
-// pub, ngrok and wrangler) are followed as the older ones are; rwx
-// is the control. Before, the program read every file.
+// HELM_CONFIG_HOME, DATABRICKS_CONFIG_FILE, PUB_CACHE, HCLOUD_CONFIG,
+// XDG_CONFIG_HOME for doctl, Poetry, glab, Helm, 1Password, Bitwarden,
+// Stripe, Dart pub, ngrok and wrangler) are followed as the older ones
+// are; rwx is the control. Before, the program read every file.
 func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 	type moved struct{ env, value, file string } // value and file below home
 	cases := []moved{
@@ -100,6 +100,7 @@ func TestCredentialStoresMovedByToolEnv(t *testing.T) {
 		{"XDG_CONFIG_HOME", "xdg", "xdg/stripe/config.toml"}, {"DATABRICKS_CONFIG_FILE", "dbcfg", "dbcfg"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/dart/pub-tokens.json"}, {"XDG_CONFIG_HOME", "xdg", "xdg/ngrok/ngrok.yml"},
 		{"XDG_CONFIG_HOME", "xdg", "xdg/.wrangler/config/default.toml"}, {"PUB_CACHE", "pubc", "pubc/credentials.json"},
+		{"HCLOUD_CONFIG", "hcl.toml", "hcl.toml"},
 	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
