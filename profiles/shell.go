@@ -17,7 +17,7 @@ var shells = []string{"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish"}
 // caller checks that the input is a terminal, so that an agent's
 // hundreds of `bash -c` and piped scripts pay for no state sync.
 func ReadsCommandsFromStdin(path string, args []string) bool {
-	shell := strings.TrimRight(filepath.Base(path), "0123456789.")
+	shell := ShellName(path)
 	if !slices.Contains(shells, shell) {
 		return false
 	}
@@ -46,6 +46,11 @@ func ReadsCommandsFromStdin(path string, args []string) bool {
 		}
 	}
 	return true
+}
+
+// ShellName is the shell at path without its version (zsh5, ksh93).
+func ShellName(path string) string {
+	return strings.TrimRight(filepath.Base(path), "0123456789.")
 }
 
 // SessionSync is the tool whose state a shell's session syncs for what is

@@ -109,7 +109,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 			e.Warnings = append(e.Warnings, "the program would not start: "+err.Error())
 		}
 		e.Program, e.Args = path, args
-		e.Env = append(e.Env, syncEnv(pol, path, args, o.Process.SetEnv)...)
+		e.Env = append(e.Env, syncEnv(pol, path, args, o.Process)...)
 	}
 	e.Workdir = o.workdir()
 	if e.WorkdirWritable = workdirWritable(pol, realPath(e.Workdir), realPath); !e.WorkdirWritable {
@@ -139,18 +139,24 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 }
 
 // syncEnv is what a launch of path adds for a tool's synced state: the
-// tool's, or, in a shell a person types into, Claude Code's (Linux: the
-// sync is Linux's; macOS leaves the environment as it is).
-func syncEnv(pol profiles.Policy, path string, args, setEnv []string) []string {
+// tool's, or, in a shell a person types into, Claude Code's and the
+// sandbox's own HISTFILE (Linux: the sync is Linux's; macOS leaves the
+// environment as it is).
+func syncEnv(pol profiles.Policy, path string, args []string, proc Process) []string {
+	if pol.Mode == profiles.ModeRWX || runtime.GOOS != "linux" {
+		return nil
+	}
+	var hist []string
 	prog := profiles.ProgramFor(path)
 	if prog == nil && shellSession(path, args) {
 		prog = profiles.SessionSync()
+		hist, _ = historyEnv(pol, path, args, proc)
 	}
-	if prog == nil || len(prog.Sync) == 0 || pol.Mode == profiles.ModeRWX || runtime.GOOS != "linux" {
-		return nil
+	if prog == nil || len(prog.Sync) == 0 {
+		return hist
 	}
-	env, _ := toolEnv(prog, pol.Home, setEnv)
-	return env
+	env, _ := toolEnv(prog, pol.Home, proc.SetEnv)
+	return append(hist, env...)
 }
 
 // toolEnv is what a launch of a well-known tool whose state is synced

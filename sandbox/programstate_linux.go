@@ -16,6 +16,7 @@ import (
 func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	prog := profiles.ProgramFor(p.path)
 	if prog == nil && shellSession(p.path, p.argv[1:]) {
+		spec.Env = append(shellHistory(p), spec.Env...)
 		// A person's shell: claude is as likely to be started in it.
 		return syncState(p, spec, profiles.SessionSync())
 	}

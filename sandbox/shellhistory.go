@@ -1,0 +1,82 @@
+package sandbox
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/omega-run/omega-run/profiles"
+)
+
+// A confined shell session keeps its history in the sandbox's own file,
+// <data dir>/history/<shell>_history, kept across sessions and read by
+// the next: the host's ~/.bash_history is read-only to it (its write at
+// exit failed, silently), and made writable it would let a confined
+// program plant the line the user re-runs with Up+Enter.
+
+// historyEnv is the HISTFILE a shell session at path gets, and the
+// history file's name (nil, "" when none: not a shell that keeps one in
+// $HISTFILE, or the user chose HISTFILE already). An inherited HISTFILE
+// the program could not write (the host's history) gives way to the
+// sandbox's own; one given with --setenv stays, as does an empty one
+// (no history, on purpose).
+func historyEnv(pol profiles.Policy, path string, args []string, proc Process) (env []string, file string) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	name, _ := profiles.ShellHistory(real, args)
+	if name == "" || hasEnvKey(proc.SetEnv, "HISTFILE") {
+		return nil, ""
+	}
+	if v, ok := proc.lookupEnv("HISTFILE"); ok && (v == "" || pol.WritableRootOf(v) != "") {
+		return nil, ""
+	}
+	file = filepath.Join(pol.DataDir, profiles.HistoryDirName, name)
+	return []string{"HISTFILE=" + file}, file
+}
+
+// histfileSet matches a line that sets HISTFILE unconditionally.
+var histfileSet = regexp.MustCompile(`^\s*(?:export\s+|typeset\s+(?:-\w+\s+)*|declare\s+(?:-\w+\s+)*)?HISTFILE=(\S*)`)
+
+// rcSetsHistfile is the first rc file (in dir, or absolute) that sets
+// HISTFILE to a file outside pol's writable set, and the line; "" when
+// none does. A value it cannot tell ($VAR other than HOME) counts as
+// outside: the warning is better than a history lost unsaid.
+func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int) {
+	for _, rc := range rcs {
+		if !filepath.IsAbs(rc) {
+			rc = filepath.Join(dir, rc)
+		}
+		f, err := os.Open(rc)
+		if err != nil {
+			continue
+		}
+		s := bufio.NewScanner(f)
+		for n := 1; s.Scan(); n++ {
+			m := histfileSet.FindStringSubmatch(s.Text())
+			if m == nil {
+				continue
+			}
+			v := expandHome(strings.Trim(strings.TrimRight(m[1], ";"), `"'`), pol.Home)
+			if v != "" && (!filepath.IsAbs(v) || strings.Contains(v, "$") || pol.WritableRootOf(v) == "") {
+				f.Close()
+				return rc, n
+			}
+		}
+		f.Close()
+	}
+	return "", 0
+}
+
+// expandHome expands a leading ~, $HOME or ${HOME} in v.
+func expandHome(v, home string) string {
+	for _, h := range []string{"~", "$HOME", "${HOME}"} {
+		if v == h || strings.HasPrefix(v, h+"/") {
+			return home + v[len(h):]
+		}
+	}
+	return v
+}
