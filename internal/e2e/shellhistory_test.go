@@ -148,3 +148,31 @@ func TestShellHistoryFish(t *testing.T) {
 		}
 	}
 }
+
+// TestShellHistorySetenv: --setenv HISTFILE is the user's choice for
+// the launch and stays; one the sandbox does not let the shell write
+// says on the terminal that the history is lost, a writable one keeps
+// the history there, unsaid.
+func TestShellHistorySetenv(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w, _ := historyWorld(t, u, nil)
+				bash := func(histfile string) func(context.Context) *exec.Cmd {
+					return func(ctx context.Context) *exec.Cmd {
+						return w.cmdOf(ctx, bin, "--mode", mode, "--setenv", "HISTFILE="+histfile, "--", "/bin/bash", "--norc")
+					}
+				}
+				out, ps := onNewPtyTyped(t, 24, 80, "echo typed\nexit\n", nil, bash(filepath.Join(w.home, ".bash_history")), nil)
+				if !strings.Contains(out, "--setenv HISTFILE="+filepath.Join(w.home, ".bash_history")+", which the sandbox does not let the shell write") {
+					t.Errorf("a --setenv HISTFILE outside the writable set lost the history unsaid (exit %d):\n%s", shellStatus(ps), out)
+				}
+				mine := filepath.Join(w.dataDir, "workspace", "mine")
+				out, ps = onNewPtyTyped(t, 24, 80, "echo typed-mine\nexit\n", nil, bash(mine), nil)
+				if b, _ := os.ReadFile(mine); strings.Contains(out, "history") || !strings.Contains(string(b), "echo typed-mine") {
+					t.Errorf("a writable --setenv HISTFILE: file %q (exit %d):\n%s", b, shellStatus(ps), out)
+				}
+			})
+		}
+	}
+}
