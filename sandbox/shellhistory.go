@@ -2,7 +2,7 @@ package sandbox
 
 import (
 	"bufio"
-	"os"
+	"bytes"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -50,11 +50,13 @@ func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int)
 		if !filepath.IsAbs(rc) {
 			rc = filepath.Join(dir, rc)
 		}
-		f, err := os.Open(rc)
+		// A regular file of sane size only: a FIFO planted where a
+		// writable ZDOTDIR is would block the launch.
+		b, err := readRegular(rc, false, 1<<20)
 		if err != nil {
 			continue
 		}
-		s := bufio.NewScanner(f)
+		s := bufio.NewScanner(bytes.NewReader(b))
 		for n := 1; s.Scan(); n++ {
 			m := histfileSet.FindStringSubmatch(s.Text())
 			if m == nil {
@@ -62,11 +64,9 @@ func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int)
 			}
 			v := expandHome(strings.Trim(strings.TrimRight(m[1], ";"), `"'`), pol.Home)
 			if v != "" && (!filepath.IsAbs(v) || strings.Contains(v, "$") || pol.WritableRootOf(v) == "") {
-				f.Close()
 				return rc, n
 			}
 		}
-		f.Close()
 	}
 	return "", 0
 }
