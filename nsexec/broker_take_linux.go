@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -41,7 +40,8 @@ type devIno struct{ dev, ino uint64 }
 // allowedSocket is one of Broker.Sockets, and the fd that holds it.
 type allowedSocket struct {
 	devIno
-	fd int
+	fd   int
+	path string // where it was allowed (replacedAllowed)
 }
 
 // prepareSockets records Broker.Sockets by device and inode before the
@@ -66,7 +66,7 @@ func prepareSockets(paths []string) []allowedSocket {
 		}
 		var st unix.Stat_t
 		if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFSOCK {
-			out = append(out, allowedSocket{devIno{uint64(st.Dev), st.Ino}, fd})
+			out = append(out, allowedSocket{devIno{uint64(st.Dev), st.Ino}, fd, p})
 			continue // held: a raw fd, which no finalizer closes
 		}
 		unix.Close(fd)
@@ -317,7 +317,7 @@ func (b *goBroker) connectPath(c *call, path string) unix.Errno {
 		return unix.ECONNREFUSED // what connect(2) says for a file that is no socket
 	}
 	if !b.allowed(opath, &st) {
-		b.reportRefusal(path)
+		b.reportRefusal(path, opath)
 		return unix.EACCES
 	}
 	via := &unix.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(opath)}
@@ -339,35 +339,6 @@ func (b *goBroker) allowed(opath int, st *unix.Stat_t) bool {
 		}
 	}
 	return false
-}
-
-// reportRefusal warns about the first refusals; a program that retries
-// in a loop must not flood the terminal. The program chose the path.
-func (b *goBroker) reportRefusal(path string) {
-	const most = 3
-	n := b.reported.Add(1) - 1
-	if n >= most {
-		return
-	}
-	more := ""
-	if n == most-1 {
-		more = "; further refusals are not reported"
-	}
-	b.w.warn("refused connect() to " + escapeBytes(path) + ": a socket outside the writable set (allow it with --allow-socket)" + more)
-}
-
-// escapeBytes shows what a terminal would act on, and every byte outside
-// ASCII, as \xNN, as cinit_broker.c does.
-func escapeBytes(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			fmt.Fprintf(&b, "\\x%02x", c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // connectRaw is connect(2) with the address as the program gave it.

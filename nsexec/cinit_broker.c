@@ -141,7 +141,8 @@ static pid_t fdinfo_pid(int pidfd) {
 struct dev_ino {
 	dev_t dev;
 	ino_t ino;
-	int fd; // held for the run (omega_broker_held)
+	int fd;           // held for the run (omega_broker_held)
+	const char *path; // where it was allowed (replaced_allowed)
 };
 static struct dev_ino *allow_list;
 static uint32_t allow_n;
@@ -175,7 +176,7 @@ void omega_broker_prepare(const struct spec *s) {
 		if (fd < 0)
 			continue;
 		if (fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode))
-			allow_list[allow_n++] = (struct dev_ino){st.st_dev, st.st_ino, fd};
+			allow_list[allow_n++] = (struct dev_ino){st.st_dev, st.st_ino, fd, strdup(s->sockets.v[i])};
 		else
 			close(fd);
 	}
@@ -207,9 +208,25 @@ static int allowed(int opath, const struct stat *st) {
 	return 0;
 }
 
+// replaced_allowed tells whether the refused socket lies where an allowed
+// one lay at the start: the host replaced it since (a service's restart
+// binds anew), and only a new launch reaches the new one.
+static int replaced_allowed(int opath) {
+	char self[32], at[PATH_MAX];
+	snprintf(self, sizeof self, "/proc/self/fd/%d", opath);
+	ssize_t n = readlink(self, at, sizeof at - 1);
+	if (n <= 0)
+		return 0;
+	at[n] = 0;
+	for (uint32_t i = 0; i < allow_n; i++)
+		if (allow_list[i].path && strcmp(allow_list[i].path, at) == 0)
+			return 1;
+	return 0;
+}
+
 // report_refusal warns about the first refusals; a program that retries
 // in a loop must not flood the terminal.
-static void report_refusal(const char *path) {
+static void report_refusal(const char *path, int opath) {
 	static int reported;
 	enum { most = 3 };
 	int n = __atomic_fetch_add(&reported, 1, __ATOMIC_RELAXED);
@@ -220,9 +237,12 @@ static void report_refusal(const char *path) {
 	for (const unsigned char *c = (const unsigned char *)path; *c && o < shown + sizeof shown - 5; c++)
 		o += *c < 0x20 || *c >= 0x7f ? sprintf(o, "\\x%02x", *c) : sprintf(o, "%c", *c);
 	*o = 0;
-	char msg[sizeof shown + 200];
+	char msg[sizeof shown + 320];
 	snprintf(msg, sizeof msg,
-	         "refused connect() to %s: a socket outside the writable set (allow it with --allow-socket)%s", shown,
+	         "refused connect() to %s: %s%s", shown,
+	         replaced_allowed(opath) ? "the --allow-socket socket was replaced on the host since the launch started; "
+	                                   "start the launch again to reach the new one"
+	                  : "a socket outside the writable set (allow it with --allow-socket)",
 	         n == most - 1 ? "; further refusals are not reported" : "");
 	omega_warn(msg);
 }
@@ -250,7 +270,7 @@ static int connect_path(int listener, const struct omega_call *c, int sock, cons
 	else if (!S_ISSOCK(st.st_mode))
 		r = -ECONNREFUSED; // what connect(2) says for a file that is no socket
 	else if (!allowed(opath, &st)) {
-		report_refusal(path);
+		report_refusal(path, opath);
 		r = -EACCES;
 	}
 	if (r == 0) {

@@ -29,6 +29,15 @@ func sockets(action string, args []string) (bool, error) {
 			return true, err
 		}
 		return true, c.Close()
+	case "connect-unix-when": // WAIT PATH: connect to PATH once the test has made WAIT
+		if err := readyThenWait(args[0]); err != nil {
+			return true, err
+		}
+		c, err := net.DialTimeout("unix", args[1], 2*time.Second)
+		if err != nil {
+			return true, err
+		}
+		return true, c.Close()
 	case "swap-allowed": // ALLOWED HOST: make ALLOWED a symlink to HOST, then connect to it
 		if err := readyThenWait(args[1]); err != nil {
 			return true, err
