@@ -11,6 +11,8 @@ import (
 // (nsexec's privateTree) and says nothing, as a user started in /tmp
 // expects its /tmp; this says whose it is, once, for a person who meant
 // the host's files there. privateTmp is where the sandbox's /tmp is kept.
+// Not /proc: where the host's has parts covered (a container) the init
+// stage keeps it, and says so, which the launcher cannot tell before.
 func ownWorkdirNote(plan *nsexec.MountPlan, real, privateTmp string) string {
 	kept := ""
 	switch real {
@@ -23,7 +25,7 @@ func ownWorkdirNote(plan *nsexec.MountPlan, real, privateTmp string) string {
 		if !plan.FreshRun {
 			return ""
 		}
-	case "/dev", "/dev/shm", "/proc":
+	case "/dev", "/dev/shm":
 	default:
 		return ""
 	}

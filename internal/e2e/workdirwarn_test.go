@@ -3,7 +3,10 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +125,32 @@ func TestWorkdirKeptWarnedOnce(t *testing.T) {
 			out, code := onPty(t, w, "", "--", "/bin/sh", "-c", "echo ready")
 			if n := strings.Count(out, "--allow-write . "); !strings.Contains(out, "it is kept in the sandbox, read-only") || n != 1 {
 				t.Errorf("exit %d, output:\n%s\nwant the kept directory's warning alone (%d naming --allow-write .)", code, out, n)
+			}
+		})
+	}
+}
+
+// TestWorkdirProcNoOwnNote: started in /proc itself, where the host's
+// /proc has parts covered (as in a container) the sandbox keeps the
+// host's, and says so; yet a terminal was also told that "the program
+// starts in the sandbox's own /proc, not the host's". The launcher
+// cannot tell before the start which /proc the program gets: it says
+// nothing about /proc, and the init stage's warning stands alone.
+func TestWorkdirProcNoOwnNote(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			w.dir = "/proc"
+			script := "mount -t tmpfs none /proc/sys/kernel/random || exit 99\nexec setpriv --reuid=" + fmt.Sprint(w.u.uid) +
+				" --regid=" + fmt.Sprint(w.u.gid) + " --clear-groups \"$@\""
+			asRoot := *w
+			asRoot.u = rootUser
+			out, _ := onNewPty(t, 24, 200, "", func(ctx context.Context) *exec.Cmd {
+				return asRoot.cmdOf(ctx, "unshare", "-m", "--propagation", "private", "/bin/sh", "-c", script, "sh", bin,
+					"--", "/bin/sh", "-c", "pwd")
+			})
+			if !strings.Contains(out, "a fresh /proc could not be mounted") || strings.Contains(out, "own /proc") {
+				t.Errorf("output:\n%s\nwant the host's /proc said, and no note of the sandbox's own", out)
 			}
 		})
 	}
