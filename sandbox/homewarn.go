@@ -43,7 +43,8 @@ func homeWritableWarning(pol profiles.Policy, real func(string) string) string {
 // and writable already; /run itself, an empty tmpfs there (a directory
 // below /run is brought back, writable); /dev/shm or anything in it,
 // the sandbox's own (a tmpfs, gone with the sandbox: what --allow-write .
-// started there meant to keep is lost); and anything in a hidden path,
+// started there meant to keep is lost); /dev or a directory in it, as
+// /dev/shm (or missing there: /dev/net); and anything in a hidden path,
 // which stays empty (moved are the stores the environment moved).
 func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 	var out []string
@@ -61,6 +62,9 @@ func ownDirWarnings(pol profiles.Policy, moved []string) []string {
 		case profiles.Within(c, "/dev/shm"): // itself too: --allow-write . started there
 			out = append(out, "--allow-write "+w+": in sandbox mode /dev/shm is the sandbox's own, writable already and gone when "+
 				"it ends, so the grant reaches nothing of the host's (allow a directory outside /dev/shm, or use --mode rx)")
+		case c == "/dev" || profiles.Within(c, "/dev") && isDir(c): // a device node is the host's, bound in or not
+			out = append(out, "--allow-write "+w+": in sandbox mode /dev is the sandbox's own (a few device nodes, gone "+
+				"when it ends), so the grant reaches nothing of the host's /dev (use --mode rx)")
 		default:
 			if h := hiddenHolder(pol, c, moved); h != "" {
 				out = append(out, "--allow-write "+w+": sandbox mode hides "+h+" (empty and read-only inside), so the grant "+
@@ -137,4 +141,9 @@ func launchWorkdir(p *plan) string {
 	}
 	wd, _ := os.Getwd()
 	return wd
+}
+
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }

@@ -55,6 +55,9 @@ func TestOwnDirWarnings(t *testing.T) {
 		{[]string{"/dev/shm/x"}, []string{"/dev/shm is the sandbox's own"}},
 		{[]string{"/dev/shm"}, []string{"/dev/shm is the sandbox's own"}}, // --allow-write . started there
 		{[]string{"/dev/shmx"}, nil},
+		{[]string{"/dev"}, []string{"--allow-write /dev: in sandbox mode /dev is the sandbox's own"}}, // . started there
+		{[]string{"/dev/pts"}, []string{"/dev is the sandbox's own"}},
+		{[]string{"/dev/null", "/devx"}, nil}, // a device node is bound in; not /dev
 	} {
 		pol := profiles.Policy{Mode: ModeSandbox, Home: "/h", DataDir: "/h/.omega", AllowWrite: c.allow}
 		got := ownDirWarnings(pol, nil)

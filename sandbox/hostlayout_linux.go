@@ -94,8 +94,3 @@ func privateRun() bool {
 	real, err := filepath.EvalSymlinks("/run")
 	return err == nil && real == "/var/run" && isDir("/var/run")
 }
-
-func isDir(p string) bool {
-	fi, err := os.Lstat(p)
-	return err == nil && fi.IsDir()
-}

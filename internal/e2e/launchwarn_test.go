@@ -116,6 +116,35 @@ func TestAllowWriteDevShm(t *testing.T) {
 	}
 }
 
+// TestAllowWriteDev: --allow-write /dev, or . started there, made only
+// the sandbox's own /dev writable in sandbox mode (a few device nodes,
+// gone when it ends): the file written there was lost, silently, as in
+// /dev/shm (TestAllowWriteDevShm); a directory below it that the
+// sandbox's /dev lacks (/dev/net) was not there at all. Both warn now.
+// In rx nothing is said.
+func TestAllowWriteDev(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			name := "omega-e2e-dev-" + filepath.Base(filepath.Dir(w.home))
+			t.Cleanup(func() { os.Remove(filepath.Join("/dev", name)) })
+			r := w.runIn("/dev", "--allow-write", ".", "--", "/bin/sh", "-c", "echo x > "+name)
+			_, err := os.Stat(filepath.Join("/dev", name))
+			if r.code != 0 || err == nil || !strings.Contains(r.stderr, "--allow-write /dev: in sandbox mode /dev is the sandbox's own") {
+				t.Errorf("sandbox: %+v, stat %v; want a run, no host file and the warning", r, err)
+			}
+			r = w.run("--allow-write", "/dev/net", "--", "/bin/true")
+			if r.code != 0 || !strings.Contains(r.stderr, "--allow-write /dev/net: in sandbox mode /dev is the sandbox's own") {
+				t.Errorf("sandbox, /dev/net: %+v; want the warning", r)
+			}
+			r = w.runIn("/dev", "--mode", "rx", "--allow-write", ".", "--", "/bin/true")
+			if r.code != 0 || strings.Contains(r.stderr, "/dev") {
+				t.Errorf("rx: %+v; want no warning", r)
+			}
+		})
+	}
+}
+
 // TestSeccompNoneSetidWarning: only the seccomp filter keeps a program
 // from making set-user-ID files in the writable set (nosuid does not stop
 // setting the bit, Landlock has no right for chmod). With --seccomp none
