@@ -114,7 +114,7 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 			return nil, nil, nil, err
 		}
 	}
-	warnings = append(warnings, capped(scan.deniedWarnings(), "directories the scan may not read, read-only in this run")...)
+	warnings = append(warnings, capped(scan.deniedWarnings(), unreadableMore)...)
 	later = append(later, scan.denied...)
 	if len(later) > maxProtected {
 		root, n := countIn(later, plan.Writable)
@@ -123,8 +123,11 @@ func protected(pol profiles.Policy, canon map[string]string, plan *nsexec.MountP
 	}
 	scan.makeHooks() // only now: a launch refused above makes none
 	// The program's to multiply (a symlinked .git in each of thousands of
-	// directories): named up to maxReported, then counted.
-	warnings = append(warnings, capped(scan.warnings, "warnings like these about the writable set")...)
+	// directories): named up to maxReported, then counted, those true
+	// only with the mounts apart, as the fallback drops them.
+	kept, rest := splitMountsOnly(scan.warnings)
+	warnings = append(warnings, capped(kept, keptLinksMore)...)
+	warnings = append(warnings, capped(rest, "warnings like these about the writable set")...)
 	readOnly := append(slices.Clone(pol.ReadOnly), later...)
 	// Config files the program can reach decide its next launch, by
 	// whatever path the caller named them.

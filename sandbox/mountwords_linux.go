@@ -18,10 +18,13 @@ const (
 	hiddenLinkWords   = " is hidden, but a symlink inside the writable "         // masks
 	keptLinkWords     = " kept read-only, but the program can re-point the link" // the git scan's
 	unreadableWords   = " in the writable set: it is read-only in this run"      // deniedWarnings
+	// The counts that end a capped list of those (protected).
+	unreadableMore = "directories the scan may not read, read-only in this run"
+	keptLinksMore  = "files like these reached through a symlink, kept read-only in this run"
 )
 
 var mountsOnlyWords = []string{sharedTmpNote, runMaskedNote, privateTmpWords, keptWorkdirWords, selfReadOnlyWords,
-	hardLinkWords, hiddenLinkWords, keptLinkWords, unreadableWords}
+	hardLinkWords, hiddenLinkWords, keptLinkWords, unreadableWords, unreadableMore, keptLinksMore}
 
 // withMountsOnly tells a warning true only of the launch with sandbox
 // mode's mounts: the fallback without them says none (sandboxMounts,
@@ -29,6 +32,19 @@ var mountsOnlyWords = []string{sharedTmpNote, runMaskedNote, privateTmpWords, ke
 func withMountsOnly(w string) bool {
 	return socketGap(w) ||
 		slices.ContainsFunc(mountsOnlyWords, func(s string) bool { return strings.Contains(w, s) })
+}
+
+// splitMountsOnly parts ws into the warnings withMountsOnly tells and
+// the rest, each in its order.
+func splitMountsOnly(ws []string) (mounts, rest []string) {
+	for _, w := range ws {
+		if withMountsOnly(w) {
+			mounts = append(mounts, w)
+		} else {
+			rest = append(rest, w)
+		}
+	}
+	return mounts, rest
 }
 
 // otherSocketsWords start maskSockets' warning about other users' sockets

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +76,46 @@ func TestUnreadableFixtureRuns(t *testing.T) {
 	}
 	if fi, err := os.Stat(locked); err != nil || fi.Mode().Perm() != 0 {
 		t.Errorf("the program changed the locked directory's mode: %v, %v", fi.Mode(), err)
+	}
+}
+
+// TestUnreadableManyFallbackWords: past maxReported directories the scan
+// may not read, the list ends "and N more directories the scan may not
+// read, read-only in this run". The fallback without namespaces, which
+// makes no read-only mounts, drops the list's lines, but said that one:
+// the program wrote in them all (chmod first). It says neither now; the
+// control, with namespaces, says both, and they hold there.
+func TestUnreadableManyFallbackWords(t *testing.T) {
+	const more = "and 2 more directories the scan may not read"
+	w := newWorld(t, nobody)
+	repo := gitRepo(t, w)
+	var locked []string
+	for i := 0; i < 12; i++ {
+		d := filepath.Join(repo, "testdata", fmt.Sprintf("locked%02d", i))
+		mustMkdir(t, d)
+		locked = append(locked, d)
+	}
+	chownTree(t, w.home, nobody)
+	lock := func() {
+		for _, d := range locked {
+			os.Chmod(d, 0o000)
+		}
+	}
+	t.Cleanup(func() {
+		for _, d := range locked {
+			os.Chmod(d, 0o755)
+		}
+	})
+	script := "chmod 755 " + shQuote(locked[11]) + " && echo x > " + shQuote(filepath.Join(locked[11], "f")) + " && echo wrote; echo ran"
+	lock()
+	r := w.run("--allow-write", repo, "--", "/bin/sh", "-c", script)
+	if r.stdout != "ran\n" || !strings.Contains(r.stderr, more+", read-only in this run") {
+		t.Fatalf("control: exit %d, stdout %q, stderr %q; want the directories read-only, and the rest counted", r.code, r.stdout, r.stderr)
+	}
+	lock()
+	r = w.runProg(probe, "refuse-userns", "1", bin, "--allow-write", repo, "--", "/bin/sh", "-c", script)
+	if r.stdout != "wrote\nran\n" || !strings.Contains(r.stderr, "user namespaces are unavailable") ||
+		strings.Contains(r.stderr, "read-only in this run") || strings.Contains(r.stderr, more) {
+		t.Errorf("fallback: exit %d, stdout %q, stderr %q; want the write done and no word of directories read-only", r.code, r.stdout, r.stderr)
 	}
 }
