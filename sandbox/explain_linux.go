@@ -106,8 +106,8 @@ func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mount
 			e.SeccompSummary += seccomp.SummarizePrlimitGuard()
 		}
 		if pol.Mode != ModeRWX && (!mounts || hostNet) {
-			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone)
-			e.SeccompSummary += seccomp.SummarizeHostGuard(pol.Net == profiles.NetNone)
+			e.SeccompRules += seccomp.DescribeHostGuard(pol.Net == profiles.NetNone, hostNet)
+			e.SeccompSummary += seccomp.SummarizeHostGuard(pol.Net == profiles.NetNone, hostNet)
 		}
 	}
 	return e, nil

@@ -174,9 +174,16 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 	}
 }
 
-// DescribeHostGuard says what HostGuard adds, in Describe's words.
-func DescribeHostGuard(denyTCP bool) string {
-	s := "\nin front, for a program in the host's pid and network namespaces:\n" +
+// DescribeHostGuard says what HostGuard adds, in Describe's words, and
+// why it is there: the program shares the host's pid and network
+// namespaces, or (handedInet) is handed an internet socket of the host's
+// network namespace, in a sandbox of its own.
+func DescribeHostGuard(denyTCP, handedInet bool) string {
+	why := "for a program in the host's pid and network namespaces"
+	if handedInet {
+		why = "for a program handed an internet socket (the host's network namespace's)"
+	}
+	s := "\nin front, " + why + ":\n" +
 		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"
 	if denyTCP {
 		s += "  sendto, sendmmsg\n    fail with EOPNOTSUPP if arg3 & 0x20000000  (MSG_FASTOPEN connects past Landlock's TCP rule)\n" +
@@ -190,8 +197,12 @@ func DescribeHostGuard(denyTCP bool) string {
 
 // SummarizeHostGuard is DescribeHostGuard in one line, as Summarize
 // puts it.
-func SummarizeHostGuard(denyTCP bool) string {
-	s := "in front, in the host's namespaces: prlimit64 setting another process's limits"
+func SummarizeHostGuard(denyTCP, handedInet bool) string {
+	why := "in the host's namespaces"
+	if handedInet {
+		why = "handed an internet socket (the host's network)"
+	}
+	s := "in front, " + why + ": prlimit64 setting another process's limits"
 	if denyTCP {
 		s += "; MSG_FASTOPEN, MPTCP sockets, io_uring_setup, socketcall (TCP Landlock would not see)"
 	}

@@ -71,10 +71,21 @@ func TestNameList(t *testing.T) {
 }
 
 func TestSummarizeHostGuard(t *testing.T) {
-	if got := SummarizeHostGuard(false); strings.Contains(got, "MSG_FASTOPEN") || !strings.Contains(got, "prlimit64") {
-		t.Errorf("SummarizeHostGuard(false) = %q", got)
-	}
-	if got := SummarizeHostGuard(true); !strings.Contains(got, "prlimit64") || !strings.Contains(got, "MSG_FASTOPEN") {
-		t.Errorf("SummarizeHostGuard(true) = %q", got)
+	for _, c := range []struct {
+		denyTCP, handedInet bool
+		want, not           string
+	}{
+		{false, false, "in front, in the host's namespaces: prlimit64", "MSG_FASTOPEN"},
+		{true, false, "in the host's namespaces: prlimit64 setting another process's limits; MSG_FASTOPEN", "handed"},
+		// sandbox mode, --net none, an internet socket handed in: not the host's namespaces
+		{true, true, "in front, handed an internet socket (the host's network): prlimit64", "namespaces:"},
+	} {
+		got := SummarizeHostGuard(c.denyTCP, c.handedInet)
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("SummarizeHostGuard(%v, %v) = %q, want %q, not %q", c.denyTCP, c.handedInet, got, c.want, c.not)
+		}
+		if d := DescribeHostGuard(c.denyTCP, c.handedInet); strings.Contains(d, "host's pid and network namespaces") == c.handedInet {
+			t.Errorf("DescribeHostGuard(%v, %v) = %q", c.denyTCP, c.handedInet, d)
+		}
 	}
 }
