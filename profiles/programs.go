@@ -99,7 +99,9 @@ var Programs = []Program{
 	// in its cache, not ~/.config/configstore. Go's telemetry counters in
 	// ~/.config/go fail silently. Hints name {ws}, the workspace.
 	{Name: "git", State: []string{".gitconfig", ".config/git"}, EnvDirs: []EnvDir{{"GIT_CONFIG_GLOBAL", []string{".gitconfig", ".config/git"}}},
-		Hints:  []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}},
+		Hints: []Hint{{Text: "git config --global rewrites ~/.gitconfig through a lock file in ~: add --setenv GIT_CONFIG_GLOBAL={ws}/.gitconfig (copy ~/.gitconfig there to keep your settings)"}},
+		// git alone prints its usage; git help COMMAND shows a page.
+		Quiet:  []string{"", "--version", "-v", "version", "help", "--help", "-h"},
 		ByHand: true},
 	{Name: "npm", Also: []string{"npx"}, State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
 		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},

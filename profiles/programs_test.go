@@ -98,7 +98,12 @@ func TestWritesState(t *testing.T) {
 		{"mvn", []string{"-q", "validate"}, true},
 		{"claude", nil, true},
 		{"go", []string{"help"}, true},
-		{"git", []string{"--version"}, true},
+		{"git", []string{"--version"}, false},
+		{"git", []string{"version"}, false},
+		{"git", []string{"help", "config"}, false},
+		{"git", nil, false}, // git alone prints its usage
+		{"git", []string{"config", "--global", "user.name", "x"}, true},
+		{"git", []string{"-C", "/p", "--version"}, true}, // the first argument only
 	} {
 		if got := ProgramFor(c.prog).WritesState(c.args); got != c.want {
 			t.Errorf("%s %q: WritesState = %v, want %v", c.prog, c.args, got, c.want)

@@ -112,7 +112,8 @@ func TestGoEnvFileSilences(t *testing.T) {
 // --global), not by everyday git: a script or agent that runs
 // `omega-run -- git status` hundreds of times must not get the warning
 // on every launch; a person at a terminal still gets it, and explain
-// lists it either way.
+// lists it either way. git var stands for every command: git --version
+// writes nothing, and gets no warning (TestGitQuietNoStateWarning).
 func TestGitStateWarningTerminalOnly(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range confinedModes {
@@ -121,7 +122,7 @@ func TestGitStateWarningTerminalOnly(t *testing.T) {
 				proj := filepath.Join(w.extra, "p")
 				mustMkdir(t, proj)
 				chownTree(t, w.extra, u)
-				args := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", "git", "--version"}
+				args := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", "git", "var", "-l"}
 				if r := w.run(args...); r.code != 0 || stateLine(r.stderr) != "" {
 					t.Errorf("git through a pipe: %+v; want it to run without the state warning", r)
 				}
@@ -130,6 +131,26 @@ func TestGitStateWarningTerminalOnly(t *testing.T) {
 				}
 				if r := w.run(append([]string{"explain"}, args...)...); !strings.Contains(r.stdout+r.stderr, "git keeps state in ") {
 					t.Errorf("explain: %+v; want the state warning listed", r)
+				}
+			})
+		}
+	}
+}
+
+// TestGitQuietNoStateWarning: git --version, git help and git alone
+// print and exit, writing no state, yet a terminal got git's state
+// warning with them (~/.gitconfig outside the writable set). They get
+// none now; other commands still do (TestGitStateWarningTerminalOnly).
+func TestGitQuietNoStateWarning(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				for _, args := range [][]string{{"--version"}, {"help"}, {}} {
+					out, _ := onPty(t, w, "", append([]string{"--mode", mode, "--", "git"}, args...)...)
+					if strings.Contains(out, "git keeps state in ") || !strings.Contains(out, "git") {
+						t.Errorf("git %s on a terminal: output %.400q; want it run, without the state warning", args, out)
+					}
 				}
 			})
 		}
