@@ -129,6 +129,9 @@ void *omega_alloc(uint64_t n, size_t size);
 int omega_read_spec(int fd, struct spec *s);
 void omega_set_cloexec_from(unsigned first);
 
+// cinit_idmaps.c: the early init stage's id maps, written by its helper.
+int omega_early_write_maps(pid_t c, uid_t uid, gid_t gid);
+
 // cinit_oom.c: the program's OOM score above PID 1's.
 void omega_oom_hold(void);
 void omega_oom_raise(void);
