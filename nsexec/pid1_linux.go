@@ -48,6 +48,11 @@ func supervise(s *Spec, env []string) error {
 	if err != nil {
 		return err
 	}
+	// The program's fork has them ignored now; one that catches them
+	// itself gets them from PID 1 as from the C one's, as without it.
+	if caught := forwardedOf(s.IgnoredSignals); len(caught) > 0 {
+		offThread(func() { signal.Notify(sigs, caught...) })
+	}
 	// One more thread at most for PID 1 from here on (the Go runtime's,
 	// for the wait): its tasks were counted for nproc before the start.
 	watch := func() {
@@ -68,6 +73,17 @@ func supervise(s *Spec, env []string) error {
 	return nil
 }
 
+// forwardedOf lists the Forwarded signals that s has.
+func forwardedOf(s SignalSet) []os.Signal {
+	var out []os.Signal
+	for _, sig := range Forwarded {
+		if s.Has(sig.(syscall.Signal)) {
+			out = append(out, sig)
+		}
+	}
+	return out
+}
+
 // preparePID1 makes PID 1's own calls, where the program's profile does
 // not apply: sigs starts catching the forwarded signals, the ignored ones
 // and the faults are set up, and every fd past the kept ones is closed.
@@ -76,9 +92,8 @@ func preparePID1(s *Spec, sigs chan os.Signal) error {
 	offThread(func() {
 		signal.Notify(sigs, Forwarded...)
 		// The program's fork keeps what this process ignores (Go resets
-		// only the handlers it has): PID 1 ignores them from now on too,
-		// which leaves nothing to forward of them. SIGCHLD is never
-		// among them.
+		// only the handlers it has): PID 1 ignores them until the
+		// program runs (supervise). SIGCHLD is never among them.
 		ignoreSignals(s.IgnoredSignals)
 		if err = ignoreFaultSignals(); err == nil {
 			err = closeFrom(3 + s.KeepFDs)
