@@ -165,6 +165,10 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// /proc: it holds capabilities in the namespace until omega_confine().
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
+	// ps and /proc/1/comm name it as an early start's (rename_self) and
+	// the Go stage's, not "exe" (/proc/self/exe).
+	if (!early)
+		prctl(PR_SET_NAME, "omega-run-init", 0, 0, 0);
 	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
 	// prctl calls) goes now, off the critical path. Every spec an init
 	// stage gets confines (rwx execs in place), so it would go anyway.

@@ -70,16 +70,20 @@ func TestLimitsBindOnlyTheProgram(t *testing.T) {
 }
 
 // TestPID1Named: the program sees PID 1 named omega-run-init (ps,
-// /proc/1/comm) in both init stages; the Go one's was "exe", after the
-// /proc/self/exe it is re-executed through.
+// /proc/1/comm) in both init stages, started early or re-executed
+// (--workdir keeps the C one from starting early); the Go one's, and
+// the C one's re-executed, were "exe", after the /proc/self/exe they
+// run through.
 func TestPID1Named(t *testing.T) {
 	bins := bothStages(t)
 	for name, b := range bins {
 		for _, u := range users {
 			w := newWorld(t, u)
-			r := w.runProg(b, "--", "/bin/cat", "/proc/1/comm")
-			if r.code != 0 || r.stdout != "omega-run-init\n" {
-				t.Errorf("%s/%s: exit %d, stdout %q, stderr %q", name, u.name, r.code, r.stdout, r.stderr)
+			for _, args := range [][]string{nil, {"--workdir", w.home}} {
+				r := w.runProg(b, append(args, "--", "/bin/cat", "/proc/1/comm")...)
+				if r.code != 0 || r.stdout != "omega-run-init\n" {
+					t.Errorf("%s/%s %v: exit %d, stdout %q, stderr %q", name, u.name, args, r.code, r.stdout, r.stderr)
+				}
 			}
 		}
 	}
