@@ -34,15 +34,23 @@ static const char *const fixed[] = {
 };
 #define NS_COUNT "1024"
 
-// read_count reads a sysctl's number: -1 with errno on failure.
+// count_op is the call that failed on a count's sysctl ("open", "read",
+// "write"; NULL for its content), which the Go stage's words name
+// (os.ReadFile's and os.WriteFile's errors: "open PATH: …").
+static const char *count_op;
+
+// read_count reads a sysctl's number: -1 with errno (and count_op) on
+// failure.
 static long read_count(const char *path) {
 	char buf[32];
+	count_op = "open";
 	int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC); // musl's open adds an fcntl
 	if (fd < 0)
 		return -1;
 	ssize_t n = read(fd, buf, sizeof buf - 1);
 	int e = errno;
 	close(fd);
+	count_op = n < 0 ? "read" : NULL;
 	if (n <= 0) {
 		errno = n < 0 ? e : EINVAL;
 		return -1;
@@ -57,14 +65,16 @@ static long read_count(const char *path) {
 	return v;
 }
 
-// set_count writes v to a sysctl: 0, or -1 with errno.
+// set_count writes v to a sysctl: 0, or -1 with errno (and count_op).
 static int set_count(const char *path, const char *v) {
+	count_op = "open";
 	int fd = openat(AT_FDCWD, path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	ssize_t n = write(fd, v, strlen(v));
 	int e = errno;
 	close(fd);
+	count_op = "write";
 	errno = n < 0 ? e : EIO;
 	return n == (ssize_t)strlen(v) ? 0 : -1;
 }
@@ -76,7 +86,8 @@ static int set_count(const char *path, const char *v) {
 static char count_err[256];
 
 static const char *count_failed(const char *path) {
-	snprintf(count_err, sizeof count_err, "%s: %s", path, omega_errstr(errno));
+	snprintf(count_err, sizeof count_err, "%s%s%s: %s", count_op ? count_op : "", count_op ? " " : "", path,
+	         omega_errstr(errno));
 	return count_err;
 }
 

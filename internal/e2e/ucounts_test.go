@@ -101,20 +101,24 @@ const readOnlyProcSys = "mount --bind /proc/sys /proc/sys && mount -o remount,bi
 
 // TestUserCountsWarned: where /proc/sys is read-only (a container's, a
 // unit's ProtectKernelTunables=), the limits cannot be set, and the
-// launch says what that leaves open; --fail-closed ends it first.
+// launch says what that leaves open, in the same words from both init
+// stages (the C one's left out "open"); --fail-closed ends it first.
 func TestUserCountsWarned(t *testing.T) {
-	const sign = "the program may use up your user's inotify, fanotify and namespace limits"
-	for _, u := range users {
-		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			run := func(args ...string) result { return underRootWrapper(w, readOnlyProcSys, args...) }
-			if r := run("--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) {
-				t.Fatalf("%+v; want the program run and %q said", r, sign)
-			}
-			if r := run("--fail-closed", "--", "/bin/echo", "ran"); r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: "+sign) {
-				t.Fatalf("--fail-closed: %+v; want 125 before the program runs", r)
-			}
-		})
+	const sign = "the program may use up your user's inotify, fanotify and namespace limits, which your programs " +
+		"outside share (open /proc/sys/user/max_inotify_instances: read-only file system)"
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				run := func(args ...string) result { return underRootWrapperOf(w, b, readOnlyProcSys, args...) }
+				if r := run("--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, sign) {
+					t.Fatalf("%+v; want the program run and %q said", r, sign)
+				}
+				if r := run("--fail-closed", "--", "/bin/echo", "ran"); r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, "--fail-closed: "+sign) {
+					t.Fatalf("--fail-closed: %+v; want 125 before the program runs", r)
+				}
+			})
+		}
 	}
 }
 
