@@ -260,7 +260,7 @@ void omega_new_session_keyring(void) {
 	// that filter, cannot read the keys either.
 	if (syscall(SYS_keyctl, 0, -3, 0) >= 0) {
 		char msg[200];
-		snprintf(msg, sizeof msg, "the program keeps your session keyring (keyctl: %s); a seccomp profile that allows keyctl lets it read the keys there", strerror(err));
+		snprintf(msg, sizeof msg, "the program keeps your session keyring (keyctl: %s); a seccomp profile that allows keyctl lets it read the keys there", omega_errstr(err));
 		omega_warn(msg);
 	}
 }

@@ -94,3 +94,24 @@ func TestSessionKeyringCallerKillFilter(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionKeyringJoinRefusedWarned: where only the new session keyring
+// is refused (keyctl(KEYCTL_JOIN_SESSION_KEYRING) fails, here with
+// EDQUOT, while keyctl itself works), the program keeps the caller's, and
+// both init stages say so in the same words; the C one's gave the C
+// library's error text ("Disk quota exceeded").
+func TestSessionKeyringJoinRefusedWarned(t *testing.T) {
+	const joinRefused = "250:1=122" // x86_64 keyctl, KEYCTL_JOIN_SESSION_KEYRING: EDQUOT
+	const want = "the program keeps your session keyring (keyctl: disk quota exceeded); a seccomp profile that allows keyctl lets it read the keys there"
+	for name, b := range bothStages(t) {
+		for _, u := range users {
+			t.Run(name+"/"+u.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				r := w.runProg(probe, "seccomp-exec", joinRefused, b, "--mode", "sandbox", "--seccomp", "none", "--", "/bin/echo", "ran")
+				if r.code != 0 || r.stdout != "ran\n" || !strings.Contains(r.stderr, "omega-run: warning: "+want+"\n") {
+					t.Errorf("exit %d, stdout %q, stderr %q; want the program run and %q said", r.code, r.stdout, r.stderr, want)
+				}
+			})
+		}
+	}
+}

@@ -17,26 +17,41 @@ import (
 )
 
 // seccompExec simulates a kernel or LSM that refuses some system calls:
-// "seccomp-exec NR=ERRNO[,NR=ERRNO...] PROGRAM ARGS..." makes each listed
-// call fail with its errno, then execs the program (the filter is
-// inherited by everything it starts). ERRNO "kill" kills the process
-// instead (SIGSYS), as systemd's SystemCallFilter= does by default.
+// "seccomp-exec NR[:ARG0]=ERRNO[,...] PROGRAM ARGS..." makes each listed
+// call (with ARG0: only where its first argument is that) fail with its
+// errno, then execs the program (the filter is inherited by everything
+// it starts). ERRNO "kill" kills the process instead (SIGSYS), as
+// systemd's SystemCallFilter= does by default.
 func seccompExec(args []string) error {
 	var filter []unix.SockFilter
 	stmt := func(code uint16, k uint32) { filter = append(filter, unix.SockFilter{Code: code, K: k}) }
-	stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, 0) // seccomp_data.nr
+	jeq := func(k uint32, skip uint8) {
+		filter = append(filter, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: k, Jt: 0, Jf: skip})
+	}
 	for _, rule := range strings.Split(args[0], ",") {
-		nrS, errS, _ := strings.Cut(rule, "=")
+		call, errS, _ := strings.Cut(rule, "=")
+		nrS, argS, withArg := strings.Cut(call, ":")
 		nr, err1 := strconv.Atoi(nrS)
 		errno, err2 := strconv.Atoi(errS)
 		action := unix.SECCOMP_RET_ERRNO | uint32(errno)
 		if errS == "kill" {
 			action, err2 = unix.SECCOMP_RET_KILL_PROCESS, nil
 		}
-		if err1 != nil || err2 != nil {
+		arg, err3 := 0, error(nil)
+		if withArg {
+			arg, err3 = strconv.Atoi(argS)
+		}
+		if err1 != nil || err2 != nil || err3 != nil {
 			return fmt.Errorf("bad rule %q", rule)
 		}
-		filter = append(filter, unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: uint32(nr), Jt: 0, Jf: 1})
+		stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, 0) // seccomp_data.nr
+		if withArg {
+			jeq(uint32(nr), 3)
+			stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, 16) // args[0], its low half (little-endian)
+			jeq(uint32(arg), 1)
+		} else {
+			jeq(uint32(nr), 1)
+		}
 		stmt(unix.BPF_RET|unix.BPF_K, action)
 	}
 	stmt(unix.BPF_RET|unix.BPF_K, unix.SECCOMP_RET_ALLOW)
