@@ -3,13 +3,11 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 )
@@ -52,20 +50,7 @@ func allowedInodeTry(t *testing.T, w *world, try int) (reached, reused bool) {
 	}
 	os.Chmod(allowed, 0o777)
 	was := inode(t, allowed)
-	c := w.cmd(t.Context(), "--allow-socket", allowed, "--", probe, "connect-unix-later", host)
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	c.Stderr = &stderr
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if sc := bufio.NewScanner(out); !sc.Scan() || sc.Text() != "ready" {
-		c.Wait()
-		t.Fatalf("probe did not get ready: %s", stderr.String())
-	}
+	c, out, stderr := startReady(t, w, "--allow-socket", allowed, "--", probe, "connect-unix-later", host)
 	ln.Close() // removes the socket file too
 	got := listenUnix(t, host+"~")
 	now := inode(t, host+"~")

@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"bufio"
 	"net"
 	"os"
 	"path/filepath"
@@ -27,20 +26,7 @@ func TestAllowSocketReplacedSaid(t *testing.T) {
 				t.Fatal(err)
 			}
 			os.Chmod(allowed, 0o777)
-			c := w.cmd(t.Context(), "--allow-socket", allowed, "--", probe, "connect-unix-when", signal, allowed)
-			out, err := c.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			c.Stderr = &stderr
-			if err := c.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if sc := bufio.NewScanner(out); !sc.Scan() || sc.Text() != "ready" {
-				c.Wait()
-				t.Fatalf("probe did not get ready: %s", stderr.String())
-			}
+			c, _, stderr := startReady(t, w, "--allow-socket", allowed, "--", probe, "connect-unix-when", signal, allowed)
 			ln.Close() // removes the socket file too: the service restarts
 			listenUnix(t, allowed)
 			if err := os.WriteFile(signal, nil, 0o644); err != nil {

@@ -111,6 +111,29 @@ func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) 
 
 func sprintf(f string, a ...any) string { return fmt.Sprintf(f, a...) }
 
+// startReady starts omega-run with args, a probe that prints "ready"
+// once it runs, and returns it when it has: its stdout from the next line
+// on, and its stderr as it comes.
+func startReady(t *testing.T, w *world, args ...string) (*exec.Cmd, io.Reader, *strings.Builder) {
+	t.Helper()
+	c := w.cmd(t.Context(), args...)
+	pipe, err := c.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errb := &strings.Builder{}
+	c.Stderr = errb
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(pipe)
+	if line, _ := out.ReadString('\n'); line != "ready\n" {
+		c.Wait()
+		t.Fatalf("probe did not get ready: %q, stderr %s", line, errb.String())
+	}
+	return c, out, errb
+}
+
 // bindAfterStart runs omega-run with args (a probe that prints "ready"
 // and then waits for hostSock), binds hostSock once the program runs,
 // and reports whether anything connected to it. It is the case the
@@ -125,21 +148,7 @@ func bindAfterStart(t *testing.T, w *world, hostSock string, args ...string) boo
 // printed after "ready", and omega-run's stderr.
 func bindAfterStartOut(t *testing.T, w *world, hostSock string, printed, stderr *string, args ...string) bool {
 	t.Helper()
-	c := w.cmd(t.Context(), args...)
-	out, err := c.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errb strings.Builder
-	c.Stderr = &errb
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(out)
-	if !sc.Scan() || sc.Text() != "ready" {
-		c.Wait()
-		t.Fatalf("probe did not get ready: %q, stderr %s", sc.Text(), errb.String())
-	}
+	c, out, errb := startReady(t, w, args...)
 	// Bound aside and renamed into place: the probe must not find the
 	// socket before listenUnix has opened its mode to everyone.
 	got := listenUnix(t, hostSock+"~")

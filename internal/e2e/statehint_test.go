@@ -334,6 +334,21 @@ func TestCargoStateSaid(t *testing.T) {
 	}
 }
 
+// mavenWorld is a world with a Maven project of one pom below w.extra,
+// which u owns, and the environment that tells Java the world's home:
+// Java takes its home from the user database, the world's is HOME, as
+// both are outside a test.
+func mavenWorld(t *testing.T, u user) (*world, string, []string) {
+	t.Helper()
+	w := newWorld(t, u)
+	w.timeout = 2 * time.Minute
+	proj := filepath.Join(w.extra, "m")
+	mustMkdir(t, proj)
+	writeFile(t, filepath.Join(proj, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>x</artifactId><version>1</version></project>\n")
+	chownTree(t, w.extra, u)
+	return w, proj, []string{"JAVA_TOOL_OPTIONS=-Duser.home=" + w.home}
+}
+
 // TestMavenStateSaid: Maven creates its local repository,
 // ~/.m2/repository, before anything else; confined, every mvn command
 // stopped on "Could not create local repository" and the launch named
@@ -347,17 +362,9 @@ func TestMavenStateSaid(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				w.timeout = 2 * time.Minute
-				proj := filepath.Join(w.extra, "m")
-				mustMkdir(t, proj)
-				writeFile(t, filepath.Join(proj, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>x</artifactId><version>1</version></project>\n")
-				chownTree(t, w.extra, u)
+				w, proj, env := mavenWorld(t, u)
 				base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj}
 				mvn := []string{"--", "mvn", "-o", "-q", "validate"}
-				// Java's home is the user database's; the world's is HOME,
-				// as both are outside a test.
-				env := []string{"JAVA_TOOL_OPTIONS=-Duser.home=" + w.home}
 				r := w.runEnv(env, append(base, mvn...)...)
 				line := stateLine(r.stderr)
 				if r.code == 0 || !strings.Contains(line, "mvn keeps state in "+filepath.Join(w.home, ".m2", "repository")) ||
@@ -388,14 +395,8 @@ func TestMavenQuietOrMovedNoStateWarning(t *testing.T) {
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				w.timeout = 2 * time.Minute
-				proj := filepath.Join(w.extra, "m")
-				mustMkdir(t, proj)
-				writeFile(t, filepath.Join(proj, "pom.xml"), "<project><modelVersion>4.0.0</modelVersion><groupId>x</groupId><artifactId>x</artifactId><version>1</version></project>\n")
-				chownTree(t, w.extra, u)
+				w, proj, env := mavenWorld(t, u)
 				base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--"}
-				env := []string{"JAVA_TOOL_OPTIONS=-Duser.home=" + w.home} // as in TestMavenStateSaid
 				if r := w.runEnv(env, append(base, "mvn", "-v")...); r.code != 0 || stateLine(r.stderr) != "" {
 					t.Errorf("mvn -v: %+v; want it run without the state warning", r)
 				}
