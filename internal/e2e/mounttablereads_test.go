@@ -25,7 +25,7 @@ func TestMountTableReadsPerLaunch(t *testing.T) {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
 			trace := filepath.Join(w.outside, "trace")
-			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone", "-o", trace}, "--", "/bin/true")
+			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone,clone3", "-o", trace}, "--", "/bin/true")
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
@@ -58,7 +58,7 @@ func TestUsernsSignsReadOnce(t *testing.T) {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
 			trace := filepath.Join(w.outside, "trace")
-			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone", "-o", trace}, "--", "/bin/true")
+			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone,clone3", "-o", trace}, "--", "/bin/true")
 			if r.code != 0 {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
@@ -74,31 +74,47 @@ func TestUsernsSignsReadOnce(t *testing.T) {
 }
 
 // launcherOpens counts the opens of path in an strace -f log (execve,
-// open, openat, clone) by the threads of the process that made the first
-// execve, the launcher: the early start's helper, a process of its own,
-// may log first, and a thread's lines carry its own id.
+// open, openat, clone, clone3) by the threads of the process that made
+// the first execve, the launcher: the early start's helper, a process of
+// its own, may log first, and a thread's lines carry its own id. The Go
+// runtime makes its threads with clone3, and a goroutine may open on any
+// of them; a new thread's first calls may be logged before its creator's
+// clone returns, so the threads are found in a first pass.
 func launcherOpens(log, path string) int {
-	threads := map[string]bool{}
+	lines := strings.Split(log, "\n")
+	children := map[string][]string{}  // a thread's new threads
 	cloningThread := map[string]bool{} // the flags of a clone not yet returned
-	launcher, n := "", 0
-	for _, line := range strings.Split(log, "\n") {
+	launcher := ""
+	for _, line := range lines {
 		tid, call, ok := strings.Cut(line, " ")
 		if !ok {
 			continue
 		}
 		call = strings.TrimSpace(call)
 		if launcher == "" && strings.HasPrefix(call, "execve(") {
-			launcher, threads[tid] = tid, true
+			launcher = tid
 		}
-		if strings.HasPrefix(call, "clone(") {
+		isClone := strings.HasPrefix(call, "clone(") || strings.HasPrefix(call, "clone3(")
+		if isClone {
 			cloningThread[tid] = strings.Contains(call, "CLONE_THREAD")
 		}
-		if strings.HasPrefix(call, "clone(") || strings.HasPrefix(call, "<... clone resumed>") {
-			if _, child, ok := strings.Cut(call, ") = "); ok && threads[tid] && cloningThread[tid] {
-				threads[strings.Fields(child)[0]] = true
+		if isClone || strings.HasPrefix(call, "<... clone resumed>") || strings.HasPrefix(call, "<... clone3 resumed>") {
+			if _, child, ok := strings.Cut(call, ") = "); ok && cloningThread[tid] {
+				children[tid] = append(children[tid], strings.Fields(child)[0])
 			}
 		}
-		if threads[tid] && strings.Contains(call, "open") && strings.Contains(call, `"`+path+`"`) {
+	}
+	threads := map[string]bool{}
+	for todo := []string{launcher}; len(todo) > 0; todo = todo[1:] {
+		if !threads[todo[0]] {
+			threads[todo[0]] = true
+			todo = append(todo, children[todo[0]]...)
+		}
+	}
+	n := 0
+	for _, line := range lines {
+		tid, call, ok := strings.Cut(line, " ")
+		if ok && threads[tid] && strings.Contains(call, "open") && strings.Contains(call, `"`+path+`"`) {
 			n++
 		}
 	}
