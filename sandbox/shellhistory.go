@@ -23,11 +23,12 @@ import (
 // sandbox's own; one given with --setenv stays, as does an empty one
 // (no history, on purpose).
 func historyEnv(pol profiles.Policy, path string, args []string, proc Process) (env []string, file string) {
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		real = path
-	}
-	name, _ := profiles.ShellHistory(real, args)
+	name, _ := profiles.ShellHistory(realProgram(path), args)
+	return historyEnvFor(pol, name, proc)
+}
+
+// historyEnvFor is historyEnv for the shell whose history file is name.
+func historyEnvFor(pol profiles.Policy, name string, proc Process) (env []string, file string) {
 	if name == "" || hasEnvKey(proc.SetEnv, "HISTFILE") {
 		return nil, ""
 	}
@@ -36,6 +37,15 @@ func historyEnv(pol profiles.Policy, path string, args []string, proc Process) (
 	}
 	file = filepath.Join(pol.DataDir, profiles.HistoryDirName, name)
 	return []string{"HISTFILE=" + file}, file
+}
+
+// realProgram is path with its symlinks resolved (/bin/sh to bash), or
+// path where that fails.
+func realProgram(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // histfileSet matches a line that sets HISTFILE unconditionally.

@@ -18,16 +18,13 @@ import (
 // the sandbox does not let the shell write, or the dir cannot be made
 // (the launch goes on: a history is not worth refusing the shell).
 func shellHistory(p *plan) []string {
-	real, err := filepath.EvalSymlinks(p.path)
-	if err != nil {
-		real = p.path
-	}
+	real := realProgram(p.path)
 	name, rcs := profiles.ShellHistory(real, p.argv[1:])
 	if name == "" {
 		fishHistory(p, real)
 		return nil
 	}
-	env, file := historyEnv(p.policy, p.path, p.argv[1:], p.process)
+	env, file := historyEnvFor(p.policy, name, p.process)
 	if v, ok := p.process.lookupEnv("HISTFILE"); ok && env == nil && v != "" && p.policy.WritableRootOf(v) == "" && stderrTerminal() {
 		logrus.Warnf("--setenv HISTFILE=%s, which the sandbox does not let the shell write: this session's history is lost", v)
 	}

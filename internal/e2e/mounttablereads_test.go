@@ -23,17 +23,8 @@ func TestMountTableReadsPerLaunch(t *testing.T) {
 	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			trace := filepath.Join(w.outside, "trace")
-			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone,clone3", "-o", trace}, "--", "/bin/true")
-			if r.code != 0 {
-				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
-			}
-			data, err := os.ReadFile(trace)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := launcherOpens(string(data), "/proc/self/mountinfo"); n > 2 {
+			data := launchTrace(t, newWorld(t, u), strace)
+			if n := launcherOpens(data, "/proc/self/mountinfo"); n > 2 {
 				t.Errorf("the launcher's process opened /proc/self/mountinfo %d times; want 2 at most", n)
 			}
 		})
@@ -56,21 +47,28 @@ func TestUsernsSignsReadOnce(t *testing.T) {
 	}
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
-			w := newWorld(t, u)
-			trace := filepath.Join(w.outside, "trace")
-			r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone,clone3", "-o", trace}, "--", "/bin/true")
-			if r.code != 0 {
-				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
-			}
-			data, err := os.ReadFile(trace)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := launcherOpens(string(data), "/proc/sys/user/max_user_namespaces"); n != want {
+			data := launchTrace(t, newWorld(t, u), strace)
+			if n := launcherOpens(data, "/proc/sys/user/max_user_namespaces"); n != want {
 				t.Errorf("the launcher's process opened /proc/sys/user/max_user_namespaces %d times; want %d", n, want)
 			}
 		})
 	}
+}
+
+// launchTrace is strace -f's log of one sandbox launch of /bin/true in w
+// (execve, opens and clones: what launcherOpens reads).
+func launchTrace(t *testing.T, w *world, strace string) string {
+	t.Helper()
+	trace := filepath.Join(w.outside, "trace")
+	r := w.under([]string{strace, "-f", "-qq", "-e", "trace=execve,open,openat,clone,clone3", "-o", trace}, "--", "/bin/true")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 // launcherOpens counts the opens of path in an strace -f log (execve,
