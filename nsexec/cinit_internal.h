@@ -121,6 +121,7 @@ enum {
 	F_MOUNTS_REQUIRED = 1 << 21, F_OWN_KEYRING = 1 << 22, F_USER_COUNTS = 1 << 23, F_REFUSE_APPENDED = 1 << 24,
 	F_TMPDIR_IF_REFUSED = 1 << 25,
 	F_TERMINAL = 1 << 26,
+	F_FOREGROUND = 1 << 27, // for the Go init stage; this one reads si_code
 };
 
 enum { MISSING_FAILS, MISSING_SKIPPED, MISSING_IGNORED, MISSING_STREAM }; // landlock.Missing

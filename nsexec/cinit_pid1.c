@@ -36,8 +36,9 @@ void omega_keep_report_fd(int back, uint32_t keep_fds) {
 }
 
 // next_signal waits for a signal on sfd (a signalfd of the blocked set)
-// while it serves the connect broker *b (NULL once it is done).
-static int next_signal(int sfd, struct broker **b) {
+// while it serves the connect broker *b (NULL once it is done); *code is
+// its si_code.
+static int next_signal(int sfd, struct broker **b, int *code) {
 	for (;;) {
 		struct pollfd p[2] = {{.fd = sfd, .events = POLLIN}, {.fd = *b ? omega_broker_fd(*b) : -1, .events = POLLIN}};
 		if (poll(p, 2, -1) < 0)
@@ -48,11 +49,27 @@ static int next_signal(int sfd, struct broker **b) {
 			continue;
 		struct signalfd_siginfo si;
 		ssize_t n = read(sfd, &si, sizeof si);
-		if (n == sizeof si)
+		if (n == sizeof si) {
+			*code = si.ssi_code;
 			return (int)si.ssi_signo;
+		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -1;
 	}
+}
+
+// from_callers_terminal tells a signal the kernel sent PID 1 as a member of
+// the caller's process group, before it left it: a terminal's Ctrl-C,
+// Ctrl-\, resize or hang-up. The program, which stays in that group, got
+// it too, and so did the launcher, which decides for --pty: forwarded, a
+// Ctrl-C arrived twice (and a doubled Ctrl-C quits many TUIs). On a busy
+// machine the program can be ready for keys before PID 1 leaves the
+// group. What is sent on purpose (kill, the launcher's forwarding) is
+// SI_USER.
+static int from_callers_terminal(int sig, int code) {
+	if (code != SI_KERNEL)
+		return 0;
+	return sig == SIGINT || sig == SIGQUIT || sig == SIGWINCH || sig == SIGHUP || sig == SIGCONT;
 }
 
 // fork_program forks the program as PID 1's child; pair[1] is the
@@ -195,10 +212,10 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 		own_profile(s, child);
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
-	// only sees signals sent to it on purpose, and forwards each once.
-	// At once: until then a Ctrl-C reaches the program twice (from the
-	// terminal, and forwarded), and the broker's hand-over below waits for
-	// the program. Not before the fork: the program would inherit the new
+	// only sees signals sent to it on purpose, and forwards each once
+	// (what the terminal sent it until then is dropped:
+	// from_callers_terminal). At once: the broker's hand-over below waits
+	// for the program. Not before the fork: the program would inherit the new
 	// group and could not go back (the caller's is outside this pid
 	// namespace, so it has no number here).
 	setpgid(0, 0);
@@ -207,7 +224,8 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 	if (omega_brokered(s))
 		b = take_broker(s, pair[0], &set, &sfd, child);
 	for (;;) {
-		int sig = sfd < 0 ? sigwaitinfo(&set, NULL) : next_signal(sfd, &b);
+		siginfo_t info = {0};
+		int sig = sfd < 0 ? sigwaitinfo(&set, &info) : next_signal(sfd, &b, &info.si_code);
 		if (sig < 0) {
 			if (errno == EINTR)
 				continue;
@@ -215,6 +233,8 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 		}
 		if (sig == SIGCHLD)
 			reap(child);
+		else if (from_callers_terminal(sig, info.si_code))
+			continue;
 		else if (sig == SIGCONT && (s->flags & F_TERMINAL))
 			kill(-child, sig); // its job, which the terminal's stop stopped
 		else

@@ -44,7 +44,7 @@ func supervise(s *Spec, env []string) error {
 			return err
 		}
 	}
-	proc, err := launch(s, env, files)
+	proc, err := launch(s, env, files, sigs)
 	if err != nil {
 		return err
 	}
@@ -104,8 +104,9 @@ func preparePID1(s *Spec, sigs chan os.Signal) error {
 
 // launch starts the program with env and files, from this locked thread,
 // and returns it running; a program killed before it ran ends PID 1 with
-// its status.
-func launch(s *Spec, env []string, files []*os.File) (*os.Process, error) {
+// its status. sigs gets leftGroup's mark once PID 1 has left the caller's
+// process group.
+func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (*os.Process, error) {
 	var limits []rlimits.Limit
 	offThread(func() {
 		// Its tasks, counted right before it starts the program, which
@@ -137,11 +138,14 @@ func launch(s *Spec, env []string, files []*os.File) (*os.Process, error) {
 		// The program stays in the caller's process group, so keys
 		// typed at the terminal reach it directly; PID 1 leaves that
 		// group, at once, so that it only sees signals sent to it on
-		// purpose and forwards each once: until then a Ctrl-C reaches
-		// the program twice, from the terminal and forwarded, and the
-		// broker's start after launch is slow enough that a key typed ahead
-		// was seen twice (TestCtrlC, TestPID1LeavesCallersGroup).
+		// purpose and forwards each once (what the terminal sent it
+		// until then is dropped: forward). At once: the broker's start
+		// after launch is slow enough that a key typed ahead was seen
+		// twice (TestCtrlC, TestPID1LeavesCallersGroup).
 		_ = unix.Setpgid(0, 0)
+		if s.Foreground {
+			markLeft(sigs)
+		}
 		ownOOM.restore() // where the start failed before forked
 	})
 	if err != nil {
@@ -171,7 +175,7 @@ func offThread(f func()) {
 // forwardSignals starts forwarding signals to the program once it runs;
 // those that came since the start wait in sigs.
 func forwardSignals(s *Spec, proc *os.Process, sigs chan os.Signal) {
-	go forward(sigs, proc.Pid, s.Terminal)
+	go forward(sigs, proc.Pid, s.Terminal, s.Foreground)
 }
 
 // exitWith exits with the program's status, after the warnings about its
@@ -190,8 +194,18 @@ func exitWith(s *Spec, status int) {
 
 // forward sends each signal to the program; with --pty (terminal) a
 // SIGCONT goes to its process group, the job the terminal's stop stopped.
-func forward(sigs <-chan os.Signal, pid int, terminal bool) {
+// In the foreground, signals a terminal sends are dropped until markLeft's
+// mark: the launcher forwards none of them there.
+func forward(sigs chan os.Signal, pid int, terminal, foreground bool) {
+	left := !foreground
 	for sig := range sigs {
+		if sig == leftMark {
+			left = true
+			continue
+		}
+		if beforeLeft(sig, left, sigs) {
+			continue
+		}
 		if terminal && sig == unix.SIGCONT {
 			_ = unix.Kill(-pid, unix.SIGCONT)
 			continue

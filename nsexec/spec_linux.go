@@ -43,8 +43,13 @@ type Spec struct {
 	// of its fds 0–2 that is a terminal (the launcher's pseudo-terminal,
 	// --pty) as its controlling terminal.
 	Terminal bool
-	Landlock landlock.Rules
-	Seccomp  *seccomp.Program
+	// Foreground: the launcher is in the foreground process group of the
+	// terminal on its stdio, without --pty, so what that terminal sends
+	// its group reaches the program directly (the Go PID 1 does not
+	// forward it: pid1group_linux.go).
+	Foreground bool
+	Landlock   landlock.Rules
+	Seccomp    *seccomp.Program
 	// Broker makes PID 1 decide and perform every connect(2) of the
 	// program (see Broker).
 	Broker     *Broker

@@ -135,7 +135,7 @@ func decodeSpec(b []byte) (*Spec, landlock.RulesetPlan, error) {
 	s.Landlock.DenyTCP, s.Landlock.UnixSockets = has(flagDenyTCP), has(flagUnixSockets)
 	s.Landlock.WritesOnly, s.Landlock.LogDenials = has(flagWritesOnly), has(flagLogDenials)
 	s.OwnKeyring, s.UserCounts, s.RefuseAppended = has(flagOwnKeyring), has(flagUserCounts), has(flagRefuseAppended)
-	s.Terminal = has(flagTerminal)
+	s.Terminal, s.Foreground = has(flagTerminal), has(flagForeground)
 	plan := r.plan()
 	if has(flagSeccomp) {
 		s.Seccomp = &seccomp.Program{BPF: r.bytes()}

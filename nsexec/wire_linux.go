@@ -85,6 +85,8 @@ const (
 	flagTmpdirIfRefused
 	// flagTerminal: Spec.Terminal.
 	flagTerminal
+	// flagForeground: Spec.Foreground, for the Go init stage.
+	flagForeground
 )
 
 type wireWriter struct {
@@ -184,7 +186,7 @@ func specFlags(s *Spec) uint32 {
 		{flagWritesOnly, s.Landlock.WritesOnly}, {flagListenPID, s.ListenPID},
 		{flagWatchdogPID, s.WatchdogPID}, {flagLogDenials, s.Landlock.LogDenials}, {flagUserCounts, s.UserCounts},
 		{flagRefuseAppended, s.RefuseAppended}, {flagTmpdirIfRefused, s.Mounts != nil && s.Mounts.TmpdirIfRefused},
-		{flagTerminal, s.Terminal},
+		{flagTerminal, s.Terminal}, {flagForeground, s.Foreground},
 	} {
 		if f.on {
 			flags |= f.bit

@@ -70,6 +70,7 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		logrus.Warn(n)
 	}
 	spec.Terminal = p.term != nil
+	spec.Foreground = p.term == nil && inForeground()
 	p.term.start()
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	var left *orphans
