@@ -172,9 +172,12 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	// Waiting for the Go parent's spec anyway: the bounding set (≈ 40
 	// prctl calls) goes now, off the critical path. Every spec an init
 	// stage gets confines (rwx execs in place), so it would go anyway.
-	// Likewise the counts of the user namespace an early start always has.
-	if (early)
+	// Likewise the counts of the user namespace an early start always has,
+	// and PID 1's fd on its OOM score (omega_oom_prehold).
+	if (early) {
 		omega_drop_bounding();
+		omega_oom_prehold();
+	}
 	const char *ucounts = early ? omega_cap_user_counts() : NULL;
 	int back = omega_read_spec(spec_fd, &s);
 	if (!early)
@@ -192,6 +195,7 @@ void __attribute__((noreturn)) omega_run_init(int spec_fd, int early, char **env
 	if (s.flags & F_USER)
 		omega_watch_parent(); // before the mounts cover the host's /proc
 	enter_namespaces(&s);
+	omega_oom_drop_early();
 	if (s.flags & F_PROBE)
 		_exit(0);
 	char **env = omega_program_env(&s, (s.flags & F_CLEAR_ENV) ? NULL : envp);

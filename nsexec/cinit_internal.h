@@ -135,6 +135,8 @@ int omega_early_write_maps(pid_t c, uid_t uid, gid_t gid);
 
 // cinit_oom.c: the program's OOM score above PID 1's.
 void omega_oom_hold(void);
+void omega_oom_prehold(void);
+void omega_oom_drop_early(void);
 void omega_oom_raise(void);
 int omega_oom_unheld(void);
 void omega_oom_restore(void);

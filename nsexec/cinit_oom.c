@@ -47,25 +47,33 @@ static int oom_failed(const char *step) {
 	return -1;
 }
 
-// own_proc_open opens path in a proc instance of PID 1's own that no
-// mount table holds (fsopen, fsmount: never attached, gone with its last
-// fd, so nothing to unmount, which cost ≈ 140 µs a launch), or, on
-// kernels before 5.2 (or a filter that refuses fsopen), one mounted on
-// /proc and unmounted at once.
-static int own_proc_open(const char *path) {
+// detached_proc_open opens path in a proc instance of PID 1's own that
+// no mount table holds (fsopen, fsmount: never attached, gone with its
+// last fd, so nothing to unmount, which cost ≈ 140 µs a launch; closing
+// the mount's fd still waits as an unmount does: omega_oom_prehold), or
+// -1 on kernels before 5.2 (or under a filter that refuses fsopen).
+static int detached_proc_open(const char *path) {
 	int fd = -1, fs = (int)syscall(OMEGA_SYS_fsopen, "proc", OMEGA_FSOPEN_CLOEXEC);
-	if (fs >= 0) {
-		if (syscall(OMEGA_SYS_fsconfig, fs, OMEGA_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0) {
-			int m = (int)syscall(OMEGA_SYS_fsmount, fs, OMEGA_FSMOUNT_CLOEXEC, OMEGA_MOUNT_ATTR_NOSUID | OMEGA_MOUNT_ATTR_NODEV | OMEGA_MOUNT_ATTR_NOEXEC);
-			if (m >= 0) {
-				fd = openat(m, path, O_RDWR | O_CLOEXEC);
-				close(m);
-			}
+	if (fs < 0)
+		return -1;
+	if (syscall(OMEGA_SYS_fsconfig, fs, OMEGA_FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0) {
+		int m = (int)syscall(OMEGA_SYS_fsmount, fs, OMEGA_FSMOUNT_CLOEXEC, OMEGA_MOUNT_ATTR_NOSUID | OMEGA_MOUNT_ATTR_NODEV | OMEGA_MOUNT_ATTR_NOEXEC);
+		if (m >= 0) {
+			fd = openat(m, path, O_RDWR | O_CLOEXEC);
+			close(m);
 		}
-		close(fs);
-		if (fd >= 0)
-			return fd;
 	}
+	close(fs);
+	return fd;
+}
+
+// own_proc_open opens path in a detached proc instance of PID 1's own
+// (detached_proc_open), or, where there is none, in one mounted on /proc
+// and unmounted at once.
+static int own_proc_open(const char *path) {
+	int fd = detached_proc_open(path);
+	if (fd >= 0)
+		return fd;
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
 		return oom_failed("mount proc on /proc");
 	char full[64];
@@ -77,20 +85,50 @@ static int own_proc_open(const char *path) {
 	return fd;
 }
 
+// dumpable_open runs opener with PID 1 dumpable for the open only (its
+// /proc files are then its user's): nothing else runs in the namespaces
+// yet.
+static int dumpable_open(int (*opener)(const char *)) {
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	int fd = opener("self/oom_score_adj");
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
+	return fd;
+}
+
+// early_fd is what omega_oom_prehold opened, for omega_oom_hold to take.
+static int early_fd = -1;
+
+// omega_oom_prehold opens, while an early start waits for its spec, the
+// fd omega_oom_hold takes after it: closing the detached proc's mount
+// waits for an RCU grace period (the kernel's namespace_unlock), 0.16 ms
+// median and on a busy machine milliseconds, which lay between the spec
+// and the program (bench/PROFILE.md). The detached proc only: the
+// fallback mounts on /proc, which waits for the spec's private
+// propagation. Quiet: hold tries again and says what failed.
+void omega_oom_prehold(void) {
+	early_fd = dumpable_open(detached_proc_open);
+}
+
+// omega_oom_drop_early closes what omega_oom_prehold opened where the
+// launch's mounts did not take it (no PID 1, no fresh /proc).
+void omega_oom_drop_early(void) {
+	if (early_fd >= 0)
+		close(early_fd);
+	early_fd = -1;
+}
+
 // omega_oom_hold opens PID 1's oom_score_adj for writing in a proc
-// instance of its own (own_proc_open): the sandbox's /proc is read-only,
-// and a writable fd on it or on the host's would keep the root's
-// read-only remount from happening (EBUSY). Dumpable for the open only
-// (its /proc files are then its user's): nothing else runs in the
-// namespaces yet. Best effort: the program's score stays PID 1's, which
+// instance of its own (own_proc_open), or takes the fd omega_oom_prehold
+// opened: the sandbox's /proc is read-only, and a writable fd on it or on
+// the host's would keep the root's read-only remount from happening
+// (EBUSY). Best effort: the program's score stays PID 1's, which
 // omega_oom_raise says.
 void omega_oom_hold(void) {
 	if (oom_fd >= 0)
 		return;
-	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
-	int fd = own_proc_open("self/oom_score_adj");
-	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
-		omega_dief(errno, "prctl(PR_SET_DUMPABLE)");
+	int fd = early_fd >= 0 ? early_fd : dumpable_open(own_proc_open);
+	early_fd = -1;
 	if (fd < 0)
 		return;
 	oom_orig_len = pread(fd, oom_orig, sizeof oom_orig - 1, 0);
