@@ -66,11 +66,14 @@ func workdirWarning(pol profiles.Policy, wd string, given bool, real func(string
 
 // workdirFix is the flag that makes the working directory writable ("."
 // names it unless --workdir gave it), or "" for home and what holds it,
-// where that would make home writable, and for sandbox mode's /dev/shm,
-// where it would change nothing.
+// where that would make home writable, for the kernel's own trees
+// (kernelDirs), and for sandbox mode's /dev/shm, where it would change
+// nothing.
 func workdirFix(pol profiles.Policy, wd string, given bool, real func(string) string) string {
 	switch {
 	case pol.Home != "" && profiles.Within(real(pol.Home), real(wd)):
+		return ""
+	case slices.ContainsFunc(kernelDirs, func(k string) bool { return profiles.Within(real(wd), k) && !inDeviceDir(real(wd)) }):
 		return ""
 	case pol.Mode == profiles.ModeSandbox && runtime.GOOS == "linux" && inDeviceDir(real(wd)):
 		return "" // no grant reaches the host's /dev/shm in sandbox mode (homewarn.go's warning says so)
@@ -79,6 +82,12 @@ func workdirFix(pol profiles.Policy, wd string, given bool, real func(string) st
 	}
 	return "--allow-write ."
 }
+
+// kernelDirs hold the kernel's files, not a program's: a grant there
+// (--allow-write . in /proc/self, /sys or /dev) lets no build write its
+// output, and in sandbox mode reaches the sandbox's own /proc and /dev.
+// /dev/shm, where programs do create files, is judged on its own.
+var kernelDirs = []string{"/proc", "/sys", "/dev"}
 
 // inDeviceDir tells whether dir is in one of landlock.DeviceDirs.
 func inDeviceDir(dir string) bool {

@@ -37,6 +37,12 @@ func TestWorkdirWarning(t *testing.T) {
 		{name: "/run in sandbox mode: --allow-write /run makes it writable", wd: "/run", want: "add --allow-write ."},
 		{name: "rwx", wd: "/h/proj", mode: profiles.ModeRWX},
 		{name: "home: the fix would open it", wd: "/h"},
+		{name: "/proc: no grant makes sense there", wd: "/proc"},
+		{name: "below /proc, in rx", wd: "/proc/self/fd", mode: profiles.ModeRX},
+		{name: "/sys", wd: "/sys/kernel"},
+		{name: "/dev in rx", wd: "/dev", mode: profiles.ModeRX},
+		{name: "/dev in sandbox mode", wd: "/dev/pts"},
+		{name: "/procfoo is no kernel tree", wd: "/procfoo", want: "add --allow-write ."},
 		{name: "above home", wd: "/"},
 	}
 	for _, c := range cases {

@@ -155,3 +155,28 @@ func TestWorkdirProcNoOwnNote(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkdirKernelTreeNoFix: started in /proc, /sys or /dev, a terminal
+// was told to "add --allow-write . to let it" write there, and explain
+// offered the same: a grant of the kernel's own files, which lets no
+// build write its output (and --allow-write /proc then warned about
+// every process's unreadable fdinfo). Nothing is offered now.
+func TestWorkdirKernelTreeNoFix(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			for _, dir := range []string{"/proc", "/sys/kernel", "/dev"} {
+				t.Run(u.name+"/"+mode+dir, func(t *testing.T) {
+					w := newWorld(t, u)
+					w.dir = dir
+					out, code := onPty(t, w, "", "--mode", mode, "--", "/bin/sh", "-c", "echo ready")
+					if code != 0 || !strings.Contains(out, "ready") || strings.Contains(out, "--allow-write .") {
+						t.Errorf("on a terminal: exit %d, output:\n%s\nwant it run, with no --allow-write . offered", code, out)
+					}
+					if r := w.run("explain", "--mode", mode); strings.Contains(workdirLine(r.stdout), "--allow-write") {
+						t.Errorf("explain: %q, want no --allow-write offered", workdirLine(r.stdout))
+					}
+				})
+			}
+		}
+	}
+}
