@@ -131,7 +131,7 @@ func (o Options) Explain(program string, args ...string) (Explanation, error) {
 		if p := profiles.ProgramFor(e.Program); p != nil && p.Name == prog.Name {
 			path, progArgs = e.Program, args // pip in a virtualenv, mvn -Dmaven.repo.local
 		}
-		if w := stateWarning(pol, prog, path, progArgs, o.Process.getenv); w != "" {
+		if w := stateWarning(pol, prog, path, progArgs, e.Workdir, o.Process.getenv); w != "" {
 			e.RefusedState = append(e.RefusedState, w)
 		}
 	}

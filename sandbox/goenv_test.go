@@ -47,7 +47,7 @@ func TestStateWarningGoEnvFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			set := append([]string{"HOME=" + home}, c.set...)
-			w := stateWarning(pol, profiles.ProgramFor("go"), "", nil, Process{ClearEnv: true, SetEnv: set}.getenv)
+			w := stateWarning(pol, profiles.ProgramFor("go"), "", nil, "", Process{ClearEnv: true, SetEnv: set}.getenv)
 			checkWarning(t, w, c.want, c.not)
 		})
 	}

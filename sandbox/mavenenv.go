@@ -2,42 +2,117 @@ package sandbox
 
 import (
 	"encoding/xml"
+	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
 )
 
-// mavenSettingsMax bounds the read of Maven's user settings file.
+// mavenSettingsMax bounds the read of Maven's settings and config files.
 const mavenSettingsMax = 1 << 20
 
 // mavenEnv is getenv with Maven's local repository behind
-// profiles.MavenRepoLocal, read where Maven reads it: -Dmaven.repo.local
-// among mvn's own arguments args (after MAVEN_ARGS, which Maven puts
-// before them), then in MAVEN_ARGS, then in MAVEN_OPTS (the JVM's), then
-// <localRepository> in ~/.m2/settings.xml. A user who moved it is not
-// told on every launch that mvn writes ~/.m2/repository. Other tools get
-// getenv as it is.
-func mavenEnv(prog *profiles.Program, args []string, getenv func(string) string) func(string) string {
-	if prog.Name != "mvn" {
+// profiles.MavenRepoLocal (mavenRepo), for mvn and mvnw run in wd with
+// args: a user who moved it is not told on every launch that mvn writes
+// ~/.m2/repository. Other tools get getenv as it is.
+func mavenEnv(prog *profiles.Program, args []string, wd string, getenv func(string) string) func(string) string {
+	if prog.Name != "mvn" && prog.Name != "mvnw" {
 		return getenv
 	}
-	repo := repoLocalFlag(args)
-	if repo == "" {
-		repo = repoLocalFlag(strings.Fields(getenv("MAVEN_ARGS")))
-	}
-	if repo == "" {
-		repo = repoLocalFlag(strings.Fields(getenv("MAVEN_OPTS")))
-	}
-	if home := getenv("HOME"); repo == "" && home != "" {
-		repo = settingsRepo(filepath.Join(home, ".m2", "settings.xml"), home)
-	}
+	repo := mavenRepo(args, wd, getenv)
 	return func(k string) string {
 		if k == profiles.MavenRepoLocal {
 			return repo
 		}
 		return getenv(k)
 	}
+}
+
+// mavenRepo is Maven's local repository, read where Maven reads it, or
+// "" for its default: -Dmaven.repo.local among mvn's arguments, which
+// follow MAVEN_ARGS, which follow the project's .mvn/maven.config; then
+// in the JVM's options, MAVEN_OPTS after .mvn/jvm.config; then
+// <localRepository> in the user settings (-s, or ~/.m2/settings.xml),
+// then in -gs's. Maven takes a relative path, and a quoted one (it
+// keeps the quotes), from its working directory wd.
+func mavenRepo(args []string, wd string, getenv func(string) string) string {
+	base := mavenBaseDir(args, wd, getenv("MAVEN_BASEDIR"))
+	cli := append(append(configWords(filepath.Join(base, ".mvn", "maven.config")), strings.Fields(getenv("MAVEN_ARGS"))...), args...)
+	repo := repoLocalFlag(cli)
+	if repo == "" {
+		repo = repoLocalFlag(append(configWords(filepath.Join(base, ".mvn", "jvm.config")), strings.Fields(getenv("MAVEN_OPTS"))...))
+	}
+	home := getenv("HOME")
+	if settings := optionValue(cli, "-s", "--settings"); repo == "" && settings != "" {
+		repo = settingsRepo(within(wd, settings), home)
+	} else if repo == "" && home != "" {
+		repo = settingsRepo(filepath.Join(home, ".m2", "settings.xml"), home)
+	}
+	if global := optionValue(cli, "-gs", "--global-settings"); repo == "" && global != "" {
+		repo = settingsRepo(within(wd, global), home)
+	}
+	if repo == "" {
+		return ""
+	}
+	return within(wd, repo)
+}
+
+// within is p taken from dir, as Java takes a relative File from its
+// working directory; p as it is when dir is unknown.
+func within(dir, p string) string {
+	if filepath.IsAbs(p) || dir == "" {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// mavenBaseDir is the project's base directory as mvn's script finds it,
+// where .mvn holds its config files: MAVEN_BASEDIR, or the nearest
+// directory holding .mvn, from -f's directory (or wd) up.
+func mavenBaseDir(args []string, wd, env string) string {
+	if env != "" {
+		return env
+	}
+	start := wd
+	if f := optionValue(args, "-f", "--file"); f != "" {
+		f = within(wd, f)
+		if !isDirFollow(f) {
+			f = filepath.Dir(f)
+		}
+		start = f
+	}
+	for d := start; d != "/" && d != "." && d != ""; d = filepath.Dir(d) {
+		if isDirFollow(filepath.Join(d, ".mvn")) {
+			return d
+		}
+	}
+	return start
+}
+
+// configWords are the words of a config file of Maven's (.mvn/maven.config,
+// .mvn/jvm.config), split at white space as Maven 3.8's script and
+// launcher split them; none when it is missing or not a regular file.
+func configWords(file string) []string {
+	data, err := readRegular(file, false, mavenSettingsMax)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(data))
+}
+
+// optionValue is the value of the last of mvn's options named short or
+// long among words (-s FILE, --settings FILE, --settings=FILE), or "".
+func optionValue(words []string, short, long string) string {
+	v := ""
+	for i, w := range words {
+		if p, ok := strings.CutPrefix(w, long+"="); ok {
+			v = p
+		} else if (w == short || w == long) && i+1 < len(words) {
+			v = words[i+1]
+		}
+	}
+	return v
 }
 
 // repoLocalFlag is the last maven.repo.local among flags, given as
@@ -76,4 +151,11 @@ func settingsRepo(file, home string) string {
 		return ""
 	}
 	return repo
+}
+
+// isDirFollow tells whether p is a directory, through symlinks, as the
+// shell's test -d does.
+func isDirFollow(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }

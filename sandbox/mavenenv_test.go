@@ -50,7 +50,72 @@ func TestMavenRepoLocal(t *testing.T) {
 		for k, v := range c.env {
 			env[k] = v
 		}
-		got := mavenEnv(prog, c.args, func(k string) string { return env[k] })(profiles.MavenRepoLocal)
+		got := mavenEnv(prog, c.args, "", func(k string) string { return env[k] })(profiles.MavenRepoLocal)
+		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMavenRepoLocalProject: a relative or quoted maven.repo.local is
+// Maven's working directory's (Maven 3 keeps the quotes); -s and -gs
+// name other settings files; the project's .mvn/maven.config holds
+// arguments and .mvn/jvm.config JVM options, found from -f's directory
+// or the working directory up. Each was read as no move at all.
+func TestMavenRepoLocalProject(t *testing.T) {
+	root := t.TempDir()
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	sub := filepath.Join(proj, "sub")
+	for _, d := range []string{filepath.Join(home, ".m2"), filepath.Join(proj, ".mvn"), sub} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, s string) {
+		t.Helper()
+		os.Remove(p)
+		if s != "" {
+			if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	settings := func(repo string) string {
+		return "<settings><localRepository>" + repo + "</localRepository></settings>"
+	}
+	write(filepath.Join(proj, "s.xml"), settings("srepo"))
+	write(filepath.Join(proj, "g.xml"), settings("/g"))
+	write(filepath.Join(home, ".m2", "settings.xml"), "<settings/>")
+	prog := profiles.ProgramFor("mvn")
+	for _, c := range []struct {
+		name, wd, config, jvm string
+		env                   map[string]string
+		args                  []string
+		want                  string
+	}{
+		{name: "relative", wd: proj, args: []string{"-Dmaven.repo.local=rel"}, want: proj + "/rel"},
+		{name: "relative in MAVEN_OPTS", wd: sub, env: map[string]string{"MAVEN_OPTS": "-Dmaven.repo.local=../r"}, want: proj + "/r"},
+		{name: "quoted: the quotes are kept", wd: proj, env: map[string]string{"MAVEN_OPTS": `-Dmaven.repo.local="/q"`}, want: proj + `/"/q"`},
+		{name: "-s", wd: proj, args: []string{"-s", "s.xml", "validate"}, want: proj + "/srepo"},
+		{name: "--settings=", wd: sub, args: []string{"--settings=../s.xml"}, want: sub + "/srepo"},
+		{name: "-gs", wd: proj, args: []string{"-gs", "g.xml"}, want: "/g"},
+		{name: "maven.config", wd: sub, config: "-Dmaven.repo.local=/c\n", want: "/c"},
+		{name: "mvn's own -D over maven.config", wd: proj, config: "-Dmaven.repo.local=/c", args: []string{"-Dmaven.repo.local=/a"}, want: "/a"},
+		{name: "maven.config's -s", wd: proj, config: "-s s.xml", want: proj + "/srepo"},
+		{name: "jvm.config", wd: proj, jvm: "-Xmx1g\n-Dmaven.repo.local=/j\n", want: "/j"},
+		{name: "MAVEN_OPTS over jvm.config", wd: proj, jvm: "-Dmaven.repo.local=/j", env: map[string]string{"MAVEN_OPTS": "-Dmaven.repo.local=/o"}, want: "/o"},
+		{name: "maven.config over jvm.config", wd: proj, jvm: "-Dmaven.repo.local=/j", config: "-Dmaven.repo.local=/c", want: "/c"},
+		{name: "-f finds the project", wd: root, config: "-Dmaven.repo.local=/c", args: []string{"-f", "proj/pom.xml"}, want: "/c"},
+		{name: "MAVEN_BASEDIR", wd: root, config: "-Dmaven.repo.local=/c", env: map[string]string{"MAVEN_BASEDIR": proj}, want: "/c"},
+		{name: "no project above", wd: root, config: "-Dmaven.repo.local=/c", want: ""},
+	} {
+		write(filepath.Join(proj, ".mvn", "maven.config"), c.config)
+		write(filepath.Join(proj, ".mvn", "jvm.config"), c.jvm)
+		env := map[string]string{"HOME": home}
+		for k, v := range c.env {
+			env[k] = v
+		}
+		got := mavenEnv(prog, c.args, c.wd, func(k string) string { return env[k] })(profiles.MavenRepoLocal)
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}

@@ -56,7 +56,7 @@ func TestStateWarningPipConfig(t *testing.T) {
 			}
 			// .local is moved too, so that only the cache can be warned about.
 			set := append([]string{"HOME=" + home, "PYTHONUSERBASE=" + ws + "/.local"}, c.set...)
-			w := stateWarning(pol, profiles.ProgramFor("pip"), "", nil, Process{ClearEnv: true, SetEnv: set}.getenv)
+			w := stateWarning(pol, profiles.ProgramFor("pip"), "", nil, "", Process{ClearEnv: true, SetEnv: set}.getenv)
 			checkWarning(t, w, c.want, c.not)
 		})
 	}

@@ -26,7 +26,7 @@ func programState(p *plan, spec *nsexec.Spec) ([]*stateSync, error) {
 	// State written by hand (git's) is not warned about on every
 	// scripted `omega-run -- git status`, only on a terminal; nor is
 	// any for a command that writes none (pip --version).
-	if w := stateWarning(p.policy, prog, p.path, p.argv[1:], p.process.getenv); w != "" && (!prog.ByHand || stderrTerminal()) && prog.WritesState(p.argv[1:]) {
+	if w := stateWarning(p.policy, prog, p.path, p.argv[1:], launchWorkdir(p), p.process.getenv); w != "" && (!prog.ByHand || stderrTerminal()) && prog.WritesState(p.argv[1:]) {
 		logrus.Warn(w)
 	}
 	if prog.Name == "claude" {

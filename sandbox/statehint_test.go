@@ -41,7 +41,7 @@ func TestStateHintSilences(t *testing.T) {
 		}
 		t.Run(prog.Name, func(t *testing.T) {
 			fresh := Process{ClearEnv: true}
-			w := stateWarning(pol, &prog, "", nil, fresh.getenv)
+			w := stateWarning(pol, &prog, "", nil, "", fresh.getenv)
 			if w == "" {
 				t.Fatal("no warning on a fresh home")
 			}
@@ -61,7 +61,7 @@ func TestStateHintSilences(t *testing.T) {
 					t.Errorf("--setenv %s: not in the workspace %s", kv, pol.Workspace())
 				}
 			}
-			if w := stateWarning(pol, &prog, "", nil, Process{ClearEnv: true, SetEnv: set}.getenv); w != "" {
+			if w := stateWarning(pol, &prog, "", nil, "", Process{ClearEnv: true, SetEnv: set}.getenv); w != "" {
 				t.Errorf("with %q the warning stays: %q", set, w)
 			}
 		})
@@ -127,7 +127,7 @@ func TestStateWarningCases(t *testing.T) {
 			if c.mode != "" {
 				p.Mode = c.mode
 			}
-			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, nil, Process{ClearEnv: true, SetEnv: c.set}.getenv)
+			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, nil, "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
 			checkWarning(t, w, c.want, c.not)
 		})
 	}
@@ -183,7 +183,7 @@ func TestStateWarningClaudeConfigDir(t *testing.T) {
 		if c.dir != "" {
 			set = []string{"CLAUDE_CONFIG_DIR=" + c.dir}
 		}
-		w := stateWarning(pol, claude, "", nil, Process{ClearEnv: true, SetEnv: set}.getenv)
+		w := stateWarning(pol, claude, "", nil, "", Process{ClearEnv: true, SetEnv: set}.getenv)
 		if (w == "") != (c.want == "") || !strings.Contains(w, c.want) {
 			t.Errorf("CLAUDE_CONFIG_DIR=%q, writable %v: %q, want %q", c.dir, pol.Writable, w, c.want)
 		}
@@ -242,7 +242,7 @@ func TestStateWarningAgentHome(t *testing.T) {
 		if c.writable != "" {
 			p.Writable = append(slices.Clone(p.Writable), c.writable)
 		}
-		w := stateWarning(p, profiles.ProgramFor(c.prog), "", nil, Process{ClearEnv: true, SetEnv: c.set}.getenv)
+		w := stateWarning(p, profiles.ProgramFor(c.prog), "", nil, "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
 		if w != c.want {
 			t.Errorf("%s %q writable %q:\n got %q\nwant %q", c.prog, c.set, c.writable, w, c.want)
 		}

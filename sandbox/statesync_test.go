@@ -68,15 +68,15 @@ func TestStateSync(t *testing.T) {
 func TestStateWarning(t *testing.T) {
 	t.Setenv("GIT_CONFIG_GLOBAL", "")
 	pol := profiles.Policy{Home: "/h", Writable: []string{"/h/.omega", "/tmp", "/h/.claude"}}
-	if w := stateWarning(pol, profiles.ProgramFor("claude"), "", nil, os.Getenv); w != "" {
+	if w := stateWarning(pol, profiles.ProgramFor("claude"), "", nil, "", os.Getenv); w != "" {
 		t.Errorf("claude's state is all handled, got %q", w)
 	}
-	w := stateWarning(pol, profiles.ProgramFor("git"), "", nil, os.Getenv)
+	w := stateWarning(pol, profiles.ProgramFor("git"), "", nil, "", os.Getenv)
 	if !strings.Contains(w, "/h/.gitconfig") || !strings.Contains(w, "GIT_CONFIG_GLOBAL") {
 		t.Errorf("git warning = %q", w)
 	}
 	pol.Writable = append(pol.Writable, "/h")
-	if w := stateWarning(pol, profiles.ProgramFor("git"), "", nil, os.Getenv); w != "" {
+	if w := stateWarning(pol, profiles.ProgramFor("git"), "", nil, "", os.Getenv); w != "" {
 		t.Errorf("--allow-write ~ fixes it, got %q", w)
 	}
 }
@@ -105,7 +105,7 @@ func TestStateWarningProgramEnv(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv("GIT_CONFIG_GLOBAL", c.caller)
-			w := stateWarning(pol, git, "", nil, c.proc.getenv)
+			w := stateWarning(pol, git, "", nil, "", c.proc.getenv)
 			if (w != "") != c.want {
 				t.Errorf("warning = %q, want one: %v", w, c.want)
 			}

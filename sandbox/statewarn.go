@@ -45,9 +45,10 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(strin
 }
 
 // stateWarning is the one line naming refused writes for prog (at path,
-// or "" when unknown; args: its arguments, nil when unknown), or "".
-func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, args []string, getenv func(string) string) string {
-	getenv = mavenEnv(prog, args, pipConfEnv(prog, goEnvFileEnv(prog, venvEnv(prog, path, getenv))))
+// or "" when unknown; args: its arguments, nil when unknown; wd: its
+// working directory, or ""), or "".
+func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, args []string, wd string, getenv func(string) string) string {
+	getenv = mavenEnv(prog, args, wd, pipConfEnv(prog, goEnvFileEnv(prog, venvEnv(prog, path, getenv))))
 	refused := refusedState(pol, prog, getenv)
 	if len(refused) == 0 {
 		return ""
