@@ -136,8 +136,19 @@ var Programs = []Program{
 	// mvn -v, -h or alone (no goals) creates nothing.
 	{Name: "mvn", State: []string{".m2/repository"}, EnvDirs: []EnvDir{{MavenRepoLocal, []string{".m2/repository"}}},
 		Quiet: []string{"", "-v", "--version", "-h", "--help"},
-		Hints: []Hint{{Text: "add --setenv MAVEN_OPTS=-Dmaven.repo.local={ws}/.m2/repository (Maven creates it; put your own MAVEN_OPTS in the value too)"}}},
+		Hints: []Hint{mavenRepoHint}},
+	// The Maven wrapper (a project's mvnw) first downloads Maven into
+	// ~/.m2/wrapper (MAVEN_USER_HOME/wrapper), mvnw -v too, then runs
+	// it, which writes the local repository as mvn does.
+	{Name: "mvnw", State: []string{".m2/wrapper", ".m2/repository"},
+		EnvDirs: []EnvDir{{"MAVEN_USER_HOME", []string{".m2/wrapper"}}, {MavenRepoLocal, []string{".m2/repository"}}},
+		Hints: []Hint{{For: []string{".m2/wrapper", "MAVEN_USER_HOME"}, Text: "add --setenv MAVEN_USER_HOME={ws}/.m2 (the wrapper downloads Maven into its wrapper directory)"},
+			mavenRepoHint}},
 }
+
+// mavenRepoHint moves Maven's local repository, for mvn and mvnw.
+var mavenRepoHint = Hint{For: []string{".m2/repository", MavenRepoLocal},
+	Text: "add --setenv MAVEN_OPTS=-Dmaven.repo.local={ws}/.m2/repository (Maven creates it; put your own MAVEN_OPTS in the value too)"}
 
 // MavenRepoLocal names Maven's local repository among a program's
 // variables: Maven's own property name, which no variable has.

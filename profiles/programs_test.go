@@ -11,7 +11,7 @@ func TestProgramFor(t *testing.T) {
 		"/usr/bin/git": "git", "claude": "claude", "/opt/x/claude.exe": "claude",
 		"pip3": "pip", "pip3.11": "pip", "/usr/local/go/bin/go": "go", "npm": "npm",
 		"npx": "npm", "/usr/bin/npx": "npm", // npm exec: the same cache
-		"mvn": "mvn", "/usr/share/maven/bin/mvn": "mvn",
+		"mvn": "mvn", "/usr/share/maven/bin/mvn": "mvn", "/p/mvnw": "mvnw",
 		"cargo": "cargo", "/home/u/.cargo/bin/cargo": "cargo",
 		"codex": "codex", "/opt/agents/bin/codex": "codex", "gemini": "gemini",
 		"make": "", "/bin/sh": "", "gofmt": "",
@@ -42,6 +42,9 @@ func TestStatePaths(t *testing.T) {
 		{"mvn", nil, []string{"/h/.m2/repository"}},
 		// Maven's property, as read from MAVEN_OPTS, MAVEN_ARGS and settings.xml.
 		{"mvn", map[string]string{"maven.repo.local": "/w/m2"}, []string{"/w/m2"}},
+		// The wrapper's download of Maven, and the repository.
+		{"mvnw", nil, []string{"/h/.m2/wrapper", "/h/.m2/repository"}},
+		{"mvnw", map[string]string{"MAVEN_USER_HOME": "/w/m2", "maven.repo.local": "/w/m2/repository"}, []string{"/w/m2", "/w/m2/repository"}},
 		{"cargo", nil, []string{"/h/.cargo/registry", "/h/.cargo/git"}},
 		{"cargo", map[string]string{"CARGO_HOME": "/w/cargo"}, []string{"/w/cargo"}},
 		{"codex", nil, []string{"/h/.codex"}},
