@@ -103,8 +103,16 @@ var Programs = []Program{
 		// git alone prints its usage; git help COMMAND shows a page.
 		Quiet:  []string{"", "--version", "-v", "version", "help", "--help", "-h"},
 		ByHand: true},
-	{Name: "npm", Also: []string{"npx"}, State: []string{".npm"}, EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil}},
-		Hints: []Hint{{Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"}}},
+	// node-gyp, which npm runs to build a native addon, fetches Node's
+	// headers into its devdir unless given them (nodedir); only commands
+	// that install or build run it (NpmNoBuild).
+	{Name: "npm", Also: []string{"npx"}, State: []string{".npm", ".cache/node-gyp"},
+		EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil},
+			{"npm_config_devdir", []string{".cache/node-gyp"}}, {"NPM_CONFIG_DEVDIR", []string{".cache/node-gyp"}}},
+		Off: []EnvDir{{"npm_config_nodedir", []string{".cache/node-gyp"}}, {"NPM_CONFIG_NODEDIR", []string{".cache/node-gyp"}}, {NpmNoBuild, []string{".cache/node-gyp"}}},
+		Hints: []Hint{{For: []string{".npm", "npm_config_cache", "NPM_CONFIG_CACHE", "NPM_CONFIG_PREFIX", "npm_config_prefix"}, Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"},
+			{For: []string{".cache/node-gyp", "npm_config_devdir", "NPM_CONFIG_DEVDIR"},
+				Text: "add --setenv npm_config_devdir={ws}/.cache/node-gyp (node-gyp fetches Node's headers there to build a native addon; setting npm_config_nodedir to a Node source or install tree with them does without)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
 		Off:     []EnvDir{{"PIP_NO_CACHE_DIR", []string{".cache/pip"}}},
@@ -149,6 +157,11 @@ var Programs = []Program{
 // mavenRepoHint moves Maven's local repository, for mvn and mvnw.
 var mavenRepoHint = Hint{For: []string{".m2/repository", MavenRepoLocal},
 	Text: "add --setenv MAVEN_OPTS=-Dmaven.repo.local={ws}/.m2/repository (Maven creates it; put your own MAVEN_OPTS in the value too)"}
+
+// NpmNoBuild, set among a program's variables, says that the npm command
+// run builds no native addon, so node-gyp writes nothing: a name no
+// variable has, set by the sandbox package from npm's arguments.
+const NpmNoBuild = "npm:no-build"
 
 // MavenRepoLocal names Maven's local repository among a program's
 // variables: Maven's own property name, which no variable has.

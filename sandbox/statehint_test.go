@@ -84,7 +84,7 @@ func TestStateWarningCases(t *testing.T) {
 		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}} // not /tmp: home is in it
 	cases := []struct {
 		name, prog, path string
-		set              []string
+		set, args        []string // args nil: unknown
 		writableGit      bool
 		mode             profiles.Mode
 		want, not        []string // in the warning, and not; want nil: no warning
@@ -96,8 +96,21 @@ func TestStateWarningCases(t *testing.T) {
 		{name: "go: GOMODCACHE outside", prog: "go",
 			set:  []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/c", "GOMODCACHE=/srv/mod"},
 			want: []string{"/srv/mod", "GOMODCACHE=" + ws}, not: []string{"GOPATH=", "GOCACHE="}},
-		{name: "npm with its cache in the workspace", prog: "npm", set: []string{"npm_config_cache=" + ws + "/npm"}},
-		{name: "npm: NPM_CONFIG_CACHE too", prog: "npm", set: []string{"NPM_CONFIG_CACHE=" + ws + "/npm"}},
+		{name: "npm with its cache and node-gyp's in the workspace", prog: "npm", set: []string{"npm_config_cache=" + ws + "/npm", "npm_config_devdir=" + ws + "/gyp"}},
+		{name: "npm: NPM_CONFIG_CACHE too", prog: "npm", set: []string{"NPM_CONFIG_CACHE=" + ws + "/npm", "NPM_CONFIG_DEVDIR=" + ws + "/gyp"}},
+		{name: "npm install: node-gyp's headers", prog: "npm", args: []string{"install"}, set: []string{"npm_config_cache=" + ws + "/npm"},
+			want: []string{home + "/.cache/node-gyp", "npm_config_devdir=" + ws + "/.cache/node-gyp"}, not: []string{"npm_config_cache="}},
+		{name: "npm --prefix DIR ci", prog: "npm", args: []string{"--prefix", "d", "ci"}, set: []string{"npm_config_cache=" + ws + "/npm"},
+			want: []string{home + "/.cache/node-gyp"}},
+		{name: "npx installs what it runs", prog: "npm", path: "/usr/bin/npx", args: []string{"cowsay"}, set: []string{"npm_config_cache=" + ws + "/npm"},
+			want: []string{home + "/.cache/node-gyp"}},
+		{name: "npx --version runs nothing", prog: "npm", path: "/usr/bin/npx", args: []string{"--version"}, set: []string{"npm_config_cache=" + ws + "/npm"}},
+		{name: "npm test builds nothing", prog: "npm", args: []string{"test"}, set: []string{"npm_config_cache=" + ws + "/npm"}},
+		{name: "npm alone builds nothing", prog: "npm", args: []string{}, set: []string{"npm_config_cache=" + ws + "/npm"}},
+		{name: "node-gyp given Node's headers writes nothing", prog: "npm", args: []string{"install"},
+			set: []string{"npm_config_cache=" + ws + "/npm", "npm_config_nodedir=/usr"}},
+		{name: "npm: node-gyp's devdir outside", prog: "npm", set: []string{"npm_config_cache=" + ws + "/npm", "npm_config_devdir=/srv/gyp"},
+			want: []string{"/srv/gyp", "npm_config_devdir=" + ws}, not: []string{"npm_config_cache="}},
 		{name: "npm: configstore is old npm's", prog: "npm", want: []string{home + "/.npm"}, not: []string{"configstore"}},
 		{name: "pip with cache and user base in the workspace", prog: "pip",
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "PYTHONUSERBASE=" + ws + "/.local"}},
@@ -127,7 +140,7 @@ func TestStateWarningCases(t *testing.T) {
 			if c.mode != "" {
 				p.Mode = c.mode
 			}
-			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, nil, "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
+			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, c.args, "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
 			checkWarning(t, w, c.want, c.not)
 		})
 	}
