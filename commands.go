@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -108,10 +109,15 @@ func yesNo(ok bool, why string) string {
 	return "no: " + why
 }
 
+// writeJSON writes v indented, made terminal-safe as stderr's lines are
+// (termsafe.Encoded): explain's names are a confined program's choice.
 func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	_ = enc.Encode(v)
+	if enc.Encode(v) == nil {
+		_, _ = w.Write(termsafe.Encoded(b.Bytes()))
+	}
 }
 
 func explainCommand() *cli.Command {

@@ -132,27 +132,49 @@ int __attribute__((format(printf, 2, 3))) omega_step_fail(int e, const char *fmt
 	return -1;
 }
 
-// json_put_raw writes s escaped for the inside of a JSON string, the way
-// Go's encoding/json does (HTML characters and U+2028/2029 escaped).
-static void json_put_raw(FILE *f, const char *s) {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\b': fputs("\\b", f); break;
-		case '\f': fputs("\\f", f); break;
-		case '<': case '>': case '&': fprintf(f, "\\u%04x", *p); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else if (p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
-				fprintf(f, "\\u202%c", p[2] == 0xa8 ? '8' : '9'), p += 2;
-			else
-				fputc(*p, f);
+static int utf8_len(const unsigned char *s);
+static unsigned bidi_control(const unsigned char *c, int n);
+
+// omega_put_json writes s escaped for the inside of a JSON string as the Go
+// side's lines are (encoding/json, then internal/termsafe's Encoded):
+// HTML characters, U+2028/2029, DEL, C1 controls and bidi characters as
+// \uXXXX, each byte that is not UTF-8 as \ufffd, which keeps the line
+// valid JSON and nothing in it raw that a terminal acts on.
+void omega_put_json(FILE *f, const char *s) {
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		int n = *p < 0x80 ? 1 : utf8_len(p);
+		unsigned r = bidi_control(p, n);
+		if (n == 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+			fprintf(f, "\\u%04x", p[1]);
+		else if (n == 3 && p[0] == 0xe2 && p[1] == 0x80 && (p[2] == 0xa8 || p[2] == 0xa9))
+			fprintf(f, "\\u202%c", p[2] == 0xa8 ? '8' : '9');
+		else if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] == 0xbd)
+			fputs("\\ufffd", f);
+		else if (r)
+			fprintf(f, "\\u%04x", r);
+		else if (n > 1)
+			fwrite(p, 1, (size_t)n, f);
+		else {
+			switch (*p) {
+			case '"': fputs("\\\"", f); break;
+			case '\\': fputs("\\\\", f); break;
+			case '\n': fputs("\\n", f); break;
+			case '\r': fputs("\\r", f); break;
+			case '\t': fputs("\\t", f); break;
+			case '\b': fputs("\\b", f); break;
+			case '\f': fputs("\\f", f); break;
+			case '<': case '>': case '&': fprintf(f, "\\u%04x", *p); break;
+			default:
+				if (*p < 0x20 || *p == 0x7f)
+					fprintf(f, "\\u%04x", *p);
+				else
+					fputc(*p, f);
+			}
 		}
+		p += n;
 	}
 }
 
@@ -255,8 +277,8 @@ static void log_line(const char *level, const char *tag, const char *json_prefix
 			snprintf(zone, sizeof zone, "%c%02ld:%02ld", tm.tm_gmtoff < 0 ? '-' : '+', off / 3600, off / 60 % 60);
 		}
 		fprintf(f, "{\"level\":\"%s\",\"msg\":\"", level);
-		json_put_raw(f, json_prefix);
-		json_put_raw(f, msg);
+		omega_put_json(f, json_prefix);
+		omega_put_json(f, msg);
 		fprintf(f, "\",\"time\":\"%s%s\"}\n", ts, zone);
 	}
 	if (fclose(f) == 0 && size > 0)

@@ -47,6 +47,7 @@ const char *omega_errstr(int e);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_die(int code, const char *fmt, ...);
 void __attribute__((noreturn)) omega_die_line(int code, const char *tag, const char *msg);
 void omega_put_term_safe(FILE *f, const char *msg);
+void omega_put_json(FILE *f, const char *s);
 void omega_exec_hint(const char *path, int e, char *out, size_t size);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...);
 

@@ -28,6 +28,17 @@ static char *omega_term_safe_dup(const char *msg) {
 	fclose(f);
 	return out;
 }
+
+static char *omega_json_dup(const char *msg) {
+	char *out = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&out, &size);
+	if (!f)
+		return NULL;
+	omega_put_json(f, msg);
+	fclose(f);
+	return out;
+}
 */
 import "C"
 
@@ -57,6 +68,16 @@ func cTermSafe(msg string) string {
 	cs := C.CString(msg)
 	defer C.free(unsafe.Pointer(cs))
 	out := C.omega_term_safe_dup(cs)
+	defer C.free(unsafe.Pointer(out))
+	return C.GoString(out)
+}
+
+// cJSONString is the C init stage's JSON string of a log message,
+// without its quotes.
+func cJSONString(msg string) string {
+	cs := C.CString(msg)
+	defer C.free(unsafe.Pointer(cs))
+	out := C.omega_json_dup(cs)
 	defer C.free(unsafe.Pointer(out))
 	return C.GoString(out)
 }

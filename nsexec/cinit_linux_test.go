@@ -218,6 +218,17 @@ func describe(b []byte) string {
 	return w.String()
 }
 
+// TestCLogJSON: the C init stage's JSON lines encode a message as the Go
+// side's do (encoding/json, then termsafe.Encoded): valid, and nothing
+// raw a terminal acts on.
+func TestCLogJSON(t *testing.T) {
+	for _, c := range termsafe.JSONVectors {
+		if got := cJSONString(c.In); got != c.Want {
+			t.Errorf("C writes %q in JSON as %q, want %q", c.In, got, c.Want)
+		}
+	}
+}
+
 // TestCLogEscapes: the C init stage escapes its log lines as the Go side
 // does (internal/termsafe's table).
 func TestCLogEscapes(t *testing.T) {

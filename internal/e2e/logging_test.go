@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestJSONLogs: with --log-format json every line omega-run writes is a
@@ -81,4 +82,69 @@ func TestJSONErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestJSONLinesTerminalSafe: with --log-format json a line that names what
+// a file chose (a script's #! interpreter, a hostile repository's) stays
+// valid JSON in UTF-8, one object per line, and carries nothing a
+// terminal acts on raw: JSON encoders escape C0 controls only, so a C1
+// CSI (U+009B), DEL or a bidi override went out as it came, and the C init
+// stage copied a byte that is not UTF-8 (a lone 0x9b, CSI to a terminal
+// in 8-bit mode) into the line. explain --json's names likewise.
+func TestJSONLinesTerminalSafe(t *testing.T) {
+	const interp = "/no/x\u009b2J\x9b31m\u202etxt.sh\x7f"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			script := filepath.Join(w.home, "s\u009b.sh")
+			if err := os.WriteFile(script, []byte("#!"+interp+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, mode := range confinedModes {
+				r := w.run("--mode", mode, "--log-format", "json", "--", script)
+				if r.code != 127 {
+					t.Fatalf("%s: exit %d, want 127 (stderr %q)", mode, r.code, r.stderr)
+				}
+				msg := jsonLinesSafe(t, mode, r.stderr)
+				// Nothing lost: the decoded text is the name, the byte
+				// that is no UTF-8 read as U+FFFD (as encoding/json does),
+				// DEL as ? (the hint's own, before any escaping).
+				if want := strings.NewReplacer("\x9b3", "\ufffd3", "\x7f", "?").Replace(interp); !strings.Contains(msg, want) {
+					t.Errorf("%s: last msg %q does not name the interpreter %q", mode, msg, want)
+				}
+			}
+			r := w.run("explain", "--json", "--", script)
+			if r.code != 0 {
+				t.Fatalf("explain: exit %d (stderr %q)", r.code, r.stderr)
+			}
+			var e struct{ Program string }
+			if err := json.Unmarshal([]byte(r.stdout), &e); err != nil || e.Program != script || !terminalSafe(r.stdout) {
+				t.Errorf("explain --json: program %q (%v), raw controls in the output", e.Program, err)
+			}
+		})
+	}
+}
+
+// jsonLinesSafe checks that each line of out is a JSON object in UTF-8
+// with nothing raw a terminal acts on, and returns the last one's msg.
+func jsonLinesSafe(t *testing.T, what, out string) string {
+	t.Helper()
+	var m map[string]string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !utf8.ValidString(l) || !json.Valid([]byte(l)) || !terminalSafe(l) {
+			t.Errorf("%s: not a terminal-safe JSON line in UTF-8: %q", what, l)
+		}
+		m = nil
+		_ = json.Unmarshal([]byte(l), &m)
+	}
+	return m["msg"]
+}
+
+// terminalSafe: no C0 control but newline, no DEL, C1 control or bidi
+// formatting character.
+func terminalSafe(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool {
+		return r < 0x20 && r != '\n' || r >= 0x7f && r < 0xa0 || r == 0x061c || r == 0x200e || r == 0x200f ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+	})
 }

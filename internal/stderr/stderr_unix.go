@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
 )
 
 // Writer is where the launcher and its Go init stage send their own lines
@@ -20,6 +22,11 @@ import (
 // dropped instead. Catching SIGPIPE with os/signal would do too, but that
 // starts a thread: ≈ 0.65 ms per launch in a paired A/B; and in the Go
 // init stage that thread broke its Ctrl-Z and --user id switch.
+//
+// Every line is made terminal-safe on its way (termsafe.Encoded): the
+// lines name what a confined program chose, and a JSON encoder keeps C1
+// controls and bidi characters raw. This is the one place all of the
+// Go side's lines pass, whichever message and format.
 var Writer stderrFD
 
 type stderrFD struct{}
@@ -27,7 +34,8 @@ type stderrFD struct{}
 // Write writes all of p (the poller waits where the fd is non-blocking
 // and full); a line nobody reads is dropped, unsaid: logrus would report
 // the error on os.Stderr, which ends the process.
-func (stderrFD) Write(p []byte) (int, error) {
+func (stderrFD) Write(line []byte) (int, error) {
+	p := termsafe.Encoded(line)
 	rc, err := os.Stderr.SyscallConn()
 	if err != nil {
 		return 0, err
@@ -50,10 +58,13 @@ func (stderrFD) Write(p []byte) (int, error) {
 		return true
 	})
 	if errors.Is(werr, unix.EPIPE) {
-		return len(p), nil
+		return len(line), nil
 	}
 	if werr != nil {
 		err = werr
 	}
-	return n, err
+	if n == len(p) {
+		n = len(line)
+	}
+	return min(n, len(line)), err
 }

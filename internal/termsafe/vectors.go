@@ -17,3 +17,16 @@ var Vectors = []struct{ In, Want string }{
 	{"/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c", `/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c`},
 	{"keep \u2065\u206a\u2029\u200d\u061b", "keep \u2065\u206a\u2029\u200d\u061b"},
 }
+
+// JSONVectors are messages and the inside of the JSON string that
+// encodes them, as the Go side writes it (encoding/json, then Encoded)
+// and the C init stage must too (nsexec's TestCLogJSON).
+var JSONVectors = []struct{ In, Want string }{
+	{"plain /path/é", "plain /path/é"},
+	{"q\" b\\ <a&b> \u2028\u2029", `q\" b\\ \u003ca\u0026b\u003e \u2028\u2029`},
+	{"x\x1b]52;c;cHdu\a\r\n\t", `x\u001b]52;c;cHdu\u0007\r\n\t`},
+	{"del\x7f c1\u009b\u0085 bad\x9b cut \xe2\x82", `del\u007f c1\u009b\u0085 bad\ufffd cut \ufffd\ufffd`},
+	{"overlong \xe0\x82\x9b surrogate \xed\xa0\x80 past \xf4\x90\x80\x80", `overlong \ufffd\ufffd\ufffd surrogate \ufffd\ufffd\ufffd past \ufffd\ufffd\ufffd\ufffd`},
+	{"/p/\u202egnp.sh \u2066\u2069 \u200e\u200f \u061c", `/p/\u202egnp.sh \u2066\u2069 \u200e\u200f \u061c`},
+	{"keep 𝄞 \u2065\u206a\u200d\u061b, U+FFFD \ufffd", "keep 𝄞 \u2065\u206a\u200d\u061b, U+FFFD \\ufffd"},
+}
