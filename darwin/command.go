@@ -160,5 +160,11 @@ func Explain(p profiles.Policy, argv []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return prof.Text + "command: " + ShellJoin(args) + "\n", nil
+	// The profile, omega-run's own text of constants (FuzzRenderPath), is
+	// quoted as it reads, lines and all; the paths are in the -D words.
+	words := []string{ShellJoin(args[:2]), "'" + strings.ReplaceAll(prof.Text, "'", `'\''`) + "'"}
+	for _, a := range args[3:] {
+		words = append(words, ShellQuote(a))
+	}
+	return prof.Text + "command: " + strings.Join(words, " ") + "\n", nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -115,7 +116,7 @@ func sbplLiterals(text string) ([]string, error) {
 // FuzzShellJoin: a POSIX shell splits ShellJoin's line back into exactly
 // the words given (explain prints the sandbox-exec command this way).
 func FuzzShellJoin(f *testing.F) {
-	for _, s := range []string{"", "a", "a b", "it's", "=cmd", "$HOME\x00`x`", "'\x00\"\\", "\n", "~user\x00#c", "%1\x00a=b", "a=b\x00x"} {
+	for _, s := range []string{"", "a", "a b", "it's", "=cmd", "$HOME\x00`x`", "'\x00\"\\", "\n", "\x1b]0;t\a\x00\xf5\x00", "~user\x00#c", "%1\x00a=b", "a=b\x00x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -128,7 +129,8 @@ func FuzzShellJoin(f *testing.F) {
 }
 
 // shellSplit splits a line as a POSIX shell does for the quoting
-// ShellQuote uses: bare words, single quotes, backslashes outside quotes.
+// ShellQuote uses: bare words, single quotes, backslashes outside quotes,
+// $'…' with \\, \' and \xHH.
 // Characters that would expand or end a command are errors, and so is
 // a first word that is an assignment (a=b cmd runs cmd).
 func shellSplit(line string) ([]string, error) {
@@ -151,6 +153,13 @@ func shellSplit(line string) ([]string, error) {
 			w.WriteString(line[i+1 : i+1+j])
 			i += j + 1
 			inWord = true
+		case c == '$' && i+1 < len(line) && line[i+1] == '\'':
+			n, err := ansiC(line[i+2:], &w)
+			if err != nil {
+				return nil, err
+			}
+			i += 1 + n
+			inWord = true
 		case c == '\\' && i+1 < len(line):
 			i++
 			w.WriteByte(line[i])
@@ -168,4 +177,31 @@ func shellSplit(line string) ([]string, error) {
 		out = append(out, w.String())
 	}
 	return out, nil
+}
+
+// ansiC reads the inside of $'…' from s into w as ShellQuote writes it
+// (\\, \' and \xHH escapes) and returns how much of s it took, the
+// closing quote included.
+func ansiC(s string, w *strings.Builder) (int, error) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'':
+			return i + 1, nil
+		case c == '\\' && i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '\''):
+			w.WriteByte(s[i+1])
+			i++
+		case c == '\\' && i+3 < len(s) && s[i+1] == 'x':
+			b, err := strconv.ParseUint(s[i+2:i+4], 16, 8)
+			if err != nil {
+				return 0, err
+			}
+			w.WriteByte(byte(b))
+			i += 3
+		case c == '\\':
+			return 0, fmt.Errorf("escape %q in $'…'", s[i:])
+		default:
+			w.WriteByte(c)
+		}
+	}
+	return 0, fmt.Errorf("unterminated $'")
 }

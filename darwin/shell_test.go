@@ -19,8 +19,11 @@ func TestShellQuote(t *testing.T) {
 		{"=cmd", "'=cmd'"},
 		{"~", "'~'"},
 		{"$HOME", "'$HOME'"},
-		{"a\nb", "'a\nb'"},
+		{"a\nb", `$'a\x0ab'`},
 		{"ümlaut", "'ümlaut'"},
+		// What a terminal acts on, ANSI-C quoted byte by byte.
+		{"x\x1b]0;t\a'\\", `$'x\x1b]0;t\x07\'\\'`},
+		{"c1\u009b bidi\u202e del\x7f bad\xff ü", `$'c1\xc2\x9b bidi\xe2\x80\xae del\x7f bad\xff ü'`},
 	}
 	for _, tt := range tests {
 		if got := ShellQuote(tt.in); got != tt.want {
@@ -34,15 +37,17 @@ var shellWords = []string{
 	"", " ", "plain", "it's", "''", `"dq"`, `back\slash\`, "$HOME", "${x:-y}", "`id`", "$(id)",
 	"a;b", "a&&b", "a|b", "a>b", "<a", "*", "?", "[a]", "~", "~root", "#c", "!x", "{a,b}",
 	"=ls", "-n", "--", "tab\there", "new\nline", "trail\n", "ümlaut 😀", "a=b c", "%1",
+	"\x1b]0;t\a", "\x1b[2K\romega-run: ok", "c1\u009b", "\u202e", "del\x7f", "bad\xff\xc2", "$'x'\\",
 }
 
-// runShell has /bin/sh split line back into words, proving the quoting
-// against a real shell rather than against our own idea of one.
+// runShell has bash split line back into words, proving the quoting
+// against a real shell rather than against our own idea of one; bash, as
+// macOS's shells, reads $'…' (Debian's sh, dash, does not).
 func runShell(t *testing.T, line string) []string {
 	t.Helper()
-	sh, err := exec.LookPath("sh")
+	sh, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no sh to check the quoting against")
+		t.Skip("no bash to check the quoting against")
 	}
 	out, err := exec.Command(sh, "-c", `printf '%s\0' `+line).Output()
 	if err != nil {

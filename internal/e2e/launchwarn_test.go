@@ -4,7 +4,9 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -246,6 +248,39 @@ func TestExplainEscaped(t *testing.T) {
 			r := w.run("explain", "--allow-write", w.extra, "--", "/bin/true")
 			if r.code != 0 || strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") || !strings.Contains(r.stdout, `x\u001b[2J`) {
 				t.Errorf("explain: exit %d, stdout %.600q, stderr %.300q; want the name escaped", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestExplainDarwinEscaped: explain --os darwin prints the sandbox-exec
+// command, whose words name the working directory (a hostile
+// repository's, or one a confined program made) and the program: they
+// went out raw inside single quotes, so a name's escape sequences set the
+// title or erased lines. They are ANSI-C quoted ($'\x1b'), which zsh and
+// bash, macOS's shells, read back as the same bytes.
+func TestExplainDarwinEscaped(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash to read the command back")
+	}
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.extra, "x\x1b]0;PWNED\x07\u009b2J\u202ey")
+			mustMkdir(t, dir)
+			chownTree(t, w.extra, u)
+			prog := "./p\x1b[2K\r\nomega-run: ok"
+			r := w.runIn(dir, "explain", "--os", "darwin", "--allow-write", ".", "--", prog)
+			_, line, _ := strings.Cut(r.stdout, "\ncommand: ")
+			if r.code != 0 || !terminalSafe(r.stdout) || !strings.HasSuffix(line, "\n") {
+				t.Fatalf("explain --os darwin: exit %d, stdout %q, stderr %q; want every name escaped", r.code, r.stdout, r.stderr)
+			}
+			out, err := exec.Command(bash, "-c", `printf '%s\0' `+strings.TrimSuffix(line, "\n")).Output()
+			words := strings.Split(string(out), "\x00")
+			// macOS's name of the directory: /var is /private/var there.
+			if err != nil || !slices.Contains(words, "-DWRITABLE_ROOT_0=/private"+dir) || !slices.Contains(words, prog) {
+				t.Errorf("bash read the command back as %q (%v), want the directory and %q whole", words, err, prog)
 			}
 		})
 	}
