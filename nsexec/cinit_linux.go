@@ -18,6 +18,8 @@ static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 #include <stdio.h>
 #include "cinit_internal.h"
 
+static const char *omega_text_reset(void) { return OMEGA_TEXT_RESET; }
+
 static char *omega_term_safe_dup(const char *msg) {
 	char *out = NULL;
 	size_t size = 0;
@@ -81,6 +83,9 @@ func cJSONString(msg string) string {
 	defer C.free(unsafe.Pointer(out))
 	return C.GoString(out)
 }
+
+// cTextReset is the C init stage's termsafe.TextReset.
+func cTextReset() string { return C.GoString(C.omega_text_reset()) }
 
 // cReadSide is the C init stage's copy of landlock.ReadSide.
 func cReadSide() uint64 { return uint64(C.omega_read_side()) }

@@ -229,6 +229,14 @@ func TestCLogJSON(t *testing.T) {
 	}
 }
 
+// TestCTextReset: the C init stage resets a terminal before its warning
+// after the run as the Go side does.
+func TestCTextReset(t *testing.T) {
+	if got := cTextReset(); got != termsafe.TextReset {
+		t.Errorf("OMEGA_TEXT_RESET = %q, want termsafe.TextReset %q", got, termsafe.TextReset)
+	}
+}
+
 // TestCLogEscapes: the C init stage escapes its log lines as the Go side
 // does (internal/termsafe's table).
 func TestCLogEscapes(t *testing.T) {

@@ -156,9 +156,6 @@ int omega_read_only_binds(const struct spec *s) {
 	return 0;
 }
 
-// OMEGA_TEXT_RESET is SI, ESC ( B and SGR 0: plain ASCII text again.
-#define OMEGA_TEXT_RESET "\x0f\x1b(B\x1b[0m"
-
 // omega_read_only_lost is masks_linux.go's readOnlyLost: it warns about
 // each read-only bind that is gone — a host process that replaced or
 // removed the file detached it (the kernel allows that from another mount
@@ -177,7 +174,7 @@ void omega_read_only_lost(void) {
 		         pins[i].path);
 		if (reset) {
 			// The program wrote to this terminal last, and could have
-			// left its text unreadable (masks_linux.go's textReset).
+			// left its text unreadable (termsafe.TextReset).
 			reset = 0;
 			if (write(2, OMEGA_TEXT_RESET, sizeof OMEGA_TEXT_RESET - 1) < 0) {
 			}

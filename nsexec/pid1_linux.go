@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/rlimits"
 	"golang.org/x/sys/unix"
 )
@@ -184,8 +185,8 @@ func exitWith(s *Spec, status int) {
 	for i, p := range readOnlyLost() {
 		if _, err := unix.IoctlGetTermios(2, unix.TCGETS); i == 0 && err == nil && !s.LogJSON {
 			// The program wrote to this terminal last, and could have
-			// left its text unreadable: SI, ESC ( B, SGR 0.
-			os.Stderr.WriteString("\x0f\x1b(B\x1b[0m")
+			// left it so that the warning is unreadable.
+			os.Stderr.WriteString(termsafe.TextReset)
 		}
 		warner{json: s.LogJSON}.warn(lostWarning(p))
 	}

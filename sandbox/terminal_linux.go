@@ -8,6 +8,7 @@ import (
 	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
 
+	"github.com/omega-run/omega-run/internal/termsafe"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -29,13 +30,8 @@ func shellSession(path string, args []string) bool {
 	return err == nil
 }
 
-// textReset makes a terminal's text plain and readable again: SI and
-// ESC ( B back to ASCII from the line-drawing set, SGR 0 out of conceal
-// and invisible colours.
-const textReset = "\x0f\x1b(B\x1b[0m"
-
 // resetBeforeNextLine has omega-run's next log line, the first after the
-// run, start with textReset where stderr is a terminal and the lines are
+// run, start with termsafe.TextReset where stderr is a terminal and the lines are
 // text: the program wrote to the same terminal just before, and could
 // have left it so that the warnings about what it did (files it made
 // that run later) are unreadable. The returned func takes the hook out
@@ -53,12 +49,12 @@ func resetBeforeNextLine() func() {
 	return func() { logger.ReplaceHooks(saved) }
 }
 
-// resetHook writes textReset once, before the first line it sees.
+// resetHook writes termsafe.TextReset once, before the first line it sees.
 type resetHook struct{ once sync.Once }
 
 func (*resetHook) Levels() []logrus.Level { return logrus.AllLevels }
 
 func (h *resetHook) Fire(*logrus.Entry) error {
-	h.once.Do(func() { os.Stderr.WriteString(textReset) })
+	h.once.Do(func() { os.Stderr.WriteString(termsafe.TextReset) })
 	return nil
 }

@@ -3,7 +3,10 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -37,6 +40,78 @@ func TestAfterRunWarningsVisible(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestAfterRunWarningsOnScreen: a program that leaves the terminal with
+// a scroll region of two lines (DECSTBM) or without autowrap (DECAWM)
+// had the warnings after the run scroll away within those two lines, or
+// each cut at the right edge, in a real terminal (tmux, whose screen is
+// read back). Both are undone before the first (termsafe.TextReset).
+func TestAfterRunWarningsOnScreen(t *testing.T) {
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux to be the terminal")
+	}
+	for _, u := range users {
+		for _, c := range []struct{ name, seq string }{
+			{"scroll-region", `\033[3;4r\033[?6h`}, {"no-autowrap", `\033[?7l`}, {"both", `\033[3;4r\033[?6h\033[?7l`},
+		} {
+			t.Run(u.name+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				proj := filepath.Join(w.dataDir, "workspace", "proj")
+				mustMkdir(t, proj)
+				chownTree(t, w.home, u)
+				prog := fmt.Sprintf(`printf 'l1\nl2\nbye%s'; echo x > .envrc; echo '{}' > .mcp.json`, c.seq)
+				screen := onTmux(t, w, tmux, bin, "--workdir", proj, "--", "/bin/sh", "-c", prog)
+				for _, f := range []string{".envrc", ".mcp.json"} {
+					if !strings.Contains(screen, "omega-run: warning: the program made "+filepath.Join(proj, f)+": ") ||
+						strings.Count(screen, "(check it before opening the project)") != 2 {
+						t.Fatalf("the screen does not show both warnings whole (%s):\n%s", f, screen)
+					}
+				}
+			})
+		}
+	}
+}
+
+// onTmux runs argv as w's user in a tmux pane of 100 columns and 12 rows
+// and returns the screen once it has exited, lines that wrapped joined
+// (not the history: what a region scrolled away is out of sight).
+func onTmux(t *testing.T, w *world, tmux string, argv ...string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "tm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	chownTree(t, dir, w.u)
+	sock := filepath.Join(dir, "s")
+	run := func(args ...string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		c := w.cmdOf(ctx, tmux, append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
+		c.Env = append(c.Env, "SHELL=/bin/sh", "TERM=xterm")
+		out, err := c.CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %q: %v: %s", args, err, out)
+		}
+		return string(out)
+	}
+	quoted := make([]string, len(argv))
+	for i, a := range argv {
+		quoted[i] = shQuote(a)
+	}
+	// remain-on-exit set first: a pane that ends at once stays to be read.
+	run("start-server", ";", "set-option", "-g", "remain-on-exit", "on", ";",
+		"new-session", "-d", "-x", "100", "-y", "12", "sh", "-c", "exec "+strings.Join(quoted, " "))
+	defer run("kill-server")
+	for i := 0; strings.TrimSpace(run("display", "-p", "#{pane_dead}")) != "1"; i++ {
+		if i == 200 {
+			t.Fatal("the pane did not exit in 20 s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return run("capture-pane", "-p", "-J")
 }
 
 // TestReplacedBindWarningVisible: PID 1's warning that a read-only bind

@@ -44,3 +44,13 @@ func unsafe(r rune) bool {
 func bidi(r rune) bool {
 	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
+
+// TextReset makes a terminal show text plainly again, from where a
+// program that wrote to it last left it, for omega-run's lines after the
+// run (the warnings about what it made that runs later): SI and ESC ( B
+// back to ASCII from the line-drawing set, SGR 0 out of conceal and
+// invisible colours, DECAWM on (off, each line's end overwrote its last
+// column), and the scroll region back to the whole screen, inside DECSC
+// and DECRC (setting it homes the cursor): one of a line or two made the
+// warnings scroll away within it. nsexec/cinit_masks.c has a copy.
+const TextReset = "\x0f\x1b(B\x1b[0m\x1b[?7h\x1b7\x1b[r\x1b8"
