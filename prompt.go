@@ -30,7 +30,9 @@ func promptCommand() *cli.Command {
 			if err != nil {
 				return cli.Exit("omega-run: "+s.fromSource(err), sandbox.ExitLauncher)
 			}
-			fmt.Fprint(os.Stdout, text)
+			// It names directories (the working one, with --allow-write
+			// .) that a repository or a confined program may have named.
+			fmt.Fprint(safeLines{os.Stdout}, text)
 			return nil
 		},
 	}

@@ -286,6 +286,26 @@ func TestExplainDarwinEscaped(t *testing.T) {
 	}
 }
 
+// TestPromptEscaped: prompt names the directories a launch may write,
+// the working directory among them with --allow-write . (a hostile
+// repository's, or one a confined program made): their names' escape
+// sequences reached the terminal raw where the text is printed (and the
+// model, where it is given one). Escaped as explain's lines.
+func TestPromptEscaped(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.extra, "x\x1b]0;PWNED\x07\u009b2J\u202ey")
+			mustMkdir(t, dir)
+			chownTree(t, w.extra, u)
+			r := w.runIn(dir, "prompt", "--allow-write", ".")
+			if r.code != 0 || !terminalSafe(r.stdout+r.stderr) || !strings.Contains(r.stdout, `x\u001b]0;PWNED\u0007\u009b2J\u202ey`) {
+				t.Errorf("prompt: exit %d, stdout %q, stderr %q; want the directory named, escaped", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
 // TestAllowWriteHiddenSaid: --allow-write of a credential store (or
 // below a --hide path) reaches nothing in sandbox mode, where the store
 // stays empty and read-only; the launch says so instead of letting the
