@@ -43,10 +43,12 @@ func TestAfterRunWarningsVisible(t *testing.T) {
 }
 
 // TestAfterRunWarningsOnScreen: a program that leaves the terminal with
-// a scroll region of two lines (DECSTBM) or without autowrap (DECAWM)
-// had the warnings after the run scroll away within those two lines, or
-// each cut at the right edge, in a real terminal (tmux, whose screen is
-// read back). Both are undone before the first (termsafe.TextReset).
+// a scroll region of two lines (DECSTBM), without autowrap (DECAWM) or
+// with black as the default colour of both text and background (OSC 10,
+// 11) had the warnings after the run scroll away within those two lines,
+// each cut at the right edge, or invisible, in a real terminal (tmux,
+// whose screen and colours are read back). All are undone before the
+// first (termsafe.TextReset).
 func TestAfterRunWarningsOnScreen(t *testing.T) {
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
@@ -55,6 +57,7 @@ func TestAfterRunWarningsOnScreen(t *testing.T) {
 	for _, u := range users {
 		for _, c := range []struct{ name, seq string }{
 			{"scroll-region", `\033[3;4r\033[?6h`}, {"no-autowrap", `\033[?7l`}, {"both", `\033[3;4r\033[?6h\033[?7l`},
+			{"colours", `\033]10;#000000\007\033]11;#000000\007`},
 		} {
 			t.Run(u.name+"/"+c.name, func(t *testing.T) {
 				w := newWorld(t, u)
@@ -62,7 +65,10 @@ func TestAfterRunWarningsOnScreen(t *testing.T) {
 				mustMkdir(t, proj)
 				chownTree(t, w.home, u)
 				prog := fmt.Sprintf(`printf 'l1\nl2\nbye%s'; echo x > .envrc; echo '{}' > .mcp.json`, c.seq)
-				screen := onTmux(t, w, tmux, bin, "--workdir", proj, "--", "/bin/sh", "-c", prog)
+				screen, colours := onTmux(t, w, tmux, bin, "--workdir", proj, "--", "/bin/sh", "-c", prog)
+				if fg, bg, _ := strings.Cut(colours, " "); fg == bg && fg != "default" {
+					t.Fatalf("the warnings are written in %s on %s: unreadable", fg, bg)
+				}
 				for _, f := range []string{".envrc", ".mcp.json"} {
 					if !strings.Contains(screen, "omega-run: warning: the program made "+filepath.Join(proj, f)+": ") ||
 						strings.Count(screen, "(check it before opening the project)") != 2 {
@@ -76,8 +82,9 @@ func TestAfterRunWarningsOnScreen(t *testing.T) {
 
 // onTmux runs argv as w's user in a tmux pane of 100 columns and 12 rows
 // and returns the screen once it has exited, lines that wrapped joined
-// (not the history: what a region scrolled away is out of sight).
-func onTmux(t *testing.T, w *world, tmux string, argv ...string) string {
+// (not the history: what a region scrolled away is out of sight), and the
+// pane's default colours then, "FG BG" (OSC 10 and 11 set them).
+func onTmux(t *testing.T, w *world, tmux string, argv ...string) (string, string) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "tm")
 	if err != nil {
@@ -111,7 +118,7 @@ func onTmux(t *testing.T, w *world, tmux string, argv ...string) string {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	return run("capture-pane", "-p", "-J")
+	return run("capture-pane", "-p", "-J"), strings.TrimSpace(run("display", "-p", "#{pane_fg} #{pane_bg}"))
 }
 
 // TestReplacedBindWarningVisible: PID 1's warning that a read-only bind

@@ -50,7 +50,10 @@ func bidi(r rune) bool {
 // run (the warnings about what it made that runs later): SI and ESC ( B
 // back to ASCII from the line-drawing set, SGR 0 out of conceal and
 // invisible colours, DECAWM on (off, each line's end overwrote its last
-// column), and the scroll region back to the whole screen, inside DECSC
-// and DECRC (setting it homes the cursor): one of a line or two made the
-// warnings scroll away within it. nsexec/cinit_masks.c has a copy.
-const TextReset = "\x0f\x1b(B\x1b[0m\x1b[?7h\x1b7\x1b[r\x1b8"
+// column), the scroll region back to the whole screen, inside DECSC and
+// DECRC (setting it homes the cursor): one of a line or two made the
+// warnings scroll away within it; and the default colours back to the
+// terminal's own (OSC 110, 111): black on black, SGR 0 kept them
+// invisible. A theme a shell set with OSC 10 and 11 is reset with them.
+// nsexec/cinit_internal.h has a copy.
+const TextReset = "\x0f\x1b(B\x1b[0m\x1b[?7h\x1b7\x1b[r\x1b8\x1b]110\x1b\\\x1b]111\x1b\\"
