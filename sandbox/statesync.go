@@ -347,12 +347,27 @@ func keepLeftover(work string, home []byte) error {
 	if err != nil || bytes.Equal(data, home) {
 		return nil // none, the same, or not a state file: replaced
 	}
-	kept := work + ".omega-kept-" + time.Now().Format("20060102-150405")
+	kept := freeName(work + ".omega-kept-" + time.Now().Format("20060102-150405"))
 	if err := os.Rename(work, kept); err != nil {
 		return err
 	}
 	logrus.Warnf("%s held state that did not go back to home (changed meanwhile, or a killed run): kept as %s; the program starts from home's", work, kept)
 	return nil
+}
+
+// freeName is name, or name-2, name-3, … where it is taken: runs killed
+// within one second each leave a state to keep, and a rename onto the
+// earlier kept copy lost it (TestKilledStatesAllKept). Only a launch that
+// holds the state lock alone keeps a leftover, so no other one picks the
+// same name meanwhile.
+func freeName(name string) string {
+	try := name
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(try); err != nil {
+			return try // free, or the rename says what is wrong
+		}
+		try = fmt.Sprintf("%s-%d", name, n)
+	}
 }
 
 // maxState bounds a working copy read back: the program wrote it.

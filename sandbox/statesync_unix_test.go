@@ -284,3 +284,26 @@ func TestStateSyncLargeBack(t *testing.T) {
 		t.Errorf("kept %q, want the leftover moved aside", kept)
 	}
 }
+
+// TestKeepLeftoverTwice: two leftovers kept within one second are both
+// kept (the second was renamed onto the first).
+func TestKeepLeftoverTwice(t *testing.T) {
+	work := filepath.Join(t.TempDir(), ".claude.json")
+	for _, s := range []string{`{"s":"one"}`, `{"s":"two"}`, `{"s":"three"}`} {
+		os.WriteFile(work, []byte(s), 0o600)
+		if err := keepLeftover(work, []byte(`{"s":"home"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept, _ := filepath.Glob(work + ".omega-kept-*")
+	var all []string
+	for _, k := range kept {
+		b, _ := os.ReadFile(k)
+		all = append(all, string(b))
+	}
+	for _, want := range []string{"one", "two", "three"} {
+		if !strings.Contains(strings.Join(all, " "), want) {
+			t.Errorf("leftover %q lost: kept %q", want, all)
+		}
+	}
+}
