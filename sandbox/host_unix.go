@@ -177,6 +177,21 @@ func lastOut(lock *os.File) bool {
 	return syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
 
+// lockAlone takes dir's lock exclusively if nothing holds it now, for a
+// launch that shared the working copy unlocked: it is the last one out
+// only then. nil: held (or dir cannot be opened).
+func lockAlone(dir string) *os.File {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil
+	}
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		f.Close()
+		return nil
+	}
+	return f
+}
+
 // mayExecute is execve's permission check for as: the kernel's own for
 // the caller as it is (an ACL, a noexec mount), else the mode bits for
 // as's uid and groups, without capabilities, and noexec mounts. Where

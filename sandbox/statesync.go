@@ -48,7 +48,11 @@ type stateSync struct {
 	// program runs: concurrent launches (two Claude Code sessions) share
 	// one working copy, and only the last one out copies it back.
 	lock *os.File
-	done bool
+	// unlocked: the launch shares the working copy without the lock
+	// (syncContested, or stateShare lost it), so it cannot tell whether
+	// it is the last one out until it takes the lock at the end.
+	unlocked bool
+	done     bool
 	// shown names Claude Code's state file in the report ("" for other
 	// files); changed is what syncOut found the program changed there.
 	shown   string
@@ -116,6 +120,7 @@ func (st *stateSync) start(h *homeFile) error {
 	var mode syncMode
 	st.lock, mode = lockState(filepath.Dir(st.work))
 	if mode == syncContested {
+		st.unlocked = true
 		logrus.Warnf("state sync: another process holds the lock on %s (a program left running by an earlier launch?): the working copy is shared as it is", filepath.Dir(st.work))
 	}
 	if mode != syncAlone {
@@ -141,7 +146,9 @@ func (st *stateSync) start(h *homeFile) error {
 		}
 		return fmt.Errorf("state sync: %w", err)
 	}
+	had := st.lock != nil
 	st.lock = stateShare(st.lock)
+	st.unlocked = had && st.lock == nil
 	return nil
 }
 
@@ -190,7 +197,15 @@ func (st *stateSync) syncOut() (string, error) {
 	}
 	st.done = true
 	defer st.unlock()
-	if !lastOut(st.lock) {
+	if st.unlocked {
+		// Another launch's program may run on the working copy: removed
+		// or copied home from under it, its Claude started afresh, and
+		// that fresh state replaced home's at its copy back
+		// (TestContestedSessionLeavesSharedCopy).
+		if st.lock = lockAlone(filepath.Dir(st.work)); st.lock == nil {
+			return "", nil
+		}
+	} else if !lastOut(st.lock) {
 		return "", nil // another launch's program still runs on it
 	}
 	data, err := readWorkCopy(st.work, st.homeSize)

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -74,4 +75,78 @@ func killWithState(t *testing.T, w *world, claude, work, run string) {
 		}
 	}
 	c.Process.Signal(syscall.SIGKILL)
+}
+
+// TestContestedSessionLeavesSharedCopy: a Claude Code session that could
+// not take the state lock within its wait (another launch copying a state
+// of hundreds of MB in or back held it longer; here an unconfined process
+// stands in for it) shares the working copy unlocked. Ending while another
+// session's program still runs on that copy, it removed the copy (or
+// copied it home) as if it were the last one out: the other Claude found
+// no state, started afresh, and its copy back replaced the whole of
+// ~/.claude.json with that fresh state. It now copies back only when it
+// can take the lock alone at its end.
+func TestContestedSessionLeavesSharedCopy(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.home, ".claude")
+			// a: marks its start, waits for go-a, then adds its key to
+			// the state as Claude does (afresh where there is none).
+			// b: waits for a's start and ends without a change.
+			claude, state := fakeClaude(t, w, `d=$CLAUDE_CONFIG_DIR; f=$d/.claude.json
+case $1 in
+a) touch "$d/a-started"; while [ ! -e "$d/go-a" ]; do sleep 0.05; done
+   if [ -f "$f" ]; then sed 's/}$/, "a": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"; else echo '{"a": 1}' > "$f"; fi ;;
+b) while [ ! -e "$d/a-started" ]; do sleep 0.05; done ;;
+esac`)
+			mustMkdir(t, dir)
+			chownTree(t, w.home, u)
+			held := holdLock(t, dir, 7*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+			defer cancel()
+			var bErr bytes.Buffer
+			b := w.cmd(ctx, "--", claude, "b")
+			b.Stderr = &bErr
+			if err := b.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(5500 * time.Millisecond) // b has given up waiting
+			var aErr bytes.Buffer
+			a := w.cmd(ctx, "--", claude, "a")
+			a.Stderr = &aErr
+			if err := a.Start(); err != nil {
+				t.Fatal(err)
+			}
+			<-held
+			bDone := b.Wait()
+			writeFile(t, filepath.Join(dir, "go-a"), "")
+			if err := a.Wait(); err != nil || bDone != nil {
+				t.Fatalf("a: %v %q; b: %v %q", err, aErr.String(), bDone, bErr.String())
+			}
+			got, _ := os.ReadFile(state)
+			if want := `{"userID": "u", "a": 1}`; strings.TrimSpace(string(got)) != want {
+				t.Errorf("~/.claude.json = %q, want %q (b's stderr %q)", got, want, bErr.String())
+			}
+			if w.exists(filepath.Join(dir, ".claude.json")) {
+				t.Error("the working copy was left behind")
+			}
+		})
+	}
+}
+
+// holdLock holds an exclusive flock on dir, as a launch copying its state
+// does, for d; the channel closes once it lets go.
+func holdLock(t *testing.T, dir string, d time.Duration) <-chan struct{} {
+	t.Helper()
+	f, err := os.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	time.AfterFunc(d, func() { f.Close(); close(done) })
+	return done
 }
