@@ -150,3 +150,30 @@ func holdLock(t *testing.T, dir string, d time.Duration) <-chan struct{} {
 	time.AfterFunc(d, func() { f.Close(); close(done) })
 	return done
 }
+
+// TestContestedSessionLastOutCopiesBack: a session that shared the
+// working copy unlocked and ends with nothing else holding the lock is the
+// last one out: its state goes home.
+func TestContestedSessionLastOutCopiesBack(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.home, ".claude")
+			claude, state := fakeClaude(t, w, `f=$CLAUDE_CONFIG_DIR/.claude.json; sleep 2
+sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
+			mustMkdir(t, dir)
+			chownTree(t, w.home, u)
+			holdLock(t, dir, 6*time.Second)
+			r := w.run("--", claude)
+			if r.code != 0 || !strings.Contains(r.stderr, "stayed taken") {
+				t.Fatalf("exit %d, stderr %q; want the wait's warning", r.code, r.stderr)
+			}
+			if got, _ := os.ReadFile(state); strings.TrimSpace(string(got)) != `{"userID": "u", "b": 1}` {
+				t.Errorf("~/.claude.json = %q, want the program's state", got)
+			}
+			if w.exists(filepath.Join(dir, ".claude.json")) {
+				t.Error("the working copy was left behind")
+			}
+		})
+	}
+}
