@@ -112,9 +112,9 @@ func nlink(fi fs.FileInfo) uint64 {
 // (syncAlone), shared when one does (syncShared, as that launch holds
 // it). A launch holds it shared while its program runs and copies back
 // only when it can take it exclusively again (lastOut). syncContested:
-// nothing could be taken within stateLockWait (a process left running by
-// an earlier launch may hold it); the launch then shares the working copy
-// as it is, unlocked. A directory that cannot be opened: syncAlone,
+// nothing could be taken within stateLockWait, and what holds it is not
+// another launch (launchHolds) but a program; the launch then shares the
+// working copy as it is, unlocked. A directory that cannot be opened: syncAlone,
 // unlocked, as before locks.
 func lockState(dir string) (*os.File, syncMode) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
@@ -132,6 +132,14 @@ func lockState(dir string) (*os.File, syncMode) {
 			return f, syncShared
 		}
 		if time.Now().After(deadline) {
+			if launchHolds(f) {
+				// Another launch is copying: a state of hundreds
+				// of MB under load takes longer than the wait,
+				// and sharing the copy unlocked meanwhile lost it
+				// (TestStateLockWaitsForLaunch).
+				deadline = time.Now().Add(stateLockWait)
+				continue
+			}
 			f.Close()
 			return nil, syncContested
 		}

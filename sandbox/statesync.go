@@ -121,7 +121,7 @@ func (st *stateSync) start(h *homeFile) error {
 	st.lock, mode = lockState(filepath.Dir(st.work))
 	if mode == syncContested {
 		st.unlocked = true
-		logrus.Warnf("state sync: the lock on %s stayed taken for 5 s (another launch copying a large state, or a program holding it): the working copy is shared as it is, and goes home only if this launch ends last", filepath.Dir(st.work))
+		logrus.Warnf("state sync: the lock on %s stayed taken for 5 s, not by another launch (a program holding it?): the working copy is shared as it is, and goes home only if this launch ends last", filepath.Dir(st.work))
 	}
 	if mode != syncAlone {
 		// Another launch's program runs on the working copy: this

@@ -78,9 +78,9 @@ func killWithState(t *testing.T, w *world, claude, work, run string) {
 }
 
 // TestContestedSessionLeavesSharedCopy: a Claude Code session that could
-// not take the state lock within its wait (another launch copying a state
-// of hundreds of MB in or back held it longer; here an unconfined process
-// stands in for it) shares the working copy unlocked. Ending while another
+// not take the state lock within its wait (a confined program holds it;
+// before TestStateLockWaitsForLaunch's fix, another launch copying a state
+// of hundreds of MB in or back) shares the working copy unlocked. Ending while another
 // session's program still runs on that copy, it removed the copy (or
 // copied it home) as if it were the last one out: the other Claude found
 // no state, started afresh, and its copy back replaced the whole of
@@ -102,7 +102,7 @@ b) while [ ! -e "$d/a-started" ]; do sleep 0.05; done ;;
 esac`)
 			mustMkdir(t, dir)
 			chownTree(t, w.home, u)
-			held := holdLock(t, dir, 7*time.Second)
+			held := holdLockConfined(t, w, dir, 7*time.Second)
 			ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 			defer cancel()
 			var bErr bytes.Buffer
@@ -163,7 +163,7 @@ func TestContestedSessionLastOutCopiesBack(t *testing.T) {
 sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
 			mustMkdir(t, dir)
 			chownTree(t, w.home, u)
-			holdLock(t, dir, 6*time.Second)
+			holdLockConfined(t, w, dir, 6*time.Second)
 			r := w.run("--", claude)
 			if r.code != 0 || !strings.Contains(r.stderr, "stayed taken") {
 				t.Fatalf("exit %d, stderr %q; want the wait's warning", r.code, r.stderr)
@@ -173,6 +173,61 @@ sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
 			}
 			if w.exists(filepath.Join(dir, ".claude.json")) {
 				t.Error("the working copy was left behind")
+			}
+		})
+	}
+}
+
+// holdLockConfined holds an exclusive flock on dir from a program confined
+// by another launch (one that syncs no state), for d; the channel closes
+// once that launch has ended.
+func holdLockConfined(t *testing.T, w *world, dir string, d time.Duration) <-chan struct{} {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+	held := filepath.Join(dir, "held")
+	c := w.cmd(ctx, "--", "flock", "-x", dir, "sh", "-c", fmt.Sprintf("touch %s; sleep %g", held, d.Seconds()))
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { c.Wait(); cancel(); close(done) }()
+	t.Cleanup(func() { <-done })
+	for end := time.Now().Add(10 * time.Second); !w.exists(held); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the confined program never took the lock")
+		}
+	}
+	return done
+}
+
+// TestStateLockWaitsForLaunch: a Claude Code session waits for as long as
+// another launch holds the state lock (copying a state of hundreds of MB
+// in or back under load took longer than the 5 s wait; an unconfined
+// process stands in for it here), and then syncs as usual: it shared the
+// working copy unlocked, warning of a program left running, and one that
+// started while the other copied back ran on a copy removed from under it.
+func TestStateLockWaitsForLaunch(t *testing.T) {
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			dir := filepath.Join(w.home, ".claude")
+			claude, state := fakeClaude(t, w, `f=$CLAUDE_CONFIG_DIR/.claude.json
+sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
+			mustMkdir(t, dir)
+			chownTree(t, w.home, u)
+			start := time.Now()
+			held := holdLock(t, dir, 7*time.Second)
+			r := w.run("--", claude)
+			select {
+			case <-held:
+			default:
+				t.Errorf("the launch ended after %v, with the lock still held", time.Since(start))
+			}
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("exit %d, stderr %q; want 0 and no warning", r.code, r.stderr)
+			}
+			if got, _ := os.ReadFile(state); strings.TrimSpace(string(got)) != `{"userID": "u", "b": 1}` {
+				t.Errorf("~/.claude.json = %q, want the program's state", got)
 			}
 		})
 	}

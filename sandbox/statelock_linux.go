@@ -1,0 +1,91 @@
+package sandbox
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// launchHolds tells whether the state lock f is held only by processes
+// confined no more than this launcher: another launch copying a state of
+// hundreds of MB in or back, worth waiting for, where a confined program
+// holding it (no_new_privs, a seccomp filter more) may hold it for good.
+// /proc/locks names each lock's taker as this pid namespace sees it; a
+// taker it does not show, or whose status cannot be read, is not waited
+// for.
+func launchHolds(f *os.File) bool {
+	var st unix.Stat_t
+	if unix.Fstat(int(f.Fd()), &st) != nil {
+		return false
+	}
+	takers := lockTakers(st.Dev, st.Ino)
+	if len(takers) == 0 {
+		return false
+	}
+	own, ok := confinement("self")
+	for _, pid := range takers {
+		c, cok := confinement(strconv.Itoa(pid))
+		if !ok || !cok || c.noNewPrivs > own.noNewPrivs || c.filters > own.filters {
+			return false
+		}
+	}
+	return true
+}
+
+// lockTakers lists the pids that hold flock(2) locks on the file dev, ino
+// (requests still waiting, "->", are left out).
+func lockTakers(dev, ino uint64) []int {
+	data, err := os.ReadFile("/proc/locks")
+	if err != nil {
+		return nil
+	}
+	// 1: FLOCK  ADVISORY  WRITE 11463 00:24:287 0 EOF (major:minor in hex)
+	var pids []int
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 6 || f[1] != "FLOCK" {
+			continue
+		}
+		id := strings.Split(f[5], ":")
+		if len(id) != 3 || id[2] != strconv.FormatUint(ino, 10) {
+			continue
+		}
+		major, err1 := strconv.ParseUint(id[0], 16, 32)
+		minor, err2 := strconv.ParseUint(id[1], 16, 32)
+		pid, err3 := strconv.Atoi(f[4])
+		if err1 == nil && err2 == nil && err3 == nil && pid > 0 && unix.Mkdev(uint32(major), uint32(minor)) == dev {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// confined is what /proc/PID/status says of a process's confinement.
+type confined struct{ noNewPrivs, filters int }
+
+// confinement reads it for pid ("self" for this process); ok false when
+// the status or either field cannot be read.
+func confinement(pid string) (c confined, ok bool) {
+	data, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return c, false
+	}
+	var seen int
+	for line := range strings.Lines(string(data)) {
+		k, v, _ := strings.Cut(strings.TrimSpace(line), ":")
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		switch {
+		case err != nil:
+		case k == "NoNewPrivs":
+			c.noNewPrivs, seen = n, seen+1
+		case k == "Seccomp_filters":
+			c.filters, seen = n, seen+1
+		}
+	}
+	return c, seen == 2
+}

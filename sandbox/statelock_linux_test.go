@@ -1,0 +1,40 @@
+package sandbox
+
+import (
+	"os"
+	"slices"
+	"syscall"
+	"testing"
+)
+
+// TestLaunchHolds: a lock this process (a launcher, as confined as
+// itself) holds is a launch's; no holder, none.
+func TestLaunchHolds(t *testing.T) {
+	dir := t.TempDir()
+	open := func() *os.File {
+		f, err := os.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	holder, waiter := open(), open()
+	if launchHolds(waiter) {
+		t.Error("unheld: launchHolds true")
+	}
+	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	var st syscall.Stat_t
+	syscall.Fstat(int(holder.Fd()), &st)
+	if got := lockTakers(uint64(st.Dev), st.Ino); !slices.Contains(got, os.Getpid()) {
+		t.Errorf("lockTakers = %v, want this process (%d)", got, os.Getpid())
+	}
+	if !launchHolds(waiter) {
+		t.Error("held by this process: launchHolds false")
+	}
+	if c, ok := confinement("self"); !ok {
+		t.Errorf("confinement(self) = %+v, not read", c)
+	}
+}
