@@ -132,6 +132,12 @@ func (h *homeFile) write(data []byte, attrs fileAttrs) error {
 	if err == nil {
 		_, err = f.Write(data)
 	}
+	if err == nil {
+		// On disk before the rename: where the file system may commit
+		// the rename first (XFS, ext4 with noauto_da_alloc), a crash
+		// soon after would leave the user's file empty.
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -144,3 +150,4 @@ func (h *homeFile) write(data []byte, attrs fileAttrs) error {
 	}
 	return nil
 }
+
