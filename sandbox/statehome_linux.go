@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -151,3 +152,41 @@ func (h *homeFile) write(data []byte, attrs fileAttrs) error {
 	return nil
 }
 
+// removeTemps removes the temporary files write left beside the home file
+// when its launcher was killed before the rename (the state they hold is
+// still in the working copy). Only under the working copy's exclusive
+// lock, which every launch that writes them holds then.
+func (h *homeFile) removeTemps() { removeTemps(h.dir, h.name) }
+
+// removeTemps removes the regular files in the directory dirfd that are
+// temporary files of write or atomicWrite for one of names
+// (.NAME.omega-RANDOM): a killed launch's.
+func removeTemps(dirfd int, names ...string) {
+	fd, err := unix.Openat(dirfd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	d := os.NewFile(uintptr(fd), ".")
+	defer d.Close()
+	entries, _ := d.Readdirnames(-1)
+	for _, e := range entries {
+		var st unix.Stat_t
+		if isTempOf(e, names) && unix.Fstatat(dirfd, e, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
+			_ = unix.Unlinkat(dirfd, e, 0)
+		}
+	}
+}
+
+// isTempOf tells whether entry is the name of a temporary file of write
+// or atomicWrite for one of names: .NAME.omega- and a random part of
+// digits and lower-case letters (not base: the base file of a home file
+// named without its dot, claude.json).
+func isTempOf(entry string, names []string) bool {
+	for _, n := range names {
+		rest, ok := strings.CutPrefix(entry, "."+n+".omega-")
+		if ok && rest != "" && rest != "base" && strings.Trim(rest, "0123456789abcdefghijklmnopqrstuvwxyz") == "" {
+			return true
+		}
+	}
+	return false
+}

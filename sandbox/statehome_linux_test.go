@@ -330,3 +330,28 @@ func TestStateSyncHiddenByFlag(t *testing.T) {
 		t.Errorf("the --hide file reached the working copy: %q (%d syncs)", b, len(syncs))
 	}
 }
+
+func TestIsTempOf(t *testing.T) {
+	names := []string{".claude.json", ".claude.json.omega-base"}
+	for _, c := range []struct {
+		entry string
+		want  bool
+	}{
+		{"..claude.json.omega-15qttj0udzdi0", true},         // write's
+		{"..claude.json.omega-3495971333", true},            // atomicWrite's
+		{"..claude.json.omega-base.omega-1957142578", true}, // the base file's
+		{".claude.json", false},                             // the state itself
+		{".claude.json.omega-base", false},                  // the base file
+		{".claude.json.omega-kept-20261128-095752", false},  // kept aside
+		{"..claude.json.omega-", false},                     // no random part
+		{"..claude.json.omega-base", false},                 // not random
+		{"..claude.json.omega-Notes", false},                // a user's name
+		{"..claude.json.omega-base.omega-kept-1", false},    // not random
+		{"..other.json.omega-1957142578", false},            // another file's
+		{"x..claude.json.omega-1957142578", false},          // not at the start
+	} {
+		if got := isTempOf(c.entry, names); got != c.want {
+			t.Errorf("isTempOf(%q) = %v, want %v", c.entry, got, c.want)
+		}
+	}
+}

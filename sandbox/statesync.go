@@ -133,6 +133,12 @@ func (st *stateSync) start(h *homeFile) error {
 		}
 		return nil
 	}
+	if st.lock != nil {
+		// Alone on the working copy: temporary files beside it and home's
+		// are a killed launch's.
+		h.removeTemps()
+		removeTemps(int(st.lock.Fd()), filepath.Base(st.work), filepath.Base(st.base()))
+	}
 	if err := st.copyIn(h); err != nil {
 		st.unlock()
 		return err
