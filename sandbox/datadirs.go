@@ -46,10 +46,10 @@ func ensureDirs(p profiles.Policy, dataDirOwner func() error) error {
 			return fmt.Errorf("cannot create %s: %w (choose another data dir with --data-dir or OMEGA_DATA_DIR)", d, pathErrOf(d, err))
 		}
 	}
-	if newWorkspace {
-		if err := ownLikeDataDir(p.Workspace()); err != nil {
-			return fmt.Errorf("cannot give %s its data dir's owner: %w", p.Workspace(), err)
-		}
+	// Also one found empty and root's (a launch killed before it gave
+	// away the one it made), at best: such a data dir has run before.
+	if err := ownLikeDataDir(p.Workspace()); err != nil && newWorkspace {
+		return fmt.Errorf("cannot give %s its data dir's owner: %w", p.Workspace(), err)
 	}
 	if p.Mode == ModeSandbox {
 		if err := mkdirOwnerOnly(p.PrivateTmp()); err != nil {

@@ -38,6 +38,9 @@ func shellHistory(p *plan) []string {
 	}
 	dir := filepath.Dir(file)
 	if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
+		// Given away if found empty and root's: a launch killed
+		// before it gave away the one it made.
+		_ = ownLikeDataDir(dir)
 		return env
 	}
 	if err := mkdirOwnerOnly(dir); err != nil {

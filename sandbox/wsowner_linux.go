@@ -22,7 +22,12 @@ import (
 // is opened once and the workspace found in it without following a
 // link: its owner can move it (it lies in their home), and a link put in
 // its place would have root give away another dir named workspace. A
-// workspace not root's is not one omega-run made: it is left alone.
+// workspace not root's is not one omega-run made: it is left alone; nor
+// is one of root's that holds anything. An empty one is given away
+// whenever found, not only when just made: an omega-run killed between
+// the mkdir and the chown left it root's for every later launch (the
+// program could write nothing there, unsaid), and a dir the owner could
+// remove and make again grants nothing more.
 func ownLikeDataDir(ws string) error {
 	if os.Geteuid() != 0 {
 		return nil // only root gives files away, and only root has --user
@@ -48,7 +53,7 @@ func ownLikeDataDir(ws string) error {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return fmt.Errorf("stat: %w", err)
 	}
-	if st.Uid != 0 {
+	if st.Uid != 0 || !emptyDir(fd) {
 		return nil
 	}
 	if err := unix.Fchown(fd, int(parent.Uid), int(parent.Gid)); err != nil {
@@ -184,4 +189,23 @@ func walkedStat(path string) (unix.Stat_t, error) {
 		return st, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
 	return st, nil
+}
+
+// emptyDir tells whether the directory open at fd holds no entry (one
+// read of its entries; an error counts as not empty).
+func emptyDir(fd int) bool {
+	buf := make([]byte, 4096)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err != nil {
+			return false
+		}
+		if n <= 0 {
+			return true
+		}
+		_, _, names := unix.ParseDirent(buf[:n], -1, nil)
+		if len(names) > 0 { // ParseDirent skips . and ..
+			return false
+		}
+	}
 }

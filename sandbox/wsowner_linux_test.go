@@ -139,3 +139,44 @@ func TestOwnLikeDataDirThroughOthersLink(t *testing.T) {
 		t.Errorf("the third user's root-owned workspace: uid %d (%v), want it left root's", st.Uid, err)
 	}
 }
+
+// TestOwnLikeDataDirFound: a workspace of root's found in a data dir of
+// another user's goes to that user when empty (a launch killed between
+// its mkdir and its chown left it so), and stays root's when it holds
+// anything.
+func TestOwnLikeDataDirFound(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	for _, c := range []struct {
+		name string
+		file bool
+		want uint32
+	}{
+		{"empty", false, 65534},
+		{"holds a file", true, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := filepath.Join(t.TempDir(), "data")
+			ws := filepath.Join(data, "workspace")
+			if err := os.MkdirAll(ws, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if c.file {
+				if err := os.WriteFile(filepath.Join(ws, "f"), nil, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chown(data, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			if err := ownLikeDataDir(ws); err != nil {
+				t.Fatal(err)
+			}
+			var st syscall.Stat_t
+			if err := syscall.Stat(ws, &st); err != nil || st.Uid != c.want {
+				t.Errorf("workspace uid %d (%v), want %d", st.Uid, err, c.want)
+			}
+		})
+	}
+}
