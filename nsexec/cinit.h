@@ -23,6 +23,11 @@
 // (execute, read_file, read_dir, truncate; a Go test checks).
 #define OMEGA_LL_READ_SIDE ((1ULL << 0) | (1ULL << 2) | (1ULL << 3) | (1ULL << 14))
 
+// OMEGA_LL_DEVICE_DIR is landlock.DeviceDirs' one entry: the writable
+// root that keeps its name (the stage made it); every other is opened
+// without following symlinks (a Go test checks).
+#define OMEGA_LL_DEVICE_DIR "/dev/shm"
+
 // omega_spec_describe decodes a wire-format spec the way the init stage
 // does and returns a malloc'd text dump of it (NULL when it is
 // malformed), for the test that compares the C and Go decoders.

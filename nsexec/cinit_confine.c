@@ -165,6 +165,23 @@ static int written_file(const char *path) {
 	       ((fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) || isatty(fd));
 }
 
+// rule_root opens a rule's path (O_PATH). A writable root (MISSING_SKIPPED)
+// other than the stage's own /dev/shm is opened without following
+// symlinks, as heldRoots does: the parent resolved it, so a symlink found
+// now was swapped in since — by another confined run sharing the
+// directory — and must not redirect the rule where the user did not say.
+static int rule_root(const struct rule *r) {
+	if (r->missing != MISSING_SKIPPED || strcmp(r->path, OMEGA_LL_DEVICE_DIR) == 0)
+		return openat(AT_FDCWD, r->path, O_PATH | O_CLOEXEC);
+	int fd = omega_open_nofollow(r->path);
+	if (fd < 0 && errno == ELOOP)
+		omega_dief(ELOOP, "landlock: writable root %s: a symlink appeared on its path after omega-run checked it "
+		                  "(a confined program may have made it)", r->path);
+	if (fd < 0 && errno != ENOENT)
+		omega_dief(errno, "landlock: writable root open %s", r->path);
+	return fd;
+}
+
 // landlock_prepare builds the planned ruleset (after the mounts, so that
 // /dev/pts and /dev/shm are the new ones; before the user switch, so that
 // every path can still be opened). -1 when there is nothing to enforce.
@@ -180,7 +197,7 @@ static int landlock_prepare(const struct spec *s) {
 			continue; // narrowed away (omega_landlock_writes_only)
 		if (r->missing == MISSING_STREAM && !written_file(r->path))
 			continue;
-		int pfd = openat(AT_FDCWD, r->path, O_PATH | O_CLOEXEC);
+		int pfd = rule_root(r);
 		if (pfd < 0) {
 			if (r->missing == MISSING_IGNORED || r->missing == MISSING_STREAM ||
 			    (r->missing == MISSING_SKIPPED && errno == ENOENT))

@@ -15,6 +15,7 @@ static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static const char *omega_no_namespaces_hint(void) { return OMEGA_NO_NAMESPACES_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
+static const char *omega_device_dir(void) { return OMEGA_LL_DEVICE_DIR; }
 #include <stdio.h>
 #include "cinit_internal.h"
 
@@ -89,6 +90,9 @@ func cTextReset() string { return C.GoString(C.omega_text_reset()) }
 
 // cReadSide is the C init stage's copy of landlock.ReadSide.
 func cReadSide() uint64 { return uint64(C.omega_read_side()) }
+
+// cDeviceDir is the C init stage's copy of landlock.DeviceDirs.
+func cDeviceDir() string { return C.GoString(C.omega_device_dir()) }
 
 // cDescribe decodes a wire-format spec with the C decoder and returns its
 // text dump ("" for a malformed spec).

@@ -85,6 +85,14 @@ func TestCReadSideMatches(t *testing.T) {
 	}
 }
 
+// TestCDeviceDirMatches: the C init opens every writable root but the
+// same device directory as heldRoots without following symlinks.
+func TestCDeviceDirMatches(t *testing.T) {
+	if got := []string{cDeviceDir()}; !slices.Equal(got, landlock.DeviceDirs) {
+		t.Errorf("OMEGA_LL_DEVICE_DIR = %q, landlock.DeviceDirs = %q", got, landlock.DeviceDirs)
+	}
+}
+
 // TestErrstrIsGos: the C init stage words every errno as Go does, so that
 // its errors read like the Go side's on glibc and musl alike (their
 // strerror texts differ for half of them).
