@@ -18,6 +18,11 @@
 	"not started in new namespaces: cmd.SysProcAttr, which carries them, was replaced " \
 	"(set its fields instead); nothing was set up"
 
+// OMEGA_CAPSET_REFUSED is nsexec.CapsetRefused (a Go test checks).
+#define OMEGA_CAPSET_REFUSED                                                                         \
+	"a seccomp filter around omega-run refuses capset, which drops the program's capabilities " \
+	"and lets the init stage keep its own across its exec; allow capset in that filter"
+
 // OMEGA_LL_READ_SIDE is landlock.ReadSide: the Landlock rights a
 // WritesOnly ruleset leaves unhandled once the mounts are in place
 // (execute, read_file, read_dir, truncate; a Go test checks).

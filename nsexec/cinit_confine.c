@@ -76,8 +76,11 @@ static void clear_capabilities(void) {
 	memset(data, 0, sizeof data);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
 		omega_dief(errno, "capabilities: prctl(PR_CAP_AMBIENT_CLEAR_ALL)");
-	if (syscall(SYS_capset, &hdr, data) < 0)
+	if (syscall(SYS_capset, &hdr, data) < 0) {
+		if (errno == EPERM) // dropping is always allowed: a filter's answer
+			omega_die(125, "capabilities: capset: %s (%s)", omega_errstr(EPERM), OMEGA_CAPSET_REFUSED);
 		omega_dief(errno, "capabilities: capset");
+	}
 }
 
 static int enforces_landlock(const struct spec *s) {

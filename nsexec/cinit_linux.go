@@ -16,6 +16,7 @@ static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static const char *omega_no_namespaces_hint(void) { return OMEGA_NO_NAMESPACES_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 static const char *omega_device_dir(void) { return OMEGA_LL_DEVICE_DIR; }
+static const char *omega_capset_refused(void) { return OMEGA_CAPSET_REFUSED; }
 #include <stdio.h>
 #include "cinit_internal.h"
 
@@ -90,6 +91,9 @@ func cTextReset() string { return C.GoString(C.omega_text_reset()) }
 
 // cReadSide is the C init stage's copy of landlock.ReadSide.
 func cReadSide() uint64 { return uint64(C.omega_read_side()) }
+
+// cCapsetRefused is the C init stage's CapsetRefused.
+func cCapsetRefused() string { return C.GoString(C.omega_capset_refused()) }
 
 // cDeviceDir is the C init stage's copy of landlock.DeviceDirs.
 func cDeviceDir() string { return C.GoString(C.omega_device_dir()) }

@@ -85,6 +85,13 @@ func TestCReadSideMatches(t *testing.T) {
 	}
 }
 
+// TestCCapsetRefusedMatches: both stages word a refused capset alike.
+func TestCCapsetRefusedMatches(t *testing.T) {
+	if got := cCapsetRefused(); got != CapsetRefused {
+		t.Errorf("cinit.h's OMEGA_CAPSET_REFUSED = %q, nsexec.CapsetRefused = %q", got, CapsetRefused)
+	}
+}
+
 // TestCDeviceDirMatches: the C init opens every writable root but the
 // same device directory as heldRoots without following symlinks.
 func TestCDeviceDirMatches(t *testing.T) {

@@ -163,10 +163,19 @@ func clearCapabilities() error {
 	}
 	data = [2]unix.CapUserData{}
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		if err == unix.EPERM { // dropping is always allowed: a filter's answer
+			return fmt.Errorf("%w (%s)", &os.SyscallError{Syscall: "capset", Err: err}, CapsetRefused)
+		}
 		return &os.SyscallError{Syscall: "capset", Err: err}
 	}
 	return nil
 }
+
+// CapsetRefused says why capset failed with EPERM, which the kernel never
+// answers to dropping capabilities (cinit.h's OMEGA_CAPSET_REFUSED, a Go
+// test checks).
+const CapsetRefused = "a seccomp filter around omega-run refuses capset, which drops the program's capabilities " +
+	"and lets the init stage keep its own across its exec; allow capset in that filter"
 
 // heldRoots names each writable root by an fd opened without following
 // symlinks (/proc/self/fd/N): go-landlock opens rule paths following

@@ -46,7 +46,7 @@ func probe() error {
 	if !nsexec.CInit && !initCalled.Load() {
 		return errNoInit
 	}
-	return nsexec.Probe()
+	return startErr(nsexec.Probe())
 }
 
 // Release kills and reaps the init stage the omega-run CLI started before

@@ -130,6 +130,7 @@ func syncOut(syncs []*stateSync) {
 // fallback runs spec without namespaces after the kernel refused them
 // (disabled, exhausted, or an LSM said no), unless --fail-closed.
 func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, error) {
+	err = startErr(err)
 	cause := cloneFailure(err)
 	if cause == "" {
 		p.sayHeld()
