@@ -195,6 +195,7 @@ struct omega_mountinfo {
 int omega_mountinfo_line(char *line, struct omega_mountinfo *m);
 int omega_private_tree(const struct spec *s, const char *wd);
 int omega_bind_fd(int fd, const char *dst, unsigned long flags);
+int omega_bind_failed(const char *what, const char *path);
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_set_attr_fd(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);
 int omega_remount(int fd, const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how);

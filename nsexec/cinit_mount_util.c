@@ -42,6 +42,15 @@ int omega_bind_fd(int fd, const char *dst, unsigned long flags) {
 	return omega_mount(src, dst, NULL, MS_BIND | flags, NULL);
 }
 
+// omega_bind_failed words a failed omega_bind_fd of a held path by the
+// path (what: bind, keep): the mount call's own words name only
+// /proc/self/fd/N.
+int omega_bind_failed(const char *what, const char *path) {
+	char inner[sizeof omega_step_msg];
+	snprintf(inner, sizeof inner, "%s", omega_step_msg);
+	return omega_step_fail(omega_step_err, "%s %s: %s", what, path, inner);
+}
+
 // omega_set_attr is mount_setattr(2) on canonical path; how names the
 // change in errors. A kernel without it (before 5.12) remounts.
 int omega_set_attr(const char *path, unsigned flags, uint64_t set, uint64_t clr, const char *how) {

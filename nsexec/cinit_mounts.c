@@ -132,7 +132,11 @@ static int read_only_root(const struct spec *s) {
 		snprintf(dst, sizeof dst, "/proc/self/fd/%d", at);
 		int b = omega_bind_fd(h[i].fd, dst, MS_REC);
 		close(at);
-		if (b < 0 || make_writable(t, 0) < 0)
+		if (b < 0) { // name the path, not the fds
+			omega_bind_failed("bind", t);
+			goto out;
+		}
+		if (make_writable(t, 0) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -243,7 +247,7 @@ static int rebind(struct held *h, int n) {
 		int rc = omega_bind_fd(h[i].fd, dst, 0);
 		close(at);
 		if (rc < 0)
-			return -1;
+			return omega_bind_failed("keep", h[i].path);
 	}
 	return 0;
 }

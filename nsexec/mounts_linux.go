@@ -140,7 +140,7 @@ func readOnlyRoot(p *MountPlan) error {
 		err = mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), fmt.Sprintf("/proc/self/fd/%d", at), "", unix.MS_BIND|unix.MS_REC, "")
 		unix.Close(at)
 		if err != nil {
-			return err
+			return fmt.Errorf("bind %s: %w", target, err) // the path, not the fds
 		}
 		if err := setAttrAt(target, 0, &unix.MountAttr{Attr_clr: unix.MOUNT_ATTR_RDONLY}, "rw"); err != nil {
 			return err
@@ -263,7 +263,7 @@ func rebind(held []heldPath) error {
 		err = mount(fmt.Sprintf("/proc/self/fd/%d", h.fd), fmt.Sprintf("/proc/self/fd/%d", at), "", unix.MS_BIND, "")
 		unix.Close(at)
 		if err != nil {
-			return err
+			return fmt.Errorf("keep %s: %w", h.path, err)
 		}
 	}
 	return nil
