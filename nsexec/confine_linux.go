@@ -181,8 +181,10 @@ const CapsetRefused = "a seccomp filter around omega-run refuses capset, which d
 // symlinks (/proc/self/fd/N): go-landlock opens rule paths following
 // them, and the parent resolved every root, so a symlink found now was
 // swapped in since — by another confined run sharing the directory — and
-// must not redirect the rule. The device directories are the system's
-// and keep their names.
+// must not redirect the rule. A missing root gets no rule, as in the C
+// stage: go-landlock would open its path again, following a symlink made
+// there in between. The device directories are the system's and keep
+// their names.
 func heldRoots(r landlock.Rules) (landlock.Rules, func(), error) {
 	var fds []int
 	release := func() {
@@ -190,22 +192,22 @@ func heldRoots(r landlock.Rules) (landlock.Rules, func(), error) {
 			unix.Close(fd)
 		}
 	}
-	held := make([]string, len(r.Writable))
-	for i, p := range r.Writable {
-		held[i] = p
+	held := make([]string, 0, len(r.Writable))
+	for _, p := range r.Writable {
 		if slices.Contains(landlock.DeviceDirs, p) {
+			held = append(held, p)
 			continue
 		}
 		fd, err := openNoFollow(p)
 		if errors.Is(err, unix.ENOENT) {
-			continue // the rule skips a missing root
+			continue
 		}
 		if err != nil {
 			release()
 			return r, nil, fmt.Errorf("landlock: writable root %w", err)
 		}
 		fds = append(fds, fd)
-		held[i] = "/proc/self/fd/" + strconv.Itoa(fd)
+		held = append(held, "/proc/self/fd/"+strconv.Itoa(fd))
 	}
 	r.Writable = held
 	return r, release, nil
