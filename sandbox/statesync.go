@@ -2,14 +2,11 @@ package sandbox
 
 import (
 	"bytes"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -310,39 +307,6 @@ func (st *stateSync) join(h *homeFile) error {
 
 // base is the file that holds home's digest for sessions that join.
 func (st *stateSync) base() string { return st.work + ".omega-base" }
-
-// digest identifies a state file's content (FNV-128a: no cryptography
-// needed, as the program could rewrite the base file anyway, and it
-// decides only which of its own states goes home).
-type digest [16]byte
-
-func stateDigest(data []byte) digest {
-	h := fnv.New128a()
-	h.Write(data)
-	var d digest
-	h.Sum(d[:0])
-	return d
-}
-
-func (d digest) line(existed bool) string {
-	if !existed {
-		return "absent\n"
-	}
-	return hex.EncodeToString(d[:]) + "\n"
-}
-
-func parseDigestLine(s string) (d digest, existed, ok bool) {
-	s = strings.TrimSpace(s)
-	if s == "absent" {
-		return d, false, true
-	}
-	b, err := hex.DecodeString(s)
-	if err != nil || len(b) != len(d) {
-		return d, false, false
-	}
-	copy(d[:], b)
-	return d, true, true
-}
 
 // syncMode is how a launch found the working copy's lock (lockState).
 type syncMode int
