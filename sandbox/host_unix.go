@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
 )
 
@@ -121,7 +122,7 @@ func lockState(dir string) (*os.File, syncMode) {
 	if err != nil {
 		return nil, syncAlone
 	}
-	fd, deadline := int(f.Fd()), time.Now().Add(stateLockWait)
+	fd, deadline, said := int(f.Fd()), time.Now().Add(stateLockWait), false
 	for {
 		// Exclusive first, every time: a launch that held it to copy
 		// back has removed the working copy once it lets go.
@@ -136,7 +137,12 @@ func lockState(dir string) (*os.File, syncMode) {
 				// Another launch is copying: a state of hundreds
 				// of MB under load takes longer than the wait,
 				// and sharing the copy unlocked meanwhile lost it
-				// (TestStateLockWaitsForLaunch).
+				// (TestStateLockWaitsForLaunch). Said once: a
+				// launch that waits without a word looks hung.
+				if !said {
+					logrus.Warnf("state sync: waiting for another omega-run launch to let go of %s (it copies Claude Code's state in or back)", dir)
+					said = true
+				}
 				deadline = time.Now().Add(stateLockWait)
 				continue
 			}
