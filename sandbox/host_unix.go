@@ -14,6 +14,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/internal/termsafe"
 )
 
 // owner returns a file's uid and gid.
@@ -133,14 +135,15 @@ func lockState(dir string) (*os.File, syncMode) {
 			return f, syncShared
 		}
 		if time.Now().After(deadline) {
-			if launchHolds(f) {
+			if pids := launchHolds(f); pids != nil {
 				// Another launch is copying: a state of hundreds
 				// of MB under load takes longer than the wait,
 				// and sharing the copy unlocked meanwhile lost it
-				// (TestStateLockWaitsForLaunch). Said once: a
-				// launch that waits without a word looks hung.
+				// (TestStateLockWaitsForLaunch). Said once: the
+				// wait has no end, and a holder stopped (Ctrl-Z)
+				// or stuck would leave this launch silent for good.
 				if !said {
-					logrus.Warnf("state sync: waiting for another omega-run launch to let go of %s (it copies Claude Code's state in or back)", dir)
+					logrus.Warnf("state sync: waiting for process %d, which holds the lock on %s (another launch copying a large state?); this launch goes on once it lets go", pids[0], termsafe.String(dir))
 					said = true
 				}
 				deadline = time.Now().Add(stateLockWait)

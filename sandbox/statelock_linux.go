@@ -10,30 +10,27 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// launchHolds tells whether the state lock f is held only by processes
+// launchHolds lists the holders of the state lock f when they are all processes
 // confined no more than this launcher: another launch copying a state of
 // hundreds of MB in or back, worth waiting for, where a confined program
 // holding it (no_new_privs, a seccomp filter more) may hold it for good.
 // /proc/locks names each lock's taker as this pid namespace sees it; a
 // taker it does not show, or whose status cannot be read, is not waited
-// for.
-func launchHolds(f *os.File) bool {
+// for (nil).
+func launchHolds(f *os.File) []int {
 	var st unix.Stat_t
 	if unix.Fstat(int(f.Fd()), &st) != nil {
-		return false
+		return nil
 	}
 	takers := lockTakers(st.Dev, st.Ino)
-	if len(takers) == 0 {
-		return false
-	}
 	own, ok := confinement("self")
 	for _, pid := range takers {
 		c, cok := confinement(strconv.Itoa(pid))
 		if !ok || !cok || c.noNewPrivs > own.noNewPrivs || c.filters > own.filters {
-			return false
+			return nil
 		}
 	}
-	return true
+	return takers
 }
 
 // lockTakers lists the pids that hold flock(2) locks on the file dev, ino
