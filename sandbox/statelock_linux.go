@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ func launchHolds(f *os.File) []int {
 	if unix.Fstat(int(f.Fd()), &st) != nil {
 		return nil
 	}
-	takers := lockTakers(st.Dev, st.Ino)
+	takers := lockTakers(lockDevs(int(f.Fd()), st.Dev), st.Ino)
 	own, ok := confinement("self")
 	for _, pid := range takers {
 		c, cok := confinement(strconv.Itoa(pid))
@@ -33,9 +34,42 @@ func launchHolds(f *os.File) []int {
 	return takers
 }
 
-// lockTakers lists the pids that hold flock(2) locks on the file dev, ino
-// (requests still waiting, "->", are left out).
-func lockTakers(dev, ino uint64) []int {
+// lockDevs lists the device numbers /proc/locks may give the file open at
+// fd, whose stat says dev: that one, and its file system's, which
+// /proc/locks names and mountinfo shows. They differ on btrfs, whose stat
+// gives each subvolume a device number of its own: matched by dev alone,
+// no launch's lock was ever found there, and none waited for.
+func lockDevs(fd int, dev uint64) []uint64 {
+	devs := []uint64{dev}
+	var sx unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_MNT_ID, &sx) != nil || sx.Mask&unix.STATX_MNT_ID == 0 {
+		return devs
+	}
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return devs
+	}
+	id := strconv.FormatUint(sx.Mnt_id, 10)
+	// 36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
+	for line := range strings.Lines(string(data)) {
+		f := strings.Fields(line)
+		if len(f) < 3 || f[0] != id {
+			continue
+		}
+		major, minor, _ := strings.Cut(f[2], ":")
+		ma, err1 := strconv.ParseUint(major, 10, 32)
+		mi, err2 := strconv.ParseUint(minor, 10, 32)
+		if err1 == nil && err2 == nil {
+			devs = append(devs, unix.Mkdev(uint32(ma), uint32(mi)))
+		}
+		break
+	}
+	return devs
+}
+
+// lockTakers lists the pids that hold flock(2) locks on the file ino on
+// one of devs (requests still waiting, "->", are left out).
+func lockTakers(devs []uint64, ino uint64) []int {
 	data, err := os.ReadFile("/proc/locks")
 	if err != nil {
 		return nil
@@ -55,7 +89,7 @@ func lockTakers(dev, ino uint64) []int {
 		major, err1 := strconv.ParseUint(id[0], 16, 32)
 		minor, err2 := strconv.ParseUint(id[1], 16, 32)
 		pid, err3 := strconv.Atoi(f[4])
-		if err1 == nil && err2 == nil && err3 == nil && pid > 0 && unix.Mkdev(uint32(major), uint32(minor)) == dev {
+		if err1 == nil && err2 == nil && err3 == nil && pid > 0 && slices.Contains(devs, unix.Mkdev(uint32(major), uint32(minor))) {
 			pids = append(pids, pid)
 		}
 	}

@@ -28,7 +28,7 @@ func TestLaunchHolds(t *testing.T) {
 	}
 	var st syscall.Stat_t
 	syscall.Fstat(int(holder.Fd()), &st)
-	if got := lockTakers(uint64(st.Dev), st.Ino); !slices.Contains(got, os.Getpid()) {
+	if got := lockTakers(lockDevs(int(holder.Fd()), uint64(st.Dev)), st.Ino); !slices.Contains(got, os.Getpid()) {
 		t.Errorf("lockTakers = %v, want this process (%d)", got, os.Getpid())
 	}
 	if got := launchHolds(waiter); !slices.Contains(got, os.Getpid()) {
