@@ -118,21 +118,24 @@ func nlink(fi fs.FileInfo) uint64 {
 // nothing could be taken within stateLockWait, and what holds it is not
 // another launch (launchHolds) but a program; the launch then shares the
 // working copy as it is, unlocked. A directory that cannot be opened: syncAlone,
-// unlocked, as before locks.
-func lockState(dir string) (*os.File, syncMode) {
+// unlocked, as before locks. A terminating signal on stop ends the wait
+// (*interruptedError).
+func lockState(dir string, stop <-chan os.Signal) (*os.File, syncMode, error) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, syncAlone
+		return nil, syncAlone, nil
 	}
+	w := lockWaiter{stop: stop}
+	defer w.recatch()
 	fd, deadline, said := int(f.Fd()), time.Now().Add(stateLockWait), false
 	for {
 		// Exclusive first, every time: a launch that held it to copy
 		// back has removed the working copy once it lets go.
 		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
-			return f, syncAlone
+			return f, syncAlone, nil
 		}
 		if syscall.Flock(fd, syscall.LOCK_SH|syscall.LOCK_NB) == nil {
-			return f, syncShared
+			return f, syncShared, nil
 		}
 		if time.Now().After(deadline) {
 			if pids := launchHolds(f); pids != nil {
@@ -150,9 +153,12 @@ func lockState(dir string) (*os.File, syncMode) {
 				continue
 			}
 			f.Close()
-			return nil, syncContested
+			return nil, syncContested, nil
 		}
-		time.Sleep(10 * time.Millisecond)
+		if err := w.pause(10 * time.Millisecond); err != nil {
+			f.Close()
+			return nil, syncAlone, err
+		}
 	}
 }
 

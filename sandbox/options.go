@@ -96,6 +96,9 @@ type plan struct {
 	limits       []rlimits.Limit
 	cgroup       cgroups.Limits
 	exitAfterRun bool
+	// waitSignals are the launch's caught signals while it prepares:
+	// a wait for the state lock ends on a terminating one (lockWaiter).
+	waitSignals <-chan os.Signal
 	// pty: Options.PTY; term is its pseudo-terminal once open (nil: none).
 	pty  bool
 	term *ptyRelay

@@ -49,5 +49,5 @@ func syncState(p *plan, spec *nsexec.Spec, prog *profiles.Program) ([]*stateSync
 		return nil, nil // the user placed the state themselves
 	}
 	spec.Env = append(env, spec.Env...)
-	return syncIn(p.policy.Home, p.policy.Writable, prog, p.policy.Hide...)
+	return syncInUntil(p.waitSignals, p.policy.Home, p.policy.Writable, prog, p.policy.Hide...)
 }

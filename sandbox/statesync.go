@@ -50,6 +50,8 @@ type stateSync struct {
 	// it is the last one out until it takes the lock at the end.
 	unlocked bool
 	done     bool
+	// stop ends a wait for the lock (syncInUntil).
+	stop <-chan os.Signal
 	// shown names Claude Code's state file in the report ("" for other
 	// files); changed is what syncOut found the program changed there.
 	shown   string
@@ -61,10 +63,17 @@ type stateSync struct {
 // policy's writable roots: a home file that the program could re-point
 // there (a symlink into ~/.claude) is not synced, with a warning.
 func syncIn(home string, writable []string, prog *profiles.Program, hide ...string) ([]*stateSync, error) {
+	return syncInUntil(nil, home, writable, prog, hide...)
+}
+
+// syncInUntil is syncIn that gives up a wait for the state lock when a
+// terminating signal arrives on stop (the launch's caught signals;
+// *interruptedError), and catches the others again once it is done.
+func syncInUntil(stop <-chan os.Signal, home string, writable []string, prog *profiles.Program, hide ...string) ([]*stateSync, error) {
 	roots, hidden := homeRoots(writable, prog, home), hiddenStores(home, hide...)
 	var out []*stateSync
 	for _, s := range prog.Sync {
-		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, hidden: hidden, attrs: newAttrs}
+		st := &stateSync{home: filepath.Join(home, s.Home), work: filepath.Join(home, s.Work), roots: roots, hidden: hidden, attrs: newAttrs, stop: stop}
 		if s.Home == profiles.ClaudeStateName {
 			st.shown, st.claude = shown(home, st.home), true
 		}
@@ -115,7 +124,11 @@ func (st *stateSync) open() (*homeFile, error) {
 // from h, the home file, or joins another launch's.
 func (st *stateSync) start(h *homeFile) error {
 	var mode syncMode
-	st.lock, mode = lockState(filepath.Dir(st.work))
+	var err error
+	st.lock, mode, err = lockState(filepath.Dir(st.work), st.stop)
+	if err != nil {
+		return err
+	}
 	if mode == syncContested {
 		st.unlocked = true
 		logrus.Warnf("state sync: the lock on %s stayed taken for 5 s, not by another launch (a program holding it?): the working copy is shared as it is, and goes home only if this launch ends last", filepath.Dir(st.work))

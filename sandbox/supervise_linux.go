@@ -39,11 +39,20 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	} else {
 		go func() { started <- startInit(p, ns) }()
 	}
+	p.waitSignals = sigs.C()
 	spec, syncs, err := prepare()
 	// The state goes back on every way out, failures too (syncOut runs
 	// once: a second call finds nothing to do).
 	defer syncOut(syncs)
 	l := <-started
+	if ie := (*interruptedError)(nil); errors.As(err, &ie) {
+		// Ctrl-C or a stop while the launch waited: it ends as the
+		// program would have, killed by that signal, with no word.
+		sigs.stop()
+		l.abandon()
+		received.Or(1 << uint(ie.sig))
+		return 128 + int(ie.sig), nil
+	}
 	if err == nil {
 		err = l.err
 	}
