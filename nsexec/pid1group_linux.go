@@ -16,10 +16,14 @@ import (
 // leaves. The C stage tells them by si_code, which os/signal does not
 // give; here the runtime's signal queue orders them: it hands pending
 // signals on lowest number first, so whatever PID 1 received before the
-// mark (30, above every terminal signal) is in sigs before it. Only in
-// the foreground (Spec.Foreground), where the launcher forwards none of
-// these: elsewhere, and with --pty, what came before the mark was sent on
-// purpose (the program is ready before PID 1 leaves, often).
+// mark (30, above every terminal signal) is in sigs before it. Not
+// exact: two threads that take a terminal's signal and the mark at the
+// same moment may queue them the other way round (a Ctrl-C then arrives
+// twice, as before). Only in the foreground (Spec.Foreground), where the
+// launcher forwards none of these: elsewhere, and with --pty, what came
+// before the mark was sent on purpose (the program is ready before PID 1
+// leaves, often). A SIGPWR sent to PID 1 in the foreground is taken as
+// the mark; it was never forwarded.
 const leftMark = unix.SIGPWR
 
 // markLeft sends leftMark through sigs, caught now rather than at start:
@@ -39,8 +43,9 @@ func raiseMark(sigs chan os.Signal) {
 
 // beforeLeft tells a signal forward drops: one a terminal sends, before
 // the mark. os/signal drops what does not fit in sigs, the mark too: a
-// drop with nothing behind it asks for the mark again, so that at most
-// one signal sent on purpose is lost to a flood at the start.
+// drop with nothing behind it asks for the mark again, so that a flood at
+// the start costs at most one later terminal signal sent on purpose (the
+// first after it, however late).
 func beforeLeft(sig os.Signal, left bool, sigs chan os.Signal) bool {
 	if left || !fromTerminal(sig) {
 		return false
