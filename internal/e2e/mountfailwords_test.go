@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -14,10 +13,7 @@ import (
 // both stages alike, naming the path: both said only "mount
 // /proc/self/fd/N on /proc/self/fd/M", the fds they bind by.
 func TestMountFailNamesPath(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace to fail the mount")
-	}
+	strace := needStrace(t)
 	wrapper := []string{strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=mount", "-e", "inject=mount:error=EPERM:when=2"}
 	const said = "init: mounts: bind /tmp: mount /proc/self/fd/"
 	for name, b := range bothStages(t) {

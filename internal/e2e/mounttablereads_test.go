@@ -17,10 +17,7 @@ import (
 // unprivileged launch, for a warning given only with --net none; it now
 // reads it only there (TestNetNoneHiddenProcSockets has the warning).
 func TestMountTableReadsPerLaunch(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			data := launchTrace(t, newWorld(t, u), strace)
@@ -37,10 +34,7 @@ func TestMountTableReadsPerLaunch(t *testing.T) {
 // the /proc it relies on); its own process reads no /proc/sys for them,
 // and without the early start (the Go init stage) it still does.
 func TestUsernsSignsReadOnce(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	want := 0
 	if os.Getenv("OMEGA_E2E_TAGS") == "omega_goinit" {
 		want = 1
@@ -117,4 +111,15 @@ func launcherOpens(log, path string) int {
 		}
 	}
 	return n
+}
+
+// needStrace is strace's path; the test is skipped without it (CI and
+// `make deps` install it).
+func needStrace(t *testing.T) string {
+	t.Helper()
+	strace, err := exec.LookPath("strace")
+	if err != nil {
+		t.Skip("needs strace")
+	}
+	return strace
 }

@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,10 +20,7 @@ func TestOwnProcBeforeSpec(t *testing.T) {
 	if os.Getenv("OMEGA_E2E_TAGS") == "omega_goinit" {
 		t.Skip("the Go init stage has no early start")
 	}
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)

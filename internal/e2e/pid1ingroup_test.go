@@ -17,10 +17,7 @@ import (
 // C stage, and the Go one without strace 1 run in 6 on a loaded machine).
 // Both stages, root and nobody.
 func TestCtrlCBeforePID1LeavesGroup(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	for name, b := range bothStages(t) {
 		for _, u := range users {
 			t.Run(name+"/"+u.name, func(t *testing.T) {

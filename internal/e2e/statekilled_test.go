@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,10 +24,7 @@ import (
 // in ~/.claude; other files stay. The copy back is held on its rename by
 // strace's delay injection.
 func TestStateCopyBackKilled(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {

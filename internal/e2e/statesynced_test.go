@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -20,10 +19,7 @@ const claudeSavesPid = `echo "{\"userID\": \"u\", \"run\": $$}" > "$HOME/.claude
 // ~/.claude.json empty where the file system commits the rename first
 // (XFS, ext4 with noauto_da_alloc).
 func TestStateCopyBackSynced(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {

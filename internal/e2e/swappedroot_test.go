@@ -5,7 +5,6 @@ package e2e
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,10 +21,7 @@ import (
 // opened the root following symlinks and let the write through; the Go
 // stage refused the launch. Both refuse now.
 func TestSwappedRootNotFollowed(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace to hold the init stage")
-	}
+	strace := needStrace(t)
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)

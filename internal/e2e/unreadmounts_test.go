@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 )
@@ -14,10 +13,7 @@ import (
 // or host socket; those stay unmasked, which it says, and --fail-closed
 // refuses (125), where it went on unsaid.
 func TestUnreadMountTableWarned(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace to fail the open")
-	}
+	strace := needStrace(t)
 	wrapper := []string{strace, "-f", "-qq", "-o", "/dev/null", "-P", "/proc/self/mountinfo",
 		"-e", "trace=openat", "-e", "inject=openat:error=EACCES"}
 	const said = "cannot read the mount table"

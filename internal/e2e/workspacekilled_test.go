@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,10 +18,7 @@ import (
 // write nothing in its workspace, and nothing said why. A later launch
 // gives an empty workspace of root's away too.
 func TestWorkspaceOwnerAfterKill(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		t.Skip("needs strace")
-	}
+	strace := needStrace(t)
 	w := newWorld(t, rootUser)
 	data := filepath.Join(w.home, "data")
 	mustMkdir(t, data)
