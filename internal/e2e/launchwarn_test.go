@@ -267,9 +267,7 @@ func TestExplainDarwinEscaped(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			dir := filepath.Join(w.extra, "x\x1b]0;PWNED\x07\u009b2J\u202ey")
-			mustMkdir(t, dir)
-			chownTree(t, w.extra, u)
+			dir := hostileDir(t, w)
 			prog := "./p\x1b[2K\r\nomega-run: ok"
 			r := w.runIn(dir, "explain", "--os", "darwin", "--allow-write", ".", "--", prog)
 			_, line, _ := strings.Cut(r.stdout, "\ncommand: ")
@@ -295,9 +293,7 @@ func TestPromptEscaped(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
-			dir := filepath.Join(w.extra, "x\x1b]0;PWNED\x07\u009b2J\u202ey")
-			mustMkdir(t, dir)
-			chownTree(t, w.extra, u)
+			dir := hostileDir(t, w)
 			r := w.runIn(dir, "prompt", "--allow-write", ".")
 			if r.code != 0 || !terminalSafe(r.stdout+r.stderr) || !strings.Contains(r.stdout, `x\u001b]0;PWNED\u0007\u009b2J\u202ey`) {
 				t.Errorf("prompt: exit %d, stdout %q, stderr %q; want the directory named, escaped", r.code, r.stdout, r.stderr)
@@ -485,4 +481,14 @@ func TestExplainInside(t *testing.T) {
 			})
 		}
 	}
+}
+
+// hostileDir makes a directory of w's user whose name sets the terminal's
+// title, clears the screen (C1 CSI) and reverses the text after it.
+func hostileDir(t *testing.T, w *world) string {
+	t.Helper()
+	dir := filepath.Join(w.extra, "x\x1b]0;PWNED\x07\u009b2J\u202ey")
+	mustMkdir(t, dir)
+	chownTree(t, w.extra, w.u)
+	return dir
 }
