@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,8 +21,7 @@ func TestClaudeSandboxSaid(t *testing.T) {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
 				prog := filepath.Join(w.extra, "claude")
-				writeFile(t, prog, "#!/bin/sh\nexit 0\n")
-				os.Chmod(prog, 0o755)
+				writeExec(t, prog, "#!/bin/sh\nexit 0\n")
 				mustMkdir(t, filepath.Join(w.home, ".claude"))
 				writeFile(t, filepath.Join(w.home, ".claude", "settings.json"), `{"sandbox": {"enabled": true}}`)
 				chownTree(t, w.home, u)

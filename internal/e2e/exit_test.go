@@ -16,14 +16,11 @@ func TestExitCodes(t *testing.T) {
 	notExec := filepath.Join(w.home, "notexec")
 	writeFile(t, notExec, "#!/bin/sh\n")
 	noShebang := filepath.Join(w.home, "noshebang")
-	writeFile(t, noShebang, "echo hi\n")
-	os.Chmod(noShebang, 0o755)
+	writeExec(t, noShebang, "echo hi\n")
 	noInterp := filepath.Join(w.home, "nointerp")
-	writeFile(t, noInterp, "#!/no/such/interp -x\n")
-	os.Chmod(noInterp, 0o755)
+	writeExec(t, noInterp, "#!/no/such/interp -x\n")
 	crlf := filepath.Join(w.home, "crlf")
-	writeFile(t, crlf, "#!/bin/sh\r\necho hi\r\n")
-	os.Chmod(crlf, 0o755)
+	writeExec(t, crlf, "#!/bin/sh\r\necho hi\r\n")
 	cases := []struct {
 		name    string
 		args    []string

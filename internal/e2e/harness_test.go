@@ -152,6 +152,15 @@ func writeFile(t *testing.T, p, content string) {
 	}
 }
 
+// writeExec is writeFile of a program: mode 0755.
+func writeExec(t *testing.T, p, content string) {
+	t.Helper()
+	writeFile(t, p, content)
+	if err := os.Chmod(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func chownTree(t *testing.T, dir string, u user) {
 	t.Helper()
 	err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {

@@ -128,8 +128,7 @@ func TestProgramACL(t *testing.T) {
 func script(t *testing.T, path, text string) {
 	t.Helper()
 	mustMkdir(t, filepath.Dir(path))
-	writeFile(t, path, "#!/bin/sh\necho "+text+"\n")
-	os.Chmod(path, 0o755)
+	writeExec(t, path, "#!/bin/sh\necho "+text+"\n")
 }
 
 // TestProgramPathSearch: a PATH entry under a directory the program may

@@ -128,8 +128,7 @@ func TestShellHistoryFish(t *testing.T) {
 				fish := filepath.Join(w.home, "bin", "fish")
 				mustMkdir(t, filepath.Join(w.home, ".local", "share", "fish"))
 				mustMkdir(t, filepath.Dir(fish))
-				writeFile(t, fish, "#!/bin/sh\nread line\n")
-				os.Chmod(fish, 0o755)
+				writeExec(t, fish, "#!/bin/sh\nread line\n")
 				chownTree(t, w.home, u)
 				run := func(extra ...string) func(context.Context) *exec.Cmd {
 					return func(ctx context.Context) *exec.Cmd {

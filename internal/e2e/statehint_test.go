@@ -168,8 +168,7 @@ func TestPipQuietCommandsNoStateWarning(t *testing.T) {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
 				pip := filepath.Join(w.extra, "pip")
-				writeFile(t, pip, "#!/bin/sh\necho \"pip $*\"\n")
-				os.Chmod(pip, 0o755)
+				writeExec(t, pip, "#!/bin/sh\necho \"pip $*\"\n")
 				for _, c := range []struct {
 					args []string
 					warn bool
@@ -283,8 +282,7 @@ func TestAgentHomeSaid(t *testing.T) {
 					w := newWorld(t, u)
 					prog := filepath.Join(w.extra, agent)
 					dir := filepath.Join(w.home, "."+agent)
-					writeFile(t, prog, "#!/bin/sh\nmkdir -p \"$HOME/."+agent+"\" && echo x > \"$HOME/."+agent+"/config.toml\"\n")
-					os.Chmod(prog, 0o755)
+					writeExec(t, prog, "#!/bin/sh\nmkdir -p \"$HOME/."+agent+"\" && echo x > \"$HOME/."+agent+"/config.toml\"\n")
 					r := w.run("--mode", mode, "--", prog)
 					line := stateLine(r.stderr)
 					if r.code == 0 || !strings.Contains(line, agent+" keeps state in "+dir) || !strings.Contains(line, "mkdir "+dir+", then add --allow-write "+dir) {
@@ -314,8 +312,7 @@ func TestCargoStateSaid(t *testing.T) {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
 				w := newWorld(t, u)
 				prog := filepath.Join(w.extra, "cargo")
-				writeFile(t, prog, "#!/bin/sh\nd=\"${CARGO_HOME:-$HOME/.cargo}/git/db\"\nmkdir -p \"$d\" && echo x > \"$d/dep\"\n")
-				os.Chmod(prog, 0o755)
+				writeExec(t, prog, "#!/bin/sh\nd=\"${CARGO_HOME:-$HOME/.cargo}/git/db\"\nmkdir -p \"$d\" && echo x > \"$d/dep\"\n")
 				r := w.run("--mode", mode, "--", prog)
 				line := stateLine(r.stderr)
 				if r.code == 0 || !strings.Contains(line, "cargo keeps state in "+filepath.Join(w.home, ".cargo", "registry")) ||

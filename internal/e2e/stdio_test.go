@@ -52,8 +52,7 @@ func TestArgumentsAndWorkdir(t *testing.T) {
 				t.Errorf("args = %q, want %q", r.stdout, want)
 			}
 			script := filepath.Join(w.extra, "where.sh")
-			writeFile(t, script, "#!/bin/sh\npwd\n")
-			os.Chmod(script, 0o755)
+			writeExec(t, script, "#!/bin/sh\npwd\n")
 			r = w.run("--mode", mode, "--workdir", w.extra, "--", "./where.sh")
 			if got := strings.TrimSpace(r.stdout); got != w.extra || r.code != 0 {
 				t.Errorf("pwd = %q (exit %d, %s), want %q", got, r.code, r.stderr, w.extra)
