@@ -2,10 +2,8 @@ package sandbox
 
 import (
 	"os"
-	"path/filepath"
 	"slices"
 
-	"github.com/omega-run/omega-run/internal/accounts"
 	"github.com/omega-run/omega-run/profiles"
 )
 
@@ -25,14 +23,14 @@ import (
 // environment puts it (maskable: CODEX_HOME=/tmp/codex, the sandbox's own
 // /tmp); wd is the program's working directory. Where the environment
 // moves one (CODEX_HOME) or names another home ($HOME), the default
-// places, and the account's home's, are hidden too: a login left there
-// from before is as much the agent's.
-func agentHomes(pol profiles.Policy, wd string) []string {
+// places, and the account's home's (acct, accountHome), are hidden too:
+// a login left there from before is as much the agent's.
+func agentHomes(pol profiles.Policy, wd, acct string) []string {
 	keep := append([]string{pol.Home}, pol.Writable...)
 	wdReal := resolvedOr(wd)
 	homes := []string{pol.Home}
-	if h := accounts.Home(os.Getuid()); h != "" && h != "/" && filepath.IsAbs(h) && !sameDir(h, pol.Home) {
-		homes = append(homes, filepath.Clean(h))
+	if acct != "" {
+		homes = append(homes, acct)
 	}
 	noEnv := func(string) string { return "" }
 	var out []string
@@ -49,7 +47,7 @@ func agentHomes(pol profiles.Policy, wd string) []string {
 			// (--allow-write ~) grants no more the login than ~/.ssh.
 			real := realPath(d)
 			inside := func(k string) bool { return profiles.Within(k, d) || profiles.Within(k, real) }
-			if d == "/" || slices.ContainsFunc(keep, inside) || !maskable(d, wdReal) {
+			if d == "/" || slices.ContainsFunc(keep, inside) || !maskableReal(real, wdReal) {
 				continue
 			}
 			out = append(out, d)

@@ -33,7 +33,11 @@ func envHidden(pol profiles.Policy, wd string) []string {
 // own /dev, /proc, /sys, /run and /tmp but for the kept working
 // directory's (wdReal, resolved).
 func maskable(p, wdReal string) bool {
-	real := resolvedOr(p)
+	return maskableReal(resolvedOr(p), wdReal)
+}
+
+// maskableReal is maskable for a path already resolved (real).
+func maskableReal(real, wdReal string) bool {
 	if underRunOrTmp(real) && !inKeptWorkdir(real, wdReal) || profiles.Within(real, "/dev") ||
 		profiles.Within(real, "/proc") || profiles.Within(real, "/sys") {
 		return false
@@ -42,19 +46,20 @@ func maskable(p, wdReal string) bool {
 	return err == nil && (st.IsDir() || st.Mode().IsRegular())
 }
 
-// accountHomeStores are the credential stores in the caller's home as the
-// user database has it, where $HOME (home) names another directory: CI
-// runners and scripts set HOME=$PWD/.home, `env HOME=…` runs a tool with
-// a scratch home, and the stores in the account's own home stayed
-// readable to the program (TestAccountHomeStores). From the local
-// account file (internal/accounts). None where the two
-// homes are one directory, or for a home of "/" (system accounts).
-func accountHomeStores(home string) []string {
+// accountHome is the caller's home as the user database has it, where
+// $HOME (home) names another directory: CI runners and scripts set
+// HOME=$PWD/.home, `env HOME=…` runs a tool with a scratch home, and the
+// stores in the account's own home stayed readable to the program
+// (TestAccountHomeStores). From the local account file
+// (internal/accounts), read once per launch: the credential stores and
+// the agents' homes both need it. "" where the two homes are one
+// directory, or for a home of "/" (system accounts).
+func accountHome(home string) string {
 	h := accounts.Home(os.Getuid())
 	if h == "" || h == "/" || !filepath.IsAbs(h) || sameDir(h, home) {
-		return nil
+		return ""
 	}
-	return homeStores(filepath.Clean(h))
+	return filepath.Clean(h)
 }
 
 // sameDir tells whether a and b are one directory (by device and inode:

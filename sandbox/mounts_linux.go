@@ -343,11 +343,16 @@ func linkedInRoot(pol profiles.Policy, canon map[string]string, p string) (strin
 }
 
 // hidden lists the credential stores under home and under the account's
-// home where $HOME names another (accountHomeStores), those the user's
+// home where $HOME names another (accountHome), those the user's
 // environment moved elsewhere (GNUPGHOME, XDG_CONFIG_HOME/gh, …), the
 // other agents' homes (agentHomes), and every --hide.
 func hidden(pol profiles.Policy, wd string) []string {
-	return uniq(slices.Concat(homeStores(pol.Home), accountHomeStores(pol.Home), envHidden(pol, wd), agentHomes(pol, wd), pol.Hide))
+	acct := accountHome(pol.Home)
+	var acctStores []string
+	if acct != "" {
+		acctStores = homeStores(acct)
+	}
+	return uniq(slices.Concat(homeStores(pol.Home), acctStores, envHidden(pol, wd), agentHomes(pol, wd, acct), pol.Hide))
 }
 
 func underRunOrTmp(p string) bool {
