@@ -183,7 +183,12 @@ func bindReadOnly(pol profiles.Policy, canon map[string]string, plan *nsexec.Mou
 // its real path next time).
 func masks(pol profiles.Policy, canon map[string]string, plan *nsexec.MountPlan, wd string, aliases *mountAliases) []string {
 	var warnings []string
-	for _, h := range hidden(pol, wd) {
+	stores := hidden(pol, wd)
+	lists := listings(stores)
+	for _, h := range stores {
+		if lists.absent(h) && !slices.Contains(pol.Hide, h) {
+			continue // as a failing stat below
+		}
 		st, err := os.Stat(h)
 		// Where a host bind mount shows it at another path too
 		// (/home a bind of /data/home), that path is masked as well
