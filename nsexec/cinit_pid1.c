@@ -59,7 +59,8 @@ static int next_signal(int sfd, struct broker **b, int *code) {
 }
 
 // from_callers_terminal tells a signal the kernel sent PID 1 as a member of
-// the caller's process group, before it left it: a terminal's Ctrl-C,
+// the caller's process group, after the fork and before it left that
+// group (what came before: take_early): a terminal's Ctrl-C,
 // Ctrl-\, resize or hang-up. The program, which stays in that group, got
 // it too, and so did the launcher, which decides for --pty: forwarded, a
 // Ctrl-C arrived twice (and a doubled Ctrl-C quits many TUIs). On a busy
@@ -70,6 +71,26 @@ static int from_callers_terminal(int sig, int code) {
 	if (code != SI_KERNEL)
 		return 0;
 	return sig == SIGINT || sig == SIGQUIT || sig == SIGWINCH || sig == SIGHUP || sig == SIGCONT;
+}
+
+// take_early takes the terminal's signals pending before the fork into
+// *early: the program, not there yet, did not get them, so they are
+// forwarded once it is (a Ctrl-C typed while the launch set up ends it,
+// as it ends `sleep 1; prog`). Not with --pty: the launcher decides for
+// its terminal's (omega-run's ptyRelay), and forwards them itself.
+static void take_early(const struct spec *s, sigset_t *early) {
+	static const int term[] = {SIGINT, SIGQUIT, SIGWINCH, SIGHUP, SIGCONT};
+	sigset_t pending;
+	sigemptyset(early);
+	if ((s->flags & F_TERMINAL) || sigpending(&pending) < 0)
+		return;
+	for (size_t i = 0; i < sizeof term / sizeof *term; i++) {
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, term[i]);
+		if (sigismember(&pending, term[i]) == 1 && sigtimedwait(&one, NULL, &(struct timespec){0}) == term[i])
+			sigaddset(early, term[i]);
+	}
 }
 
 // fork_program forks the program as PID 1's child; pair[1] is the
@@ -205,6 +226,8 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 			omega_dief(errno, "connect broker: socketpair");
 	}
+	sigset_t early;
+	take_early(s, &early);
 	omega_oom_raise();
 	pid_t child = fork_program(s, env, pair);
 	omega_oom_restore();
@@ -213,12 +236,16 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once
-	// (what the terminal sent it until then is dropped:
-	// from_callers_terminal). At once: the broker's hand-over below waits
-	// for the program. Not before the fork: the program would inherit the new
-	// group and could not go back (the caller's is outside this pid
-	// namespace, so it has no number here).
+	// (what the terminal sent it since the fork is dropped:
+	// from_callers_terminal; what came before, forwarded now). At once:
+	// the broker's hand-over below waits for the program. Not before the
+	// fork: the program would inherit the new group and could not go back
+	// (the caller's is outside this pid namespace, so it has no number
+	// here).
 	setpgid(0, 0);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&early, sig) == 1)
+			kill(child, sig);
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s))

@@ -51,6 +51,7 @@ func runInit(w *warner) error {
 	// not "exe" (/proc/self/exe): the leader's name, whatever thread
 	// this is, while it is dumpable (/proc/self is its user's).
 	_ = os.WriteFile("/proc/self/comm", []byte("omega-run-init"), 0)
+	sigs := catchAsPID1() // before the spec: the launch may take a while
 	// Nobody inside may open this process's memory, fds or exe through
 	// /proc: it holds capabilities in the namespace until confine().
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
@@ -106,7 +107,7 @@ func runInit(w *warner) error {
 		return execProgram(s, env)
 	}
 	warnPIDVarsKept(s, env, w)
-	return supervise(s, env)
+	return supervise(s, env, sigs)
 }
 
 // enterNamespaces sets up the namespaces the program runs in: its mounts

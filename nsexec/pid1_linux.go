@@ -25,8 +25,7 @@ var Forwarded = []os.Signal{
 // supervise starts the program as a child of this PID 1, forwards signals
 // to it, reaps every zombie and exits with the program's status once it
 // is gone; the kernel then kills whatever is left in the namespace.
-func supervise(s *Spec, env []string) error {
-	sigs := make(chan os.Signal, 16)
+func supervise(s *Spec, env []string, sigs chan os.Signal) error {
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	for i := 0; i < s.KeepFDs; i++ {
 		files = append(files, os.NewFile(uintptr(3+i), "kept"))
@@ -45,7 +44,7 @@ func supervise(s *Spec, env []string) error {
 			return err
 		}
 	}
-	proc, err := launch(s, env, files, sigs)
+	proc, early, err := launch(s, env, files, sigs)
 	if err != nil {
 		return err
 	}
@@ -57,7 +56,7 @@ func supervise(s *Spec, env []string) error {
 	// One more thread at most for PID 1 from here on (the Go runtime's,
 	// for the wait): its tasks were counted for nproc before the start.
 	watch := func() {
-		forwardSignals(s, proc, sigs)
+		forwardSignals(s, proc, early, sigs)
 		exitWith(s, reap(proc.Pid))
 	}
 	if b == nil {
@@ -106,8 +105,8 @@ func preparePID1(s *Spec, sigs chan os.Signal) error {
 // launch starts the program with env and files, from this locked thread,
 // and returns it running; a program killed before it ran ends PID 1 with
 // its status. sigs gets leftGroup's mark once PID 1 has left the caller's
-// process group.
-func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (*os.Process, error) {
+// process group; early is what came before the fork (beforeFork).
+func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (proc *os.Process, early []os.Signal, err error) {
 	var limits []rlimits.Limit
 	offThread(func() {
 		// Its tasks, counted right before it starts the program, which
@@ -121,7 +120,7 @@ func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (*os.P
 	// signal thread, and the program inherits this thread's mask: the
 	// caller's.
 	if err := setProgramMask(s.BlockedSignals); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// StartProcess forks from this locked thread, so the child inherits
 	// the thread's Landlock domain, seccomp filter and empty capabilities.
@@ -130,6 +129,7 @@ func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (*os.P
 	// --rlimit's limits bind the program from its first instruction on,
 	// and never PID 1 (rlimitgate_linux.go).
 	offThread(func() { ownOOM.raise(warner{json: s.LogJSON}) })
+	early = beforeFork(s, sigs)
 	prog, err := startProgram(s, limits, &os.ProcAttr{
 		Env:   env,
 		Files: files,
@@ -150,12 +150,12 @@ func launch(s *Spec, env []string, files []*os.File, sigs chan os.Signal) (*os.P
 		ownOOM.restore() // where the start failed before forked
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if prog.gone != nil { // killed before it ran
 		os.Exit(exitStatus(*prog.gone))
 	}
-	return prog.proc, nil
+	return prog.proc, early, nil
 }
 
 // offThread runs f on another OS thread and waits for it. The caller's
@@ -174,9 +174,9 @@ func offThread(f func()) {
 }
 
 // forwardSignals starts forwarding signals to the program once it runs;
-// those that came since the start wait in sigs.
-func forwardSignals(s *Spec, proc *os.Process, sigs chan os.Signal) {
-	go forward(sigs, proc.Pid, s.Terminal, s.Foreground)
+// those that came since the start wait in sigs, or in early.
+func forwardSignals(s *Spec, proc *os.Process, early []os.Signal, sigs chan os.Signal) {
+	go forward(early, sigs, proc.Pid, s.Terminal, s.Foreground)
 }
 
 // exitWith exits with the program's status, after the warnings about its
@@ -196,8 +196,12 @@ func exitWith(s *Spec, status int) {
 // forward sends each signal to the program; with --pty (terminal) a
 // SIGCONT goes to its process group, the job the terminal's stop stopped.
 // In the foreground, signals a terminal sends are dropped until markLeft's
-// mark: the launcher forwards none of them there.
-func forward(sigs chan os.Signal, pid int, terminal, foreground bool) {
+// mark: the launcher forwards none of them there. early, from before the
+// fork, goes first and whole.
+func forward(early []os.Signal, sigs chan os.Signal, pid int, terminal, foreground bool) {
+	for _, sig := range early {
+		_ = unix.Kill(pid, sig.(syscall.Signal))
+	}
 	left := !foreground
 	for sig := range sigs {
 		if sig == leftMark {

@@ -65,3 +65,37 @@ func fromTerminal(sig os.Signal) bool {
 	}
 	return false
 }
+
+// catchAsPID1 catches the forwarded signals from PID 1's start (a pid
+// namespace's PID 1 is pid 1; an exec in place is not, and dies of them as
+// the program would): until preparePID1's Notify, the runtime, which
+// unblocks SIGINT, SIGTERM, SIGHUP and SIGQUIT at start, took a Ctrl-C
+// typed while the launch set up as the end of a process whose default the
+// kernel ignores in PID 1, and exited 2, and the launcher with it, unsaid.
+func catchAsPID1() chan os.Signal {
+	sigs := make(chan os.Signal, 16)
+	if os.Getpid() == 1 {
+		signal.Notify(sigs, Forwarded...)
+	}
+	return sigs
+}
+
+// beforeFork takes from sigs, in the foreground, what came before the
+// program's fork: the program, not there yet, did not get a terminal's
+// signal then, so forward sends it rather than drop it as one that
+// reached the program too (a Ctrl-C typed while the launch set up ends
+// it, as it ends `sleep 1; prog`).
+func beforeFork(s *Spec, sigs chan os.Signal) []os.Signal {
+	if !s.Foreground {
+		return nil
+	}
+	var early []os.Signal
+	for {
+		select {
+		case sig := <-sigs:
+			early = append(early, sig)
+		default:
+			return early
+		}
+	}
+}
