@@ -51,7 +51,7 @@ func checkRegular(path string) error {
 }
 
 // lockState has no file locks to offer here: every launch syncs alone.
-func lockState(string, <-chan os.Signal) (*os.File, syncMode, error) { return nil, syncAlone, nil }
+func lockState(string, chan os.Signal) (*os.File, syncMode, error) { return nil, syncAlone, nil }
 
 func stateShare(lock *os.File) *os.File { return lock }
 

@@ -120,7 +120,7 @@ func nlink(fi fs.FileInfo) uint64 {
 // working copy as it is, unlocked. A directory that cannot be opened: syncAlone,
 // unlocked, as before locks. A terminating signal on stop ends the wait
 // (*interruptedError).
-func lockState(dir string, stop <-chan os.Signal) (*os.File, syncMode, error) {
+func lockState(dir string, stop chan os.Signal) (*os.File, syncMode, error) {
 	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, syncAlone, nil

@@ -22,9 +22,12 @@ func (e *interruptedError) Error() string {
 // wait has no end while another launch holds the lock, and the signals
 // are caught for a program not started yet, so nothing else would act on
 // Ctrl-C or a service stop. Others (a resize, SIGUSR1) are kept for the
-// program: recatch sends them to this process again, to be caught anew.
+// program: recatch puts them back on stop. Not sent to this process
+// again: every other catcher in it (an embedder's signal.Notify, a
+// concurrent launch's, whose program would get it twice) got it once
+// already.
 type lockWaiter struct {
-	stop <-chan os.Signal
+	stop chan os.Signal
 	kept []syscall.Signal
 }
 
@@ -53,8 +56,13 @@ func (w *lockWaiter) pause(d time.Duration) error {
 	}
 }
 
+// recatch puts the kept signals back, after any that came since; one
+// that finds stop full is dropped, as a catcher drops it.
 func (w *lockWaiter) recatch() {
 	for _, sig := range w.kept {
-		_ = syscall.Kill(os.Getpid(), sig)
+		select {
+		case w.stop <- sig:
+		default:
+		}
 	}
 }

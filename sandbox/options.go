@@ -98,7 +98,7 @@ type plan struct {
 	exitAfterRun bool
 	// waitSignals are the launch's caught signals while it prepares:
 	// a wait for the state lock ends on a terminating one (lockWaiter).
-	waitSignals <-chan os.Signal
+	waitSignals chan os.Signal
 	// pty: Options.PTY; term is its pseudo-terminal once open (nil: none).
 	pty  bool
 	term *ptyRelay

@@ -139,7 +139,7 @@ func relaySignals(r *os.File) {
 	}
 }
 
-func (c *cCatcher) C() <-chan os.Signal { return c.c }
+func (c *cCatcher) C() chan os.Signal { return c.c }
 
 func (c *cCatcher) stop() {
 	if c.stopped {

@@ -10,7 +10,9 @@ import (
 
 // signalCatcher delivers the signals omega-run forwards to the init stage.
 type signalCatcher interface {
-	C() <-chan os.Signal
+	// C is also where a wait for the state lock puts back what it
+	// took but keeps for the program (lockWaiter).
+	C() chan os.Signal
 	// stop hands the signals back to their previous handling.
 	stop()
 }
@@ -18,8 +20,8 @@ type signalCatcher interface {
 // notify is signal.Notify behind signalCatcher.
 type notify chan os.Signal
 
-func (n notify) C() <-chan os.Signal { return n }
-func (n notify) stop()               { signal.Stop(n) } // idempotent
+func (n notify) C() chan os.Signal { return n }
+func (n notify) stop()             { signal.Stop(n) } // idempotent
 
 func notifyCatcher(sigs []os.Signal) signalCatcher {
 	n := make(notify, 16)

@@ -51,7 +51,7 @@ type stateSync struct {
 	unlocked bool
 	done     bool
 	// stop ends a wait for the lock (syncInUntil).
-	stop <-chan os.Signal
+	stop chan os.Signal
 	// shown names Claude Code's state file in the report ("" for other
 	// files); changed is what syncOut found the program changed there.
 	shown   string
@@ -68,8 +68,8 @@ func syncIn(home string, writable []string, prog *profiles.Program, hide ...stri
 
 // syncInUntil is syncIn that gives up a wait for the state lock when a
 // terminating signal arrives on stop (the launch's caught signals;
-// *interruptedError), and catches the others again once it is done.
-func syncInUntil(stop <-chan os.Signal, home string, writable []string, prog *profiles.Program, hide ...string) ([]*stateSync, error) {
+// *interruptedError), and puts the others back once it is done.
+func syncInUntil(stop chan os.Signal, home string, writable []string, prog *profiles.Program, hide ...string) ([]*stateSync, error) {
 	roots, hidden := homeRoots(writable, prog, home), hiddenStores(home, hide...)
 	var out []*stateSync
 	for _, s := range prog.Sync {
