@@ -148,16 +148,44 @@ func onNewPtyAt(t *testing.T, rows, cols uint16, atReady func(master *os.File), 
 // the command starts (still in its cooked mode).
 func onNewPtyTyped(t *testing.T, rows, cols uint16, ahead string, atReady func(master *os.File), mk func(context.Context) *exec.Cmd, after func(master *os.File)) (string, *os.ProcessState) {
 	t.Helper()
+	p := startOnPty(t, rows, cols, ahead, mk)
+	if atReady != nil {
+		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(p.out.String(), "ready") && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		atReady(p.master)
+	}
+	p.c.Wait()
+	if after != nil {
+		after(p.master)
+	}
+	<-p.done
+	return p.out.String(), p.c.ProcessState
+}
+
+// ptyStarted is a command started by startOnPty: what its terminal shows
+// collects in out until done.
+type ptyStarted struct {
+	c      *exec.Cmd
+	master *os.File
+	out    *lockedBuffer
+	done   chan struct{}
+}
+
+// startOnPty starts the command mk makes (30 s at most) as the session
+// leader of a new terminal of rows × cols, with ahead typed first.
+func startOnPty(t *testing.T, rows, cols uint16, ahead string, mk func(context.Context) *exec.Cmd) ptyStarted {
+	t.Helper()
 	master, slave := openPty(t)
+	t.Cleanup(func() { master.Close() })
 	if err := unix.IoctlSetWinsize(int(master.Fd()), unix.TIOCSWINSZ, &unix.Winsize{Row: rows, Col: cols}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := master.WriteString(ahead); err != nil {
 		t.Fatal(err)
 	}
-	defer master.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	c := mk(ctx)
 	c.Stdin, c.Stdout, c.Stderr = slave, slave, slave
 	if c.SysProcAttr == nil {
@@ -168,21 +196,9 @@ func onNewPtyTyped(t *testing.T, rows, cols uint16, ahead string, atReady func(m
 		t.Fatal(err)
 	}
 	slave.Close()
-	var buf lockedBuffer
-	done := make(chan struct{})
-	go func() { io.Copy(&buf, master); close(done) }()
-	if atReady != nil {
-		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(buf.String(), "ready") && time.Now().Before(deadline); {
-			time.Sleep(10 * time.Millisecond)
-		}
-		atReady(master)
-	}
-	c.Wait()
-	if after != nil {
-		after(master)
-	}
-	<-done
-	return buf.String(), c.ProcessState
+	p := ptyStarted{c: c, master: master, out: &lockedBuffer{}, done: make(chan struct{})}
+	go func() { io.Copy(p.out, master); close(p.done) }()
+	return p
 }
 
 // TestCtrlC: Ctrl-C at the terminal ends the program with 130, and a
