@@ -50,6 +50,12 @@ func refuseChangedCmd(s *Spec) error {
 const NoNamespacesHint = "not started in new namespaces: cmd.SysProcAttr, which carries them, was replaced " +
 	"(set its fields instead); nothing was set up"
 
+// NoGoAheadHint says why an init stage that waits for its cgroup got
+// no go-ahead: the launcher gave up before placing it, or an embedder
+// started a command with cgroup limits without sandbox.Start.
+const NoGoAheadHint = "no go-ahead from the parent, which places this process in its cgroup first: " +
+	"start a command with cgroup limits (Memory, Pids, CPUs) with sandbox.Start, not cmd.Start, Run or Output; nothing was run"
+
 // AppendedFilesHint says what to do instead of appending to ExtraFiles.
 const AppendedFilesHint = "cmd.ExtraFiles has files after the spec and the preserved fds, which the program would not get: " +
 	"pass them as Options.ExtraFiles instead"

@@ -90,6 +90,8 @@ static void await_go_ahead(const struct spec *s, int early) {
 	ssize_t n = read(fd, &b, 1);
 	int e = errno;
 	close(fd);
+	if (n == 0)
+		omega_die(125, "%s", OMEGA_NO_GO_AHEAD_HINT);
 	if (n != 1)
 		omega_die(125, "waiting for the parent: %zd bytes, %s", n, n < 0 ? omega_errstr(e) : "<nil>");
 	if ((s->flags & F_CGROUP_NS) && unshare(CLONE_NEWCGROUP) < 0)

@@ -18,6 +18,12 @@
 	"not started in new namespaces: cmd.SysProcAttr, which carries them, was replaced " \
 	"(set its fields instead); nothing was set up"
 
+// OMEGA_NO_GO_AHEAD_HINT is nsexec.NoGoAheadHint (a Go test checks).
+#define OMEGA_NO_GO_AHEAD_HINT                                                                        \
+	"no go-ahead from the parent, which places this process in its cgroup first: "                    \
+	"start a command with cgroup limits (Memory, Pids, CPUs) with sandbox.Start, not cmd.Start, Run " \
+	"or Output; nothing was run"
+
 // OMEGA_CAPSET_REFUSED is nsexec.CapsetRefused (a Go test checks).
 #define OMEGA_CAPSET_REFUSED                                                                         \
 	"a seccomp filter around omega-run refuses capset, which drops the program's capabilities " \

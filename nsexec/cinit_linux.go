@@ -14,6 +14,7 @@ package nsexec
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
 static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static const char *omega_no_namespaces_hint(void) { return OMEGA_NO_NAMESPACES_HINT; }
+static const char *omega_no_go_ahead_hint(void) { return OMEGA_NO_GO_AHEAD_HINT; }
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 static const char *omega_device_dir(void) { return OMEGA_LL_DEVICE_DIR; }
 static const char *omega_capset_refused(void) { return OMEGA_CAPSET_REFUSED; }
@@ -63,6 +64,9 @@ func cAppendedHint() string { return C.GoString(C.omega_appended_hint()) }
 
 // cNoNamespacesHint is the C init stage's NoNamespacesHint.
 func cNoNamespacesHint() string { return C.GoString(C.omega_no_namespaces_hint()) }
+
+// cNoGoAheadHint is the C init stage's NoGoAheadHint.
+func cNoGoAheadHint() string { return C.GoString(C.omega_no_go_ahead_hint()) }
 
 // cErrstr is the C init stage's text for errno e.
 func cErrstr(e int) string { return C.GoString(C.omega_errstr(C.int(e))) }

@@ -35,6 +35,12 @@ func TestCNoNamespacesHint(t *testing.T) {
 	}
 }
 
+func TestCNoGoAheadHint(t *testing.T) {
+	if got := cNoGoAheadHint(); got != NoGoAheadHint {
+		t.Errorf("cinit.h's OMEGA_NO_GO_AHEAD_HINT = %q, nsexec.NoGoAheadHint = %q", got, NoGoAheadHint)
+	}
+}
+
 // TestCDecoderAgrees decodes each spec with the C init stage's decoder
 // and the Go one: both must read the same fields, and refuse the same
 // cut-off forms.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,7 +25,8 @@ type Namespaces struct {
 // Command returns an unstarted command that re-executes this binary into
 // the init stage, which then runs s (passed in a memfd). The last
 // len(extra) of s.KeepFDs are extra, the first ones this process's fds
-// 3 and up.
+// 3 and up. With s.GoAhead the last of cmd.ExtraFiles is a placeholder
+// for the go-ahead pipe's read end, with no writer: the caller replaces it.
 func Command(ctx context.Context, s *Spec, ns Namespaces, extra ...*os.File) (*exec.Cmd, error) {
 	if len(extra) > s.KeepFDs {
 		return nil, fmt.Errorf("spec: %d kept fds, fewer than the %d extra files", s.KeepFDs, len(extra))
@@ -35,7 +37,20 @@ func Command(ctx context.Context, s *Spec, ns Namespaces, extra ...*os.File) (*e
 	if err != nil {
 		return nil, err
 	}
-	cmd := initCommand(ctx, f, s.KeepFDs-len(extra), ns)
+	kept := s.KeepFDs - len(extra)
+	if s.GoAhead {
+		// Its place after the extra files holds a pipe without a writer
+		// until sandbox.Start puts the real one there: an init stage
+		// started another way reads no go-ahead and stops.
+		r, w, err := os.Pipe()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		w.Close()
+		extra = append(slices.Clip(extra), r)
+	}
+	cmd := initCommand(ctx, f, kept, ns)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, extra...)
 	setExtra(f, extra)
 	return cmd, nil

@@ -173,6 +173,9 @@ func waitGoAhead(s *Spec) error {
 	var b [1]byte
 	n, err := unix.Read(fd, b[:])
 	unix.Close(fd)
+	if n == 0 {
+		return errors.New(NoGoAheadHint)
+	}
 	if n != 1 {
 		return fmt.Errorf("waiting for the parent: %d bytes, %v", n, err)
 	}
