@@ -29,20 +29,25 @@ func newCgroup(p *plan, ns nsexec.Namespaces) (*cgroupRun, error) {
 	}
 	g, err := cgroups.New("", p.cgroup)
 	if err != nil {
-		if outer := outerSandbox(); outer != "" {
-			// Its writable set leaves out the cgroup file system: no
-			// root or delegation here helps.
-			return nil, fmt.Errorf("--memory, --pids and --cpus: this omega-run runs inside another omega-run "+
-				"(OMEGA_SANDBOX=%s), which keeps the cgroup file system unwritable: give them to the outer omega-run (%w)", outer, err)
-		}
-		if errors.Is(err, unix.EROFS) {
-			return nil, fmt.Errorf("%w: the cgroup file system is read-only here (a unit's ProtectControlGroups=, "+
-				"a container's): drop that directive, or limit the unit or container itself (systemd's MemoryMax=, "+
-				"TasksMax=, CPUQuota=; docker run --memory, --pids-limit, --cpus) in place of --memory, --pids and --cpus", err)
-		}
-		return nil, fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
+		return nil, cgroupErr(err)
 	}
 	return &cgroupRun{g: g, ns: ns.Enabled}, nil
+}
+
+// cgroupErr says what the error of cgroups.New or Probe means here.
+func cgroupErr(err error) error {
+	if outer := outerSandbox(); outer != "" {
+		// Its writable set leaves out the cgroup file system: no
+		// root or delegation here helps.
+		return fmt.Errorf("--memory, --pids and --cpus: this omega-run runs inside another omega-run "+
+			"(OMEGA_SANDBOX=%s), which keeps the cgroup file system unwritable: give them to the outer omega-run (%w)", outer, err)
+	}
+	if errors.Is(err, unix.EROFS) {
+		return fmt.Errorf("%w: the cgroup file system is read-only here (a unit's ProtectControlGroups=, "+
+			"a container's): drop that directive, or limit the unit or container itself (systemd's MemoryMax=, "+
+			"TasksMax=, CPUQuota=; docker run --memory, --pids-limit, --cpus) in place of --memory, --pids and --cpus", err)
+	}
+	return fmt.Errorf("%w (--memory, --pids and --cpus need root or a delegated cgroup)", err)
 }
 
 // mark tells the spec to wait for the go-ahead (v1) before anything else.

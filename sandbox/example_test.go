@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -138,4 +139,36 @@ func ExampleOptions_CommandContext_extraFiles() {
 	}
 	fmt.Print(string(got))
 	// Output: result
+}
+
+// ExampleOptions_CommandContext_limits runs builds at once, each in a
+// cgroup of its own with at most 512 MiB and 256 processes (Linux; root
+// or a delegated cgroup). Wait returns once the group is gone, with an
+// error wrapping ErrOOMKilled where a build went past its memory.
+func ExampleOptions_CommandContext_limits() {
+	var wg sync.WaitGroup
+	for _, dir := range []string{"/src/a", "/src/b"} {
+		wg.Go(func() {
+			opts := sandbox.Options{
+				Mode: sandbox.ModeRX, AllowWrite: []string{dir}, Workdir: dir,
+				Process: sandbox.Process{Memory: "512M", Pids: "256"},
+			}
+			cmd, err := opts.CommandContext(context.Background(), "make")
+			if err != nil {
+				log.Print(err) // no cgroup here, or bad limits: 125
+				return
+			}
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			if err := sandbox.Start(cmd); err != nil {
+				log.Print(err)
+				return
+			}
+			if err := sandbox.Wait(cmd); errors.Is(err, sandbox.ErrOOMKilled) {
+				log.Printf("%s: out of memory", dir)
+			} else if err != nil {
+				log.Printf("%s: %v", dir, err)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"syscall"
 
 	"github.com/omega-run/omega-run/cgroups"
@@ -69,6 +70,8 @@ type Options struct {
 	PTY bool
 	// exitAfterRun: see RunAndExit.
 	exitAfterRun bool
+	// command: CommandContext's, whose caller outlives the program.
+	command bool
 }
 
 // plan is a validated request: the policy plus the resolved program.
@@ -133,18 +136,22 @@ type plan struct {
 
 // CommandContext returns an unstarted command running program under o.
 // Start it with Start (Linux, sandbox mode: signals sent at once are not
-// lost). Cgroup limits (Process.Memory, Pids, CPUs) need Run, which
-// outlives the program to remove the cgroup: they are refused here.
+// lost). With cgroup limits (Process.Memory, Pids, CPUs; Linux) Start
+// puts the command's whole tree in a cgroup of its own, which goes when
+// the command's process exits, and the command runs only when started
+// with Start; Wait also waits for the group's removal and reports an
+// OOM kill.
 func (o Options) CommandContext(ctx context.Context, program string, args ...string) (*exec.Cmd, error) {
-	if o.Process.Memory != "" || o.Process.Pids != "" || o.Process.CPUs != "" {
-		return nil, launcherErr(errors.New("cgroup limits (Memory, Pids, CPUs) need Options.Run, which outlives the program to remove the cgroup; CommandContext cannot apply them"))
-	}
 	if o.PTY {
 		return nil, launcherErr(errors.New("PTY needs Options.Run, which relays the pseudo-terminal; with CommandContext the caller sets the command's stdio"))
 	}
+	o.command = true
 	p, err := o.prepare(program, args)
 	if err != nil {
 		return nil, err
+	}
+	if runtime.GOOS != "linux" && !p.cgroup.IsZero() {
+		return nil, launcherErr(cgroups.Probe(p.cgroup))
 	}
 	p.stdioLater = true
 	cmd, err := command(ctx, p)

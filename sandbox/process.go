@@ -27,7 +27,8 @@ type Process struct {
 	// Rlimits are NAME=SOFT[:HARD] specs as prlimit(1) names them.
 	Rlimits []string
 	// Memory (bytes, K/M/G suffixes), Pids and CPUs (a fraction of one
-	// CPU) put the program in a cgroup of its own with those limits.
+	// CPU) put the program in a cgroup of its own with those limits
+	// (Run: sandbox and rx modes; CommandContext: every mode, see there).
 	Memory, Pids, CPUs string
 	// ListenPID sets LISTEN_PID, where the program's environment has it,
 	// to the program's own pid: systemd's socket activation names the

@@ -11,7 +11,7 @@
 //		...
 //		cmd.Stdout = os.Stdout
 //		if err := sandbox.Start(cmd); err != nil { … }
-//		err = cmd.Wait()
+//		err = sandbox.Wait(cmd)
 //	}
 //
 // The returned *exec.Cmd is not started; set Stdin, Stdout, Stderr and Env
@@ -41,6 +41,15 @@
 //   - Cancelling the context kills the whole tree in sandbox mode only; in
 //     rx and rwx the program's children live on, and any that hold its
 //     stdout or stderr keep Wait waiting for them: set cmd.WaitDelay.
+//   - Cgroup limits (Process.Memory, Pids, CPUs; Linux, any mode) put the
+//     command's whole tree, from its first instruction, in a cgroup of its
+//     own that Start creates; only Start gives the command the go-ahead
+//     (with cmd.Start it exits with 125 before running anything). The
+//     group goes as soon as the command's process exits, killing what is
+//     left in it (in rx and rwx the program's children too). Wait for it
+//     with Wait, which returns once the group is gone and wraps
+//     ErrOOMKilled after an OOM kill; after cmd.Wait the group goes a
+//     moment later.
 //   - In rwx mode without Process settings the command is a plain
 //     exec.Cmd whose Env already holds OMEGA_SANDBOX=rwx: append to
 //     cmd.Env rather than replace it (the init stage of the other modes
@@ -93,6 +102,10 @@ const (
 // ErrUnsupported is returned with FailClosed on an OS where omega-run
 // cannot enforce anything.
 var ErrUnsupported = errors.New("no sandbox is available on this operating system")
+
+// ErrOOMKilled is wrapped by Wait's error when the kernel's OOM killer
+// killed a process of the command's cgroup: it reached Process.Memory.
+var ErrOOMKilled = errors.New("the OOM killer killed a process in the command's cgroup: it reached its memory limit")
 
 // Exit codes, as README.md's "Exit status" fixes them.
 const (

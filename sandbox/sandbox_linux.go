@@ -26,19 +26,29 @@ func command(ctx context.Context, p *plan) (*exec.Cmd, error) {
 	if !nsexec.CInit && !initCalled.Load() {
 		return nil, errNoInit
 	}
+	// rwx: ids, limits and the environment edits are the init stage's
+	// to apply, as for the CLI's rwx (plainSpec); it confines nothing.
+	var spec *nsexec.Spec
+	var ns nsexec.Namespaces
 	if p.policy.Mode == ModeRWX {
-		// ids, limits and the environment edits are the init stage's
-		// to apply, as for the CLI's rwx (plainSpec); it confines nothing.
-		return initCommand(ctx, plainSpec(p), nsexec.Namespaces{}, p.workdir, p.extraFiles)
+		spec = plainSpec(p)
+	} else {
+		var err error
+		if spec, ns, err = specAndNamespaces(p); err != nil {
+			return nil, err
+		}
 	}
-	spec, ns, err := specAndNamespaces(p)
-	if err != nil {
+	if err := limitCommand(p, spec, ns); err != nil {
 		return nil, err
 	}
 	for _, n := range p.nsNotes {
 		logrus.Warn(n)
 	}
-	return initCommand(ctx, spec, ns, p.workdir, p.extraFiles)
+	cmd, err := initCommand(ctx, spec, ns, p.workdir, p.extraFiles)
+	if err == nil && !p.cgroup.IsZero() {
+		registerLimits(cmd, p.cgroup)
+	}
+	return cmd, err
 }
 
 func initCommand(ctx context.Context, spec *nsexec.Spec, ns nsexec.Namespaces, workdir string, extra []*os.File) (*exec.Cmd, error) {
@@ -51,10 +61,10 @@ func initCommand(ctx context.Context, spec *nsexec.Spec, ns nsexec.Namespaces, w
 }
 
 // needsInitStage: rwx has Process settings or preserved fds that a plain
-// exec.Cmd would drop.
+// exec.Cmd would drop, or cgroup limits, which wait for the go-ahead.
 func (p *plan) needsInitStage() bool {
 	q := p.process
-	return p.ids != nil || len(p.limits) > 0 || p.preserveFDs > 0 || q.ClearEnv || len(q.SetEnv) > 0 ||
+	return p.ids != nil || len(p.limits) > 0 || p.preserveFDs > 0 || !p.cgroup.IsZero() || q.ClearEnv || len(q.SetEnv) > 0 ||
 		len(q.UnsetEnv) > 0 || q.ListenPID || q.WatchdogPID
 }
 
@@ -352,6 +362,9 @@ func Start(cmd *exec.Cmd) error {
 	if !nsexec.OwnFiles(cmd) {
 		// The init stage closes them before the program runs.
 		return &Error{Code: ExitLauncher, Err: errors.New(nsexec.AppendedFilesHint)}
+	}
+	if l, ok := takeLimits(cmd); ok {
+		return startLimited(cmd, l)
 	}
 	return nsexec.StartFailure(cmd, nsexec.StartBlocked(cmd.Start))
 }

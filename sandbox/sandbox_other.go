@@ -57,3 +57,6 @@ func Start(cmd *exec.Cmd) error {
 	}
 	return cmd.Start()
 }
+
+// Wait is cmd.Wait: cgroup limits are Linux's.
+func Wait(cmd *exec.Cmd) error { return cmd.Wait() }

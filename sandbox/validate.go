@@ -39,7 +39,7 @@ func (o Options) validate(pol profiles.Policy) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--rlimit: %w", err)
 	}
-	cg, err := o.Process.cgroupLimits(pol.Mode)
+	cg, err := o.Process.cgroupLimits(pol.Mode, o.command)
 	if err != nil {
 		return nil, err
 	}
@@ -86,8 +86,9 @@ func (o Options) checkFlags(pol profiles.Policy) error {
 	return nil
 }
 
-// cgroupLimits parses the cgroup limits, which rwx (mode) cannot have.
-func (p Process) cgroupLimits(mode Mode) (cgroups.Limits, error) {
+// cgroupLimits parses the cgroup limits, which rwx (mode) cannot have
+// but in a command (CommandContext's caller outlives the program).
+func (p Process) cgroupLimits(mode Mode, command bool) (cgroups.Limits, error) {
 	cg, err := cgroups.ParseLimits(p.Memory, p.Pids, p.CPUs)
 	if le := (*cgroups.LimitError)(nil); errors.As(err, &le) {
 		// Named by its flag, as the other settings are.
@@ -95,7 +96,7 @@ func (p Process) cgroupLimits(mode Mode) (cgroups.Limits, error) {
 	} else if err != nil {
 		return cg, err
 	}
-	if !cg.IsZero() && mode == ModeRWX {
+	if !cg.IsZero() && mode == ModeRWX && !command {
 		flag, value := "memory", p.Memory
 		if value == "" {
 			flag, value = "pids", p.Pids

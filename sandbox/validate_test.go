@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omega-run/omega-run/cgroups"
 )
 
 // TestRefusedBeforeCreating: what a launch refuses, explain refuses with
@@ -112,14 +114,30 @@ func TestUnknownUser(t *testing.T) {
 	}
 }
 
-// TestCommandRefusesCgroupLimits: the library's command cannot remove a
-// cgroup after the program, so it refuses limits rather than drop them.
-func TestCommandRefusesCgroupLimits(t *testing.T) {
-	for _, p := range []Process{{Memory: "64M"}, {Pids: "8"}, {CPUs: "0.5"}} {
-		o := Options{Mode: ModeRX, Home: t.TempDir(), Process: p}
+// TestCommandCgroupRefusals: a command's cgroup limits are refused before
+// anything starts when they are bad, or when this host offers no group
+// for them (unprivileged without a delegated cgroup, not Linux).
+func TestCommandCgroupRefusals(t *testing.T) {
+	for _, c := range []struct {
+		p    Process
+		want string
+	}{
+		{Process{Memory: "1K"}, `--memory "1K": below the minimum 6M`},
+		{Process{Pids: "0"}, `--pids "0": want a whole number`},
+	} {
+		o := Options{Mode: ModeRX, Home: t.TempDir(), Process: c.p}
 		var e *Error
-		if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &e) || e.Code != ExitLauncher || !strings.Contains(err.Error(), "need Options.Run") {
-			t.Errorf("%+v: %v, want a refusal", p, err)
+		if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &e) || e.Code != ExitLauncher || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.p, err, c.want)
 		}
+	}
+	l := cgroups.Limits{Pids: 64}
+	if cgroups.Probe(l) == nil {
+		t.Skip("this process can create cgroups")
+	}
+	o := Options{Mode: ModeRX, Home: t.TempDir(), Process: Process{Pids: "64"}}
+	var e *Error
+	if _, err := o.CommandContext(context.Background(), "true"); !errors.As(err, &e) || e.Code != ExitLauncher || !errors.Is(err, cgroups.ErrUnavailable) {
+		t.Errorf("%v, want a refusal wrapping cgroups.ErrUnavailable", err)
 	}
 }

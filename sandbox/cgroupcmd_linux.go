@@ -1,0 +1,227 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+	"weak"
+
+	"github.com/sirupsen/logrus"
+	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/cgroups"
+	"github.com/omega-run/omega-run/nsexec"
+)
+
+// A command from CommandContext with cgroup limits waits, before
+// anything else, for a go-ahead that only Start gives, once the process
+// is in its group: the group holds the whole tree from its first
+// instruction, and a command started with cmd.Start runs nothing
+// (nsexec.NoGoAheadHint). Start creates the group (a command never
+// started has none) and a goroutine removes it as soon as the command's
+// process exits, killing what is left in it, whether the caller waits
+// with Wait or cmd.Wait: it waits for the exit without reaping.
+var limited struct {
+	sync.Mutex
+	// pending: the limits of an unstarted command, by its go-ahead
+	// placeholder (nsexec.Command), forgotten with it.
+	pending map[weak.Pointer[os.File]]cgroups.Limits
+	// started: a started command's group, until the command is gone.
+	started map[weak.Pointer[exec.Cmd]]*groupWatch
+}
+
+// groupWatch is a started command's group, removed after its exit.
+type groupWatch struct {
+	done chan struct{}
+	err  error // an OOM kill or a failed removal; read after done
+}
+
+// limitCommand asks spec (not yet encoded) to wait for the go-ahead, and
+// refuses limits this host cannot give.
+func limitCommand(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) error {
+	if p.cgroup.IsZero() {
+		return nil
+	}
+	if err := cgroups.Probe(p.cgroup); err != nil {
+		return cgroupErr(err)
+	}
+	if ns.Enabled {
+		if err := initPids(p.cgroup.Pids); err != nil {
+			return err
+		}
+	}
+	// On cgroup v2 the clone places it too (CLONE_INTO_CGROUP); the
+	// cgroup namespace comes after the go-ahead on both versions.
+	spec.GoAhead, spec.CgroupNS = true, ns.Enabled
+	return nil
+}
+
+// registerLimits remembers l for Start, by cmd's go-ahead placeholder.
+func registerLimits(cmd *exec.Cmd, l cgroups.Limits) {
+	f := cmd.ExtraFiles[len(cmd.ExtraFiles)-1]
+	key := weak.Make(f)
+	limited.Lock()
+	defer limited.Unlock()
+	if limited.pending == nil {
+		limited.pending = map[weak.Pointer[os.File]]cgroups.Limits{}
+	}
+	limited.pending[key] = l
+	runtime.AddCleanup(f, forgetPending, key)
+}
+
+func forgetPending(key weak.Pointer[os.File]) {
+	limited.Lock()
+	defer limited.Unlock()
+	delete(limited.pending, key)
+}
+
+// takeLimits returns (and forgets) the limits of cmd, a command from
+// CommandContext, if it has any.
+func takeLimits(cmd *exec.Cmd) (cgroups.Limits, bool) {
+	key := weak.Make(cmd.ExtraFiles[len(cmd.ExtraFiles)-1])
+	limited.Lock()
+	defer limited.Unlock()
+	l, ok := limited.pending[key]
+	delete(limited.pending, key)
+	return l, ok
+}
+
+// startLimited starts cmd in a new group with limits l and gives it the
+// go-ahead; on any failure nothing is left running.
+func startLimited(cmd *exec.Cmd, l cgroups.Limits) error {
+	last := len(cmd.ExtraFiles) - 1
+	cmd.ExtraFiles[last].Close() // the placeholder
+	g, err := cgroups.New("", l)
+	if err != nil {
+		return launcherErr(cgroupErr(err))
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		_ = g.Delete()
+		return launcherErr(err)
+	}
+	cmd.ExtraFiles[last] = r
+	if fd, ok := g.FD(); ok {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
+	}
+	err = nsexec.StartFailure(cmd, nsexec.StartBlocked(cmd.Start))
+	r.Close()
+	if err == nil {
+		if err = goAhead(g, cmd.Process.Pid, w); err != nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	}
+	w.Close()
+	if err != nil {
+		_ = g.Delete()
+		return launcherErr(err)
+	}
+	watchGroup(cmd, g)
+	return nil
+}
+
+// goAhead places pid (cgroup v1; v2's clone did) and lets it go on.
+func goAhead(g *cgroups.Group, pid int, w *os.File) error {
+	if _, ok := g.FD(); !ok {
+		if err := g.Add(pid); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write([]byte{1})
+	return err
+}
+
+// watchGroup removes g once cmd's process has exited.
+func watchGroup(cmd *exec.Cmd, g *cgroups.Group) {
+	gw := &groupWatch{done: make(chan struct{})}
+	key := weak.Make(cmd)
+	limited.Lock()
+	if limited.started == nil {
+		limited.started = map[weak.Pointer[exec.Cmd]]*groupWatch{}
+	}
+	limited.started[key] = gw
+	limited.Unlock()
+	runtime.AddCleanup(cmd, forgetStarted, key)
+	// Pinned now: once Start returns, cmd.Wait may reap it, and its pid
+	// may be another process's.
+	pid, pidfd := cmd.Process.Pid, -1
+	if fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK); err == nil {
+		pidfd = fd
+	}
+	go func() {
+		awaitExit(pid, pidfd)
+		gw.err = endGroup(g)
+		close(gw.done)
+	}()
+}
+
+func forgetStarted(key weak.Pointer[exec.Cmd]) {
+	limited.Lock()
+	defer limited.Unlock()
+	delete(limited.started, key)
+}
+
+// awaitExit returns once child pid has exited, leaving it for cmd.Wait
+// to reap: parked in the netpoller on pidfd (see parkUntilExit), or,
+// on kernels without pidfds (before 5.3), in waitid.
+func awaitExit(pid, pidfd int) {
+	if pidfd >= 0 {
+		f := os.NewFile(uintptr(pidfd), "pidfd")
+		defer f.Close()
+		if rc, err := f.SyscallConn(); err == nil {
+			_ = rc.Read(func(fd uintptr) bool {
+				var info unix.Siginfo
+				err := unix.Waitid(unix.P_PIDFD, int(fd), &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
+				return err != nil || info.Signo != 0 // exited, reaped (ECHILD), or no answer
+			})
+			return
+		}
+	}
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
+		if err != unix.EINTR {
+			return // exited, or reaped already (ECHILD)
+		}
+	}
+}
+
+// endGroup kills what is left in g, removes it, and says an OOM kill.
+func endGroup(g *cgroups.Group) error {
+	if err := g.Delete(); err != nil {
+		logrus.Warn(err.Error())
+		return err
+	}
+	if oom, _ := g.OOMKilled(); oom {
+		logrus.WithField("cgroup", g.Name()).Warnf("the OOM killer killed a process in the command's cgroup: it reached its memory limit (%s)", g.Limits())
+		return fmt.Errorf("%w (%s)", ErrOOMKilled, g.Limits())
+	}
+	return nil
+}
+
+// Wait waits for cmd, started by Start, as cmd.Wait does, and for a
+// command with cgroup limits also until its group is removed: what the
+// command's process left in it killed, gone from the hierarchy. An OOM
+// kill in the group (the memory limit reached, whichever process the
+// kernel chose) is an error wrapping ErrOOMKilled, joined to cmd.Wait's.
+// cmd.Wait alone also has the group removed, a moment after it returns.
+func Wait(cmd *exec.Cmd) error {
+	err := cmd.Wait()
+	limited.Lock()
+	gw := limited.started[weak.Make(cmd)]
+	limited.Unlock()
+	if gw == nil {
+		return err
+	}
+	<-gw.done
+	forgetStarted(weak.Make(cmd))
+	return errors.Join(err, gw.err)
+}
