@@ -30,9 +30,11 @@ int __real_pthread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *)
 // an abort after a thread that did start names no thread error.
 static volatile int omega_thread_err;
 
+int omega_thread_create(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *); // sysmon_linux.go
+
 int __wrap_pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*fn)(void *), void *arg)
 {
-	int err = __real_pthread_create(t, a, fn, arg);
+	int err = omega_thread_create(t, a, fn, arg);
 	omega_thread_err = err;
 	return err;
 }

@@ -7,9 +7,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -99,6 +101,8 @@ func restricted(action string, args []string) (bool, error) {
 // processes.
 func process(action string, args []string) (bool, error) {
 	switch action {
+	case "timerslack": // print this thread's timer slack and its default (what 0 sets), then wait for stdin's end
+		return true, timerSlack()
 	case "sigint-count": // print "ready", then one line per SIGINT for a second
 		ch := make(chan os.Signal, 16)
 		signal.Notify(ch, syscall.SIGINT)
@@ -134,4 +138,21 @@ func process(action string, args []string) (bool, error) {
 		return true, sigqueue(pid, syscall.Signal(sig))
 	}
 	return false, nil
+}
+
+// timerSlack prints "slack N default M" for this thread, inherited from
+// whoever started the program, then waits until stdin is closed.
+func timerSlack() error {
+	runtime.LockOSThread()
+	get := func() uintptr {
+		r, _, _ := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_GET_TIMERSLACK, 0, 0)
+		return r
+	}
+	slack := get()
+	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, syscall.PR_SET_TIMERSLACK, 0, 0); e != 0 {
+		return e
+	}
+	fmt.Printf("slack %d default %d\n", slack, get())
+	_, err := io.Copy(io.Discard, os.Stdin)
+	return err
 }
