@@ -39,6 +39,11 @@
 // without following symlinks (a Go test checks).
 #define OMEGA_LL_DEVICE_DIR "/dev/shm"
 
+// omega_capset_kills is set by the CLI's filter-kills check
+// (cinit_filterkills.c) when a seccomp filter around omega-run kills on
+// capset, which rx and sandbox mode make and rwx does not.
+extern int omega_capset_kills;
+
 // omega_spec_describe decodes a wire-format spec the way the init stage
 // does and returns a malloc'd text dump of it (NULL when it is
 // malformed), for the test that compares the C and Go decoders.

@@ -8,7 +8,9 @@
 // launcher starts its child with clone3 and pidfd_open. Before
 // the Go runtime starts, and only under a filter, a child tries each
 // with harmless arguments; one that kills it ends omega-run with 125 and
-// a line naming the calls to allow.
+// a line naming the calls to allow. capset, which only the confined
+// modes make (rwx does not), is tried too and only recorded
+// (omega_capset_kills): the launcher refuses rx and sandbox mode there.
 
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -36,9 +38,13 @@ extern const int omega_cli __attribute__((weak));
 
 // pidfd_open and clone3: the launcher makes both (its child's pidfd, Go's
 // os/exec), and an allow-list from a systemd older than them kills on them.
+// capset, last: systemd's SystemCallFilter=~@privileged kills on it.
 static const char *const probed[] = {"seccomp",     "landlock_create_ruleset", "landlock_add_rule", "landlock_restrict_self",
-                                     "pidfd_open", "clone3"};
+                                     "pidfd_open", "clone3",                  "capset"};
 #define NPROBED (int)(sizeof probed / sizeof probed[0])
+#define PROBED_CAPSET (NPROBED - 1)
+
+int omega_capset_kills;
 
 // try makes call i, failing harmlessly (bad fds, a query).
 static void try(int i) {
@@ -61,6 +67,9 @@ static void try(int i) {
 		break;
 	case 5:
 		syscall(SYS_clone3, NULL, 0); // no arguments: EINVAL
+		break;
+	case PROBED_CAPSET:
+		syscall(SYS_capset, NULL, NULL); // no header: EFAULT
 		break;
 	}
 }
@@ -117,6 +126,11 @@ static void filter_kills(int argc, char **argv, char **envp) {
 		return;
 	char names[256] = "";
 	for (int from = 0, k; from < NPROBED && (k = first_killed(from)) >= 0; from = k + 1) {
+		if (k == PROBED_CAPSET) {
+			omega_capset_kills = 1;
+			if (names[0] == 0)
+				return; // rwx needs no capset: the launcher decides
+		}
 		size_t at = strlen(names);
 		snprintf(names + at, sizeof names - at, "%s%s", at ? " " : "", probed[k]);
 	}

@@ -21,6 +21,14 @@ func startErr(err error) error {
 	return fmt.Errorf("init: capabilities: capset: %s (%s)", unix.EPERM.Error(), nsexec.CapsetRefused)
 }
 
+// errCapsetKills: a filter around the CLI kills on capset, which rx and
+// sandbox mode make to drop the program's capabilities: without this the
+// launch died of SIGSYS, in rx with nothing said, in sandbox mode named
+// as the mounts' (supervise).
+var errCapsetKills = errors.New("stopped: a seccomp filter around omega-run kills it on capset, which drops the program's " +
+	"capabilities (systemd's SystemCallFilter=~@privileged, which kills unless SystemCallErrorNumber= is set): " +
+	"allow it there (SystemCallFilter=capset), or use --mode rwx")
+
 // capsetRefused tells whether capset fails with EPERM here, where it
 // sets this thread's capabilities to what they are: only a filter
 // refuses that.

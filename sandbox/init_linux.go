@@ -46,6 +46,9 @@ func probe() error {
 	if !nsexec.CInit && !initCalled.Load() {
 		return errNoInit
 	}
+	if nsexec.CapsetKills() { // the probe's init stage would die of it
+		return errCapsetKills
+	}
 	return startErr(nsexec.Probe())
 }
 

@@ -229,6 +229,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	if p.policy.Mode == ModeRWX {
 		return 0, runRWX(p)
 	}
+	if nsexec.CapsetKills() {
+		return 0, launcherErr(errCapsetKills)
+	}
 	if p.pty {
 		if p.term, err = openPTY(); err != nil {
 			return 0, launcherErr(err)

@@ -303,6 +303,9 @@ func (l *launch) status(pid1, hostname bool) (int, error) {
 		if hostname { // @privileged's, which @system-service leaves out too
 			calls += ", sethostname for --hostname (systemd: SystemCallFilter=sethostname)"
 		}
+		// capset (@privileged's) only in a build without cgo, whose check
+		// before the Go runtime (cinit_filterkills.c) is missing.
+		calls += ", capset for the program's capabilities (systemd: SystemCallFilter=capset)"
 		return 0, launcherErr(errors.New("stopped: a seccomp filter around omega-run killed its init stage (SIGSYS) on a system call it needs, such as " + calls + " or keyctl for the program's own session keyring; allow the call in that filter, or let it answer an errno (systemd: SystemCallErrorNumber=EPERM), which falls back"))
 	}
 	return nsexec.ExitStatus(ws), nil
