@@ -104,14 +104,14 @@ var Programs = []Program{
 		Quiet:  []string{"", "--version", "-v", "version", "help", "--help", "-h"},
 		ByHand: true},
 	// node-gyp, which npm runs to build a native addon, fetches Node's
-	// headers into its devdir unless given them (nodedir); only commands
-	// that install or build run it (NpmNoBuild).
+	// headers into its devdir (NodeGypDevDir) unless given them (nodedir);
+	// only commands that install or build run it (NpmNoBuild).
 	{Name: "npm", Also: []string{"npx"}, State: []string{".npm", ".cache/node-gyp"},
 		EnvDirs: []EnvDir{{"npm_config_cache", []string{".npm"}}, {"NPM_CONFIG_CACHE", []string{".npm"}}, {"NPM_CONFIG_PREFIX", nil}, {"npm_config_prefix", nil},
-			{"npm_config_devdir", []string{".cache/node-gyp"}}, {"NPM_CONFIG_DEVDIR", []string{".cache/node-gyp"}}},
+			{NodeGypDevDir, []string{".cache/node-gyp"}}},
 		Off: []EnvDir{{"npm_config_nodedir", []string{".cache/node-gyp"}}, {"NPM_CONFIG_NODEDIR", []string{".cache/node-gyp"}}, {NpmNoBuild, []string{".cache/node-gyp"}}},
 		Hints: []Hint{{For: []string{".npm", "npm_config_cache", "NPM_CONFIG_CACHE", "NPM_CONFIG_PREFIX", "npm_config_prefix"}, Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"},
-			{For: []string{".cache/node-gyp", "npm_config_devdir", "NPM_CONFIG_DEVDIR"},
+			{For: []string{".cache/node-gyp", NodeGypDevDir},
 				Text: "add --setenv npm_config_devdir={ws}/.cache/node-gyp (node-gyp fetches Node's headers there to build a native addon; setting npm_config_nodedir to a Node source or install tree with them does without)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
@@ -162,6 +162,11 @@ var mavenRepoHint = Hint{For: []string{".m2/repository", MavenRepoLocal},
 // run builds no native addon, so node-gyp writes nothing: a name no
 // variable has, set by the sandbox package from npm's arguments.
 const NpmNoBuild = "npm:no-build"
+
+// NodeGypDevDir names node-gyp's devdir among npm's variables, as the
+// sandbox package reads it where node-gyp does (npm_config_devdir, else
+// XDG_CACHE_HOME/node-gyp): a name no variable has.
+const NodeGypDevDir = "node-gyp:devdir"
 
 // MavenRepoLocal names Maven's local repository among a program's
 // variables: Maven's own property name, which no variable has.

@@ -54,8 +54,8 @@ func TestStatePaths(t *testing.T) {
 		{"gemini", map[string]string{"GEMINI_CLI_HOME": "/w/g"}, []string{"/w/g/.gemini"}},
 		{"npm", map[string]string{"NPM_CONFIG_PREFIX": "/w/npm"}, []string{"/h/.npm", "/h/.cache/node-gyp", "/w/npm"}},
 		// node-gyp's headers: moved, given (nodedir), no build.
-		{"npm", map[string]string{"npm_config_devdir": "/w/gyp"}, []string{"/h/.npm", "/w/gyp"}},
-		{"npm", map[string]string{"npm_config_nodedir": "/usr", "npm_config_devdir": "/w/gyp"}, []string{"/h/.npm"}},
+		{"npm", map[string]string{NodeGypDevDir: "/w/gyp"}, []string{"/h/.npm", "/w/gyp"}},
+		{"npm", map[string]string{"npm_config_nodedir": "/usr", NodeGypDevDir: "/w/gyp"}, []string{"/h/.npm"}},
 		{"npm", map[string]string{NpmNoBuild: "1"}, []string{"/h/.npm"}},
 		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
 		// No cache at all: neither ~/.cache/pip nor where PIP_CACHE_DIR points.

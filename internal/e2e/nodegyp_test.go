@@ -20,42 +20,89 @@ import (
 // fails, offline); given Node's headers (npm_config_nodedir) it writes
 // nothing there, builds, and nothing is said; npm test is not told.
 func TestNodeGypStateSaid(t *testing.T) {
+	needAddonTools(t)
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w, proj, base := addonWorld(t, u, mode)
+				ws := filepath.Join(w.dataDir, "workspace")
+				r := w.run(append(base, npmInstall...)...)
+				line := stateLine(r.stderr)
+				gyp := filepath.Join(w.home, ".cache", "node-gyp")
+				if r.code == 0 || !strings.Contains(line, "npm keeps state in "+gyp) || !strings.Contains(line, "--setenv npm_config_devdir=") {
+					t.Fatalf("%+v; want node-gyp refused and the launch to name %s and npm_config_devdir", r, gyp)
+				}
+				r = w.run(append(append(base, pastedFlags(line)...), npmInstall...)...)
+				if _, err := os.Stat(filepath.Join(ws, ".cache", "node-gyp")); stateLine(r.stderr) != "" || err != nil {
+					t.Errorf("with the hint's flags %q: %+v, %v; want node-gyp to write in the workspace, unwarned", pastedFlags(line), r, err)
+				}
+				r = w.run(append(append(base, "--setenv", "npm_config_nodedir=/usr"), npmInstall...)...)
+				if _, err := os.Stat(filepath.Join(proj, "build", "Release", "addon.node")); r.code != 0 || stateLine(r.stderr) != "" || err != nil {
+					t.Errorf("given Node's headers: %+v, %v; want the addon built, unwarned", r, err)
+				}
+				if r = w.run(append(base, "--", "npm", "test")...); r.code != 0 || stateLine(r.stderr) != "" || !strings.Contains(r.stdout, "tested") {
+					t.Errorf("npm test: %+v; want it run, unwarned", r)
+				}
+			})
+		}
+	}
+}
+
+// npmInstall is the offline npm install of addonWorld's addon.
+var npmInstall = []string{"--", "npm", "install", "--offline", "--no-audit", "--no-fund"}
+
+// needAddonTools skips a test that builds a native addon where npm or
+// Node's headers are missing.
+func needAddonTools(t *testing.T) {
+	t.Helper()
 	if _, err := exec.LookPath("npm"); err != nil {
 		t.Skip("npm is not installed")
 	}
 	if _, err := os.Stat("/usr/include/node/node_api.h"); err != nil {
 		t.Skip("Node's headers are not installed in /usr/include/node")
 	}
+}
+
+// addonWorld is a world with a one-file native addon (its package.json's
+// test script echoes "tested") in the writable directory proj, and the
+// flags that launch npm there in mode with npm's cache in the workspace.
+func addonWorld(t *testing.T, u user, mode string) (*world, string, []string) {
+	t.Helper()
+	w := newWorld(t, u)
+	w.timeout = 3 * time.Minute
+	proj := filepath.Join(w.extra, "addon")
+	mustMkdir(t, proj)
+	writeFile(t, filepath.Join(proj, "package.json"), `{"name":"omega-addon","version":"1.0.0","gypfile":true,"scripts":{"test":"echo tested"}}`+"\n")
+	writeFile(t, filepath.Join(proj, "binding.gyp"), `{"targets":[{"target_name":"addon","sources":["addon.c"]}]}`+"\n")
+	writeFile(t, filepath.Join(proj, "addon.c"), "#include <node_api.h>\nstatic napi_value init(napi_env env, napi_value exports) { return exports; }\nNAPI_MODULE(NODE_GYP_MODULE_NAME, init)\n")
+	chownTree(t, w.extra, u)
+	ws := filepath.Join(w.dataDir, "workspace")
+	return w, proj, []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--setenv", "npm_config_cache=" + ws + "/.npm"}
+}
+
+// TestNodeGypXDGCache: node-gyp keeps Node's headers in
+// XDG_CACHE_HOME/node-gyp when XDG_CACHE_HOME is set (env-paths), not in
+// ~/.cache/node-gyp; the launch named ~/.cache/node-gyp whatever
+// XDG_CACHE_HOME said, so one outside the writable set was not named and
+// one inside it was warned about. Real npm and node-gyp, offline, on
+// addonWorld's addon; where node-gyp wrote is checked from outside.
+func TestNodeGypXDGCache(t *testing.T) {
+	needAddonTools(t)
 	for _, u := range users {
 		for _, mode := range confinedModes {
 			t.Run(u.name+"/"+mode, func(t *testing.T) {
-				w := newWorld(t, u)
-				w.timeout = 3 * time.Minute
-				proj := filepath.Join(w.extra, "addon")
-				mustMkdir(t, proj)
-				writeFile(t, filepath.Join(proj, "package.json"), `{"name":"omega-addon","version":"1.0.0","gypfile":true,"scripts":{"test":"echo tested"}}`+"\n")
-				writeFile(t, filepath.Join(proj, "binding.gyp"), `{"targets":[{"target_name":"addon","sources":["addon.c"]}]}`+"\n")
-				writeFile(t, filepath.Join(proj, "addon.c"), "#include <node_api.h>\nstatic napi_value init(napi_env env, napi_value exports) { return exports; }\nNAPI_MODULE(NODE_GYP_MODULE_NAME, init)\n")
-				chownTree(t, w.extra, u)
-				ws := filepath.Join(w.dataDir, "workspace")
-				base := []string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--setenv", "npm_config_cache=" + ws + "/.npm"}
-				install := []string{"--", "npm", "install", "--offline", "--no-audit", "--no-fund"}
-				r := w.run(append(base, install...)...)
+				w, proj, base := addonWorld(t, u, mode)
+				out := filepath.Join(w.outside, "xdg")
+				r := w.run(append(append(base, "--setenv", "XDG_CACHE_HOME="+out), npmInstall...)...)
 				line := stateLine(r.stderr)
-				gyp := filepath.Join(w.home, ".cache", "node-gyp")
-				if r.code == 0 || !strings.Contains(line, "npm keeps state in "+gyp) || !strings.Contains(line, "--setenv npm_config_devdir=") {
-					t.Fatalf("%+v; want node-gyp refused and the launch to name %s and npm_config_devdir", r, gyp)
+				if r.code == 0 || !strings.Contains(line, "npm keeps state in "+out+"/node-gyp,") ||
+					!strings.Contains(line, "--setenv npm_config_devdir=") || strings.Contains(line, "/.cache/node-gyp,") {
+					t.Errorf("XDG_CACHE_HOME outside: %+v; want node-gyp refused and the launch to name %s/node-gyp alone, and npm_config_devdir", r, out)
 				}
-				r = w.run(append(append(base, pastedFlags(line)...), install...)...)
-				if _, err := os.Stat(filepath.Join(ws, ".cache", "node-gyp")); stateLine(r.stderr) != "" || err != nil {
-					t.Errorf("with the hint's flags %q: %+v, %v; want node-gyp to write in the workspace, unwarned", pastedFlags(line), r, err)
-				}
-				r = w.run(append(append(base, "--setenv", "npm_config_nodedir=/usr"), install...)...)
-				if _, err := os.Stat(filepath.Join(proj, "build", "Release", "addon.node")); r.code != 0 || stateLine(r.stderr) != "" || err != nil {
-					t.Errorf("given Node's headers: %+v, %v; want the addon built, unwarned", r, err)
-				}
-				if r = w.run(append(base, "--", "npm", "test")...); r.code != 0 || stateLine(r.stderr) != "" || !strings.Contains(r.stdout, "tested") {
-					t.Errorf("npm test: %+v; want it run, unwarned", r)
+				in := filepath.Join(proj, ".xdg")
+				r = w.run(append(append(base, "--setenv", "XDG_CACHE_HOME="+in), npmInstall...)...)
+				if _, err := os.Stat(filepath.Join(in, "node-gyp")); stateLine(r.stderr) != "" || err != nil {
+					t.Errorf("XDG_CACHE_HOME in the writable set: %+v, %v; want node-gyp to write there, unwarned", r, err)
 				}
 			})
 		}
