@@ -58,24 +58,11 @@ func nodeGypDevDir(getenv func(string) string) string {
 	return ""
 }
 
-// npmBuilds tells whether npm's command is one of npmBuildCommands: the
-// first word that is no option, or the second, as the first may be an
-// option's value (npm --prefix DIR install).
+// npmBuilds tells whether npm's command (npmCommand) is one of
+// npmBuildCommands.
 func npmBuilds(path string, args []string) bool {
 	if strings.HasPrefix(filepath.Base(path), "npx") { // but npx --version
 		return slices.ContainsFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") })
 	}
-	n := 0
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			continue
-		}
-		if slices.Contains(npmBuildCommands, a) {
-			return true
-		}
-		if n++; n == 2 {
-			break
-		}
-	}
-	return false
+	return slices.Contains(npmBuildCommands, npmCommand(args))
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,36 @@ func TestNodeGypXDGCache(t *testing.T) {
 				r = w.run(append(append(base, "--setenv", "XDG_CACHE_HOME="+in), npmInstall...)...)
 				if _, err := os.Stat(filepath.Join(in, "node-gyp")); stateLine(r.stderr) != "" || err != nil {
 					t.Errorf("XDG_CACHE_HOME in the writable set: %+v, %v; want node-gyp to write there, unwarned", r, err)
+				}
+			})
+		}
+	}
+}
+
+// TestNodeGypNpmOptions: npm's command comes after its options, some of
+// which take a value (--loglevel warn, -C DIR, as npm's parser reads
+// them); npm install after two of them was taken for no build, and the
+// launch did not name ~/.cache/node-gyp, where node-gyp failed. Real
+// npm and node-gyp, offline, on addonWorld's addon, run from its parent
+// with the addon given as npm's prefix; npm test so spelled is not told.
+func TestNodeGypNpmOptions(t *testing.T) {
+	needAddonTools(t)
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w, proj, base := addonWorld(t, u, mode)
+				base[slices.Index(base, "--workdir")+1] = w.extra
+				gyp := filepath.Join(w.home, ".cache", "node-gyp")
+				for _, opts := range [][]string{{"--loglevel", "warn", "--prefix", proj}, {"-C", proj, "--color", "always", "--install-strategy", "hoisted"}} {
+					args := append(append(append(base, "--", "npm"), opts...), npmInstall[2:]...)
+					r := w.run(args...)
+					if line := stateLine(r.stderr); r.code == 0 || !strings.Contains(line, "npm keeps state in "+gyp+",") {
+						t.Errorf("npm %q install: %+v; want node-gyp refused and the launch to name %s", opts, r, gyp)
+					}
+				}
+				r := w.run(append(base, "--", "npm", "--loglevel", "warn", "--prefix", proj, "test")...)
+				if r.code != 0 || stateLine(r.stderr) != "" || !strings.Contains(r.stdout, "tested") {
+					t.Errorf("npm --loglevel warn --prefix DIR test: %+v; want it run, unwarned", r)
 				}
 			})
 		}
