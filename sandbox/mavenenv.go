@@ -13,14 +13,19 @@ import (
 const mavenSettingsMax = 1 << 20
 
 // mavenEnv is getenv with Maven's local repository behind
-// profiles.MavenRepoLocal (mavenRepo), for mvn and mvnw run in wd with
-// args: a user who moved it is not told on every launch that mvn writes
-// ~/.m2/repository. Other tools get getenv as it is.
-func mavenEnv(prog *profiles.Program, args []string, wd string, getenv func(string) string) func(string) string {
+// profiles.MavenRepoLocal (mavenRepo), for mvn and mvnw (at path) run in
+// wd with args, their mavenrc files read (mavenRCEnv): a user who moved
+// it is not told on every launch that mvn writes ~/.m2/repository. Other
+// tools get getenv as it is.
+func mavenEnv(prog *profiles.Program, path string, args []string, wd string, getenv func(string) string) func(string) string {
 	if prog.Name != "mvn" && prog.Name != "mvnw" {
 		return getenv
 	}
-	repo := mavenRepo(args, wd, getenv)
+	global := ""
+	if prog.Name == "mvn" {
+		global = mavenGlobalSettings(path)
+	}
+	repo := mavenRepo(args, wd, global, mavenRCEnv(getenv))
 	return func(k string) string {
 		if k == profiles.MavenRepoLocal {
 			return repo
@@ -34,9 +39,10 @@ func mavenEnv(prog *profiles.Program, args []string, wd string, getenv func(stri
 // follow MAVEN_ARGS, which follow the project's .mvn/maven.config; then
 // in the JVM's options, MAVEN_OPTS after .mvn/jvm.config; then
 // <localRepository> in the user settings (-s, or ~/.m2/settings.xml),
-// then in -gs's. Maven takes a relative path, and a quoted one (it
-// keeps the quotes), from its working directory wd.
-func mavenRepo(args []string, wd string, getenv func(string) string) string {
+// then in the global ones (-gs, or global, Maven's own). Maven takes a
+// relative path, and a quoted one (it keeps the quotes), from its
+// working directory wd.
+func mavenRepo(args []string, wd, global string, getenv func(string) string) string {
 	base := mavenBaseDir(args, wd, getenv("MAVEN_BASEDIR"))
 	cli := append(append(configWords(filepath.Join(base, ".mvn", "maven.config")), strings.Fields(getenv("MAVEN_ARGS"))...), args...)
 	repo := repoLocalFlag(cli)
@@ -49,13 +55,27 @@ func mavenRepo(args []string, wd string, getenv func(string) string) string {
 	} else if repo == "" && home != "" {
 		repo = settingsRepo(filepath.Join(home, ".m2", "settings.xml"), home)
 	}
-	if global := optionValue(cli, "-gs", "--global-settings"); repo == "" && global != "" {
-		repo = settingsRepo(within(wd, global), home)
+	if gs := optionValue(cli, "-gs", "--global-settings"); gs != "" {
+		global = within(wd, gs)
+	}
+	if repo == "" && global != "" {
+		repo = settingsRepo(global, home)
 	}
 	if repo == "" {
 		return ""
 	}
-	return within(wd, repo)
+	return filepath.Clean(within(wd, repo))
+}
+
+// mavenGlobalSettings is the global settings file of the Maven whose
+// script is at path, conf/settings.xml in its home, which the script
+// finds through the links to it (Debian's /usr/bin/mvn), or "".
+func mavenGlobalSettings(path string) string {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil || !filepath.IsAbs(real) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(filepath.Dir(real)), "conf", "settings.xml")
 }
 
 // within is p taken from dir, as Java takes a relative File from its

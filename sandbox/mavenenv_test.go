@@ -50,7 +50,7 @@ func TestMavenRepoLocal(t *testing.T) {
 		for k, v := range c.env {
 			env[k] = v
 		}
-		got := mavenEnv(prog, c.args, "", func(k string) string { return env[k] })(profiles.MavenRepoLocal)
+		got := mavenEnv(prog, "", c.args, "", func(k string) string { return env[k] })(profiles.MavenRepoLocal)
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
@@ -115,7 +115,7 @@ func TestMavenRepoLocalProject(t *testing.T) {
 		for k, v := range c.env {
 			env[k] = v
 		}
-		got := mavenEnv(prog, c.args, c.wd, func(k string) string { return env[k] })(profiles.MavenRepoLocal)
+		got := mavenEnv(prog, "", c.args, c.wd, func(k string) string { return env[k] })(profiles.MavenRepoLocal)
 		if got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}

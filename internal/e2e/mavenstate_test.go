@@ -13,8 +13,8 @@ import (
 // TestMavenRepoMovedInProject: Maven's local repository moved where
 // Maven reads it — relative (from Maven's working directory), quoted
 // (Maven 3 keeps the quotes), in another settings file (-s), in the
-// project's .mvn/maven.config or .mvn/jvm.config — was read as not
-// moved: a launch whose mvn wrote in the project was told that it
+// project's .mvn/maven.config or .mvn/jvm.config, in Maven's global
+// settings, in MAVEN_OPTS as ~/.mavenrc sets it — was read as not moved: a launch whose mvn wrote in the project was told that it
 // writes ~/.m2/repository, and one that wrote outside the writable set
 // was pointed at ~/.m2 rather than the place refused. Real mvn, offline;
 // the repository is checked from outside.
@@ -26,10 +26,14 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		files map[string]string // in the project; {p} is its path
-		env   []string
-		args  []string
-		repo  string // where Maven puts it, from the project
-		out   bool   // outside the writable set: refused, named
+		home  map[string]string // in home, as files
+		// global: the global settings of a copy of this machine's
+		// Maven, run by a link to its bin/mvn, as Debian's /usr/bin/mvn
+		global string
+		env    []string
+		args   []string
+		repo   string // where Maven puts it, from the project
+		out    bool   // outside the writable set: refused, named
 	}{
 		{name: "relative", args: []string{"-Dmaven.repo.local=repo"}, repo: "repo"},
 		{name: "relative-opts", env: []string{"MAVEN_OPTS=-Dmaven.repo.local=repo"}, repo: "repo"},
@@ -38,6 +42,12 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 		{name: "maven.config", files: map[string]string{".mvn/maven.config": "-Dmaven.repo.local=crepo\n"}, repo: "crepo"},
 		{name: "jvm.config", files: map[string]string{".mvn/jvm.config": "-Xmx256m\n-Dmaven.repo.local={p}/jrepo\n"}, repo: "jrepo"},
 		{name: "outside", args: []string{"-Dmaven.repo.local=../orepo"}, repo: "../orepo", out: true},
+		{name: "global-settings", global: "<settings><localRepository>{p}/grepo</localRepository></settings>\n", repo: "grepo"},
+		{name: "global-settings-outside", global: "<settings><localRepository>{p}/../grepo</localRepository></settings>\n", repo: "../grepo", out: true},
+		{name: "mavenrc", home: map[string]string{".mavenrc": "# Maven's options\nREPO={p}/rcrepo\nif true; then\n  export MAVEN_OPTS=\"$MAVEN_OPTS -Dmaven.repo.local=$REPO\"\nfi\n"},
+			env: []string{"MAVEN_OPTS=-Xmx256m"}, repo: "rcrepo"},
+		{name: "mavenrc-skipped", home: map[string]string{".mavenrc": "MAVEN_OPTS=-Dmaven.repo.local={p}/rcrepo\n"},
+			env: []string{"MAVEN_SKIP_RC=1", "MAVEN_OPTS=-Dmaven.repo.local=../orepo"}, repo: "../orepo", out: true},
 	} {
 		for _, u := range users {
 			for _, mode := range confinedModes {
@@ -47,9 +57,19 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 						mustMkdir(t, filepath.Dir(filepath.Join(proj, name)))
 						writeFile(t, filepath.Join(proj, name), strings.ReplaceAll(s, "{p}", proj))
 					}
+					for name, s := range c.home {
+						writeFile(t, filepath.Join(w.home, name), strings.ReplaceAll(s, "{p}", proj))
+					}
+					mvn := "mvn"
+					if c.global != "" {
+						mvn = ownMaven(t, w.extra, strings.ReplaceAll(c.global, "{p}", proj))
+					}
 					chownTree(t, w.extra, u)
-					args := append([]string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", "mvn", "-o", "-q"}, c.args...)
-					r := w.runEnv(append(env, c.env...), append(args, "validate")...)
+					for _, e := range c.env {
+						env = append(env, strings.ReplaceAll(e, "{p}", proj))
+					}
+					args := append([]string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", mvn, "-o", "-q"}, c.args...)
+					r := w.runEnv(env, append(args, "validate")...)
 					repo := filepath.Join(proj, c.repo)
 					line := stateLine(r.stderr)
 					if c.out {
@@ -68,4 +88,23 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 			}
 		}
 	}
+}
+
+// ownMaven copies this machine's Maven into dir/maven with global
+// settings of its own, and returns a link to its bin/mvn in dir/bin:
+// Maven's script finds its home (and conf) through the link, as through
+// Debian's /usr/bin/mvn.
+func ownMaven(t *testing.T, dir, settings string) string {
+	t.Helper()
+	home := filepath.Join(dir, "maven")
+	if out, err := exec.Command("cp", "-rL", "/usr/share/maven", home).CombinedOutput(); err != nil {
+		t.Fatalf("copying Maven: %v: %s", err, out)
+	}
+	writeFile(t, filepath.Join(home, "conf", "settings.xml"), settings)
+	mustMkdir(t, filepath.Join(dir, "bin"))
+	link := filepath.Join(dir, "bin", "mvn")
+	if err := os.Symlink("../maven/bin/mvn", link); err != nil {
+		t.Fatal(err)
+	}
+	return link
 }
