@@ -146,11 +146,12 @@ var Programs = []Program{
 		Quiet: []string{"", "-v", "--version", "-h", "--help"},
 		Hints: []Hint{mavenRepoHint}},
 	// The Maven wrapper (a project's mvnw) first downloads Maven into
-	// ~/.m2/wrapper (MAVEN_USER_HOME/wrapper), mvnw -v too, then runs
-	// it, which writes the local repository as mvn does.
+	// ~/.m2/wrapper (MAVEN_USER_HOME/wrapper; MvnwDists), mvnw -v too,
+	// then runs it, which writes the local repository as mvn does.
 	{Name: "mvnw", State: []string{".m2/wrapper", ".m2/repository"},
-		EnvDirs: []EnvDir{{"MAVEN_USER_HOME", []string{".m2/wrapper"}}, {MavenRepoLocal, []string{".m2/repository"}}},
-		Hints: []Hint{{For: []string{".m2/wrapper", "MAVEN_USER_HOME"}, Text: "add --setenv MAVEN_USER_HOME={ws}/.m2 (the wrapper downloads Maven into its wrapper directory)"},
+		EnvDirs: []EnvDir{{MvnwDists, []string{".m2/wrapper"}}, {MvnwDistsByProperty, []string{".m2/wrapper"}}, {MavenRepoLocal, []string{".m2/repository"}}},
+		Hints: []Hint{{For: []string{".m2/wrapper", MvnwDists}, Text: "add --setenv MAVEN_USER_HOME={ws}/.m2 (the wrapper downloads Maven into its wrapper directory)"},
+			{For: []string{MvnwDistsByProperty}, Text: "point the wrapper's -Dmaven.user.home, which wins over MAVEN_USER_HOME, into the workspace ({ws}/.m2)"},
 			mavenRepoHint}},
 }
 
@@ -167,6 +168,15 @@ const NpmNoBuild = "npm:no-build"
 // sandbox package reads it where node-gyp does (npm_config_devdir, else
 // XDG_CACHE_HOME/node-gyp): a name no variable has.
 const NodeGypDevDir = "node-gyp:devdir"
+
+// MvnwDists names where the Maven wrapper unpacks Maven among its
+// variables, as the sandbox package reads it (MAVEN_USER_HOME, the
+// project's wrapper properties); MvnwDistsByProperty, when the
+// maven.user.home property put it there. Names no variable has.
+const (
+	MvnwDists           = "mvnw:dists"
+	MvnwDistsByProperty = "mvnw:dists-by-property"
+)
 
 // MavenRepoLocal names Maven's local repository among a program's
 // variables: Maven's own property name, which no variable has.

@@ -44,7 +44,8 @@ func TestStatePaths(t *testing.T) {
 		{"mvn", map[string]string{"maven.repo.local": "/w/m2"}, []string{"/w/m2"}},
 		// The wrapper's download of Maven, and the repository.
 		{"mvnw", nil, []string{"/h/.m2/wrapper", "/h/.m2/repository"}},
-		{"mvnw", map[string]string{"MAVEN_USER_HOME": "/w/m2", "maven.repo.local": "/w/m2/repository"}, []string{"/w/m2", "/w/m2/repository"}},
+		{"mvnw", map[string]string{MvnwDists: "/w/m2/wrapper/dists", MavenRepoLocal: "/w/m2/repository"}, []string{"/w/m2/wrapper/dists", "/w/m2/repository"}},
+		{"mvnw", map[string]string{MvnwDistsByProperty: "/p/wrapper/dists"}, []string{"/h/.m2/repository", "/p/wrapper/dists"}},
 		{"cargo", nil, []string{"/h/.cargo/registry", "/h/.cargo/git"}},
 		{"cargo", map[string]string{"CARGO_HOME": "/w/cargo"}, []string{"/w/cargo"}},
 		{"codex", nil, []string{"/h/.codex"}},

@@ -21,14 +21,20 @@ func mavenEnv(prog *profiles.Program, path string, args []string, wd string, get
 	if prog.Name != "mvn" && prog.Name != "mvnw" {
 		return getenv
 	}
-	global := ""
+	global, dists, byProp := "", "", false
+	rc := mavenRCEnv(getenv)
 	if prog.Name == "mvn" {
 		global = mavenGlobalSettings(path)
+	} else {
+		dists, byProp = mvnwDists(path, args, wd, rc)
 	}
-	repo := mavenRepo(args, wd, global, mavenRCEnv(getenv))
+	repo := mavenRepo(args, wd, global, rc)
 	return func(k string) string {
-		if k == profiles.MavenRepoLocal {
+		switch {
+		case k == profiles.MavenRepoLocal:
 			return repo
+		case k == profiles.MvnwDists && !byProp, k == profiles.MvnwDistsByProperty && byProp:
+			return dists
 		}
 		return getenv(k)
 	}
@@ -135,11 +141,16 @@ func optionValue(words []string, short, long string) string {
 	return v
 }
 
-// repoLocalFlag is the last maven.repo.local among flags, given as
-// -Dmaven.repo.local=PATH, or as mvn also takes it, -D or --define then
-// maven.repo.local=PATH; or "".
+// repoLocalFlag is the last maven.repo.local among flags (defineFlag).
 func repoLocalFlag(flags []string) string {
-	const prop = "maven.repo.local="
+	return defineFlag(flags, "maven.repo.local")
+}
+
+// defineFlag is the last value of the Java property name among flags,
+// given as -Dname=VALUE, or as mvn also takes it, -D or --define then
+// name=VALUE; or "".
+func defineFlag(flags []string, name string) string {
+	prop := name + "="
 	v := ""
 	for i, f := range flags {
 		if p, ok := strings.CutPrefix(f, "-D"+prop); ok {
