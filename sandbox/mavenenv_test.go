@@ -121,3 +121,18 @@ func TestMavenRepoLocalProject(t *testing.T) {
 		}
 	}
 }
+
+// TestHasElement: an element is looked for outside XML comments only.
+func TestHasElement(t *testing.T) {
+	for s, want := range map[string]bool{
+		"<s><localRepository>/r</localRepository></s>":                 true,
+		"<s><!-- <localRepository>/r</localRepository> --></s>":        false,
+		"<!-- a --><s><!-- b --><localRepository>/r</localRepository>": true,
+		"<s><!-- <localRepository> unclosed":                           false,
+		"<s/>":                                                         false,
+	} {
+		if got := hasElement([]byte(s), "<localRepository"); got != want {
+			t.Errorf("hasElement(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
