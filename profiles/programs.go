@@ -149,9 +149,10 @@ var Programs = []Program{
 	// ~/.m2/wrapper (MAVEN_USER_HOME/wrapper; MvnwDists), mvnw -v too,
 	// then runs it, which writes the local repository as mvn does.
 	{Name: "mvnw", State: []string{".m2/wrapper", ".m2/repository"},
-		EnvDirs: []EnvDir{{MvnwDists, []string{".m2/wrapper"}}, {MvnwDistsByProperty, []string{".m2/wrapper"}}, {MavenRepoLocal, []string{".m2/repository"}}},
-		Hints: []Hint{{For: []string{".m2/wrapper", MvnwDists}, Text: "add --setenv MAVEN_USER_HOME={ws}/.m2 (the wrapper downloads Maven into its wrapper directory)"},
-			{For: []string{MvnwDistsByProperty}, Text: "point the wrapper's -Dmaven.user.home, which wins over MAVEN_USER_HOME, into the workspace ({ws}/.m2)"},
+		EnvDirs: []EnvDir{{MvnwDists, []string{".m2/wrapper"}}, {MvnwDistsByProperty, []string{".m2/wrapper"}}, {MvnwZips, nil}, {MvnwZipsByProperty, nil},
+			{MavenRepoLocal, []string{".m2/repository"}}},
+		Hints: []Hint{{For: []string{".m2/wrapper", MvnwDists, MvnwZips}, Text: "add --setenv MAVEN_USER_HOME={ws}/.m2 (the wrapper downloads Maven into its wrapper directory)"},
+			{For: []string{MvnwDistsByProperty, MvnwZipsByProperty}, Text: "point the wrapper's -Dmaven.user.home, which wins over MAVEN_USER_HOME, into the workspace ({ws}/.m2)"},
 			mavenRepoHint}},
 }
 
@@ -169,13 +170,16 @@ const NpmNoBuild = "npm:no-build"
 // XDG_CACHE_HOME/node-gyp): a name no variable has.
 const NodeGypDevDir = "node-gyp:devdir"
 
-// MvnwDists names where the Maven wrapper unpacks Maven among its
-// variables, as the sandbox package reads it (MAVEN_USER_HOME, the
-// project's wrapper properties); MvnwDistsByProperty, when the
-// maven.user.home property put it there. Names no variable has.
+// MvnwDists and MvnwZips name where the Maven wrapper unpacks Maven and
+// keeps its download among its variables, as the sandbox package reads
+// them (MAVEN_USER_HOME, the project's wrapper properties); the
+// ByProperty names, when the maven.user.home property put them there.
+// Names no variable has.
 const (
 	MvnwDists           = "mvnw:dists"
 	MvnwDistsByProperty = "mvnw:dists-by-property"
+	MvnwZips            = "mvnw:zips"
+	MvnwZipsByProperty  = "mvnw:zips-by-property"
 )
 
 // MavenRepoLocal names Maven's local repository among a program's

@@ -22,23 +22,34 @@ func mavenEnv(prog *profiles.Program, path string, args []string, wd string, get
 	if prog.Name != "mvn" && prog.Name != "mvnw" {
 		return getenv
 	}
-	global, dists, byProp := "", "", false
+	global := ""
+	var dists, zips mvnwPlace
 	rc := mavenRCEnv(getenv)
 	if prog.Name == "mvn" {
 		global = mavenGlobalSettings(path)
 	} else {
-		dists, byProp = mvnwDists(path, args, wd, rc)
+		dists, zips = mvnwPlaces(path, args, wd, rc)
 	}
 	repo := mavenRepo(args, wd, global, rc)
 	return func(k string) string {
-		switch {
-		case k == profiles.MavenRepoLocal:
+		switch k {
+		case profiles.MavenRepoLocal:
 			return repo
-		case k == profiles.MvnwDists && !byProp, k == profiles.MvnwDistsByProperty && byProp:
-			return dists
+		case profiles.MvnwDists, profiles.MvnwDistsByProperty:
+			return dists.as(k == profiles.MvnwDistsByProperty)
+		case profiles.MvnwZips, profiles.MvnwZipsByProperty:
+			return zips.as(k == profiles.MvnwZipsByProperty)
 		}
 		return getenv(k)
 	}
+}
+
+// as is p's directory when byProp tells how it was put there, else "".
+func (p mvnwPlace) as(byProp bool) string {
+	if p.byProp != byProp {
+		return ""
+	}
+	return p.dir
 }
 
 // mavenRepo is Maven's local repository, read where Maven reads it, or

@@ -4,43 +4,66 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
-// mvnwDists is where a project's Maven wrapper, the script at path run in
-// wd with args, unpacks Maven, or "" for ~/.m2/wrapper; byProp: the
-// maven.user.home property put it there. The script-only wrapper (3.3
-// and later) uses MAVEN_USER_HOME's wrapper/dists, or ~/.m2's. The
-// wrappers that run maven-wrapper.jar's MavenWrapperMain (takari's, Apache's
-// 3.1 and 3.2, 3.3's other types) take maven.user.home, from their -D
-// arguments or MAVEN_OPTS, before MAVEN_USER_HOME, and, in the project's
-// .mvn/wrapper/maven-wrapper.properties, distributionBase=PROJECT (the
-// working directory instead) and distributionPath.
-func mvnwDists(path string, args []string, wd string, getenv func(string) string) (dir string, byProp bool) {
+// mvnwPlace is a directory the Maven wrapper writes, and whether the
+// maven.user.home property put it there ("": where the State entry
+// .m2/wrapper says).
+type mvnwPlace struct {
+	dir    string
+	byProp bool
+}
+
+// mvnwPlaces are where a project's Maven wrapper, the script at path run
+// in wd with args, unpacks Maven and keeps its download. The script-only
+// wrapper (3.3 and later) unpacks into MAVEN_USER_HOME's wrapper/dists,
+// or ~/.m2's, and downloads into a temporary directory. The wrappers that
+// run maven-wrapper.jar's MavenWrapperMain (takari's, Apache's 3.1 and
+// 3.2, 3.3's other types) take maven.user.home, from their -D arguments
+// or MAVEN_OPTS, before MAVEN_USER_HOME, and read the project's
+// .mvn/wrapper/maven-wrapper.properties: distributionBase=PROJECT (the
+// working directory instead) and distributionPath for Maven,
+// zipStoreBase and zipStorePath for its download.
+func mvnwPlaces(path string, args []string, wd string, getenv func(string) string) (dists, zips mvnwPlace) {
 	home := getenv("MAVEN_USER_HOME")
 	script, err := readRegular(within(wd, path), false, mavenSettingsMax)
 	if err != nil || !bytes.Contains(script, []byte("MavenWrapperMain")) {
 		if home == "" {
-			return "", false
+			return mvnwPlace{}, mvnwPlace{}
 		}
-		return filepath.Clean(within(wd, filepath.Join(home, "wrapper", "dists"))), false
+		return mvnwPlace{dir: filepath.Clean(within(wd, filepath.Join(home, "wrapper", "dists")))}, mvnwPlace{}
 	}
+	byProp := false
 	if v := defineFlag(append(strings.Fields(getenv("MAVEN_OPTS")), args...), "maven.user.home"); v != "" {
 		home, byProp = v, true
 	}
-	props := javaProperties(filepath.Join(mavenBaseDir(args, wd, getenv("MAVEN_BASEDIR")), ".mvn", "wrapper", "maven-wrapper.properties"))
-	dists := props["distributionPath"]
-	switch {
-	case props["distributionBase"] == "PROJECT":
-		home, byProp = wd, false
-	case home == "" && dists == "":
-		return "", false
-	case home == "":
+	if home == "" {
 		home = filepath.Join(getenv("HOME"), ".m2")
 	}
-	if dists == "" {
-		dists = filepath.Join("wrapper", "dists")
+	props := javaProperties(filepath.Join(mavenBaseDir(args, wd, getenv("MAVEN_BASEDIR")), ".mvn", "wrapper", "maven-wrapper.properties"))
+	place := func(baseKey, pathKey string) mvnwPlace {
+		p := mvnwPlace{dir: within(wd, home), byProp: byProp}
+		if props[baseKey] == "PROJECT" {
+			p = mvnwPlace{dir: wd}
+		}
+		rel := props[pathKey]
+		if rel == "" {
+			rel = filepath.Join("wrapper", "dists")
+		}
+		p.dir = filepath.Clean(within(p.dir, rel))
+		return p
 	}
-	return filepath.Clean(within(within(wd, home), dists)), byProp
+	dists, zips = place("distributionBase", "distributionPath"), place("zipStoreBase", "zipStorePath")
+	wrapper := filepath.Join(getenv("HOME"), ".m2", "wrapper")
+	if !dists.byProp && profiles.Within(dists.dir, wrapper) {
+		dists = mvnwPlace{}
+	}
+	if zips.dir == dists.dir || dists.dir == "" && !zips.byProp && profiles.Within(zips.dir, wrapper) {
+		zips = mvnwPlace{}
+	}
+	return dists, zips
 }
 
 // javaProperties reads the key=value (or key: value) lines of a Java

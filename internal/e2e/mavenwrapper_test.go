@@ -68,7 +68,8 @@ exec "$d/bin/mvn" "$@"
 // property's wrapper/dists (-D in MAVEN_OPTS or the arguments), else
 // MAVEN_USER_HOME's, else ~/.m2's; distributionBase=PROJECT in
 // .mvn/wrapper/maven-wrapper.properties puts it in the working
-// directory instead, and distributionPath replaces wrapper/dists.
+// directory instead, and distributionPath replaces wrapper/dists. Its
+// download goes where zipStoreBase and zipStorePath say, alike.
 const jarMvnw = `#!/bin/sh
 # WRAPPER_LAUNCHER=org.apache.maven.wrapper.MavenWrapperMain
 set -e
@@ -76,12 +77,18 @@ home="${MAVEN_USER_HOME:-$HOME/.m2}"
 for a in $MAVEN_OPTS "$@"; do
   case "$a" in -Dmaven.user.home=*) home="${a#-Dmaven.user.home=}" ;; esac
 done
-p=.mvn/wrapper/maven-wrapper.properties
-base=$(sed -n 's/^distributionBase=//p' "$p" 2>/dev/null)
-path=$(sed -n 's/^distributionPath=//p' "$p" 2>/dev/null)
-if [ "$base" = PROJECT ]; then home="$PWD"; fi
-d="$home/${path:-wrapper/dists}/apache-maven-3/x"
-if [ ! -d "$d" ]; then mkdir -p "${d%/*}"; cp -rL /usr/share/maven "$d"; fi
+place() {
+  base=$(sed -n "s/^$1=//p" .mvn/wrapper/maven-wrapper.properties)
+  path=$(sed -n "s/^$2=//p" .mvn/wrapper/maven-wrapper.properties)
+  if [ "$base" = PROJECT ]; then echo "$PWD/${path:-wrapper/dists}"; else echo "$home/${path:-wrapper/dists}"; fi
+}
+d="$(place distributionBase distributionPath)/apache-maven-3/x/maven"
+if [ ! -d "$d" ]; then
+  z="$(place zipStoreBase zipStorePath)/apache-maven-3/x"
+  mkdir -p "$z" "${d%/*}"
+  : >"$z/maven.zip"
+  cp -rL /usr/share/maven "$d"
+fi
 exec "$d/bin/mvn" "$@"
 `
 
@@ -91,7 +98,9 @@ exec "$d/bin/mvn" "$@"
 // ~/.m2/wrapper whatever they said: a wrapper that unpacked Maven in the
 // project was warned about, and one whose maven.user.home lay outside the
 // writable set was pointed at MAVEN_USER_HOME, which it does not read
-// then. The script-only wrapper reads neither, and is told of ~/.m2.
+// then; one unpacking Maven in the project but downloading it into
+// ~/.m2 (zipStoreBase left as it is) must be told of that. The
+// script-only wrapper reads neither, and is told of ~/.m2.
 func TestMavenWrapperPlaces(t *testing.T) {
 	if _, err := os.Stat("/usr/share/maven/bin/mvn"); err != nil {
 		t.Skip("Maven is not installed in /usr/share/maven")
@@ -102,7 +111,9 @@ func TestMavenWrapperPlaces(t *testing.T) {
 		named               string // in the warning; "": none
 		hint                string // and its fix
 	}{
-		{name: "project", script: jarMvnw, props: "distributionBase=PROJECT\ndistributionPath=.mvn/dists\n", opts: "-Dmaven.repo.local={p}/repo"},
+		{name: "project", script: jarMvnw, props: "distributionBase=PROJECT\ndistributionPath=.mvn/dists\nzipStoreBase=PROJECT\nzipStorePath=.mvn/dists\n", opts: "-Dmaven.repo.local={p}/repo"},
+		{name: "project-download-home", script: jarMvnw, props: "distributionBase=PROJECT\ndistributionPath=.mvn/dists\n", opts: "-Dmaven.repo.local={p}/repo",
+			named: "{h}/.m2/wrapper/dists", hint: "--setenv MAVEN_USER_HOME="},
 		{name: "property", script: jarMvnw, opts: "-Dmaven.user.home={o} -Dmaven.repo.local={p}/repo", named: "{o}/wrapper/dists", hint: "-Dmaven.user.home"},
 		{name: "script-only", script: scriptOnlyMvnw, props: "distributionBase=PROJECT\n", opts: "-Dmaven.user.home={o} -Dmaven.repo.local={p}/repo", named: "{h}/.m2/wrapper", hint: "--setenv MAVEN_USER_HOME="},
 	} {
@@ -125,6 +136,12 @@ func TestMavenWrapperPlaces(t *testing.T) {
 					}
 					if r.code == 0 || !strings.Contains(line, "mvnw keeps state in "+put(c.named)+",") || strings.Contains(line, "/repository") || !strings.Contains(line, c.hint) {
 						t.Errorf("%+v; want the wrapper refused and the launch to name %s alone, and %s", r, put(c.named), c.hint)
+					}
+					if c.name == "project-download-home" {
+						r = w.runEnv(append(env, "MAVEN_OPTS="+put(c.opts)), append(append([]string{"--mode", mode, "--allow-write", proj, "--workdir", proj}, pastedFlags(line)...), "--", "./mvnw", "-o", "-q", "validate")...)
+						if r.code != 0 || stateLine(r.stderr) != "" {
+							t.Errorf("with the hint's flags %q: %+v; want it to work, without the warning", pastedFlags(line), r)
+						}
 					}
 				})
 			}
