@@ -167,6 +167,9 @@ func (o Options) Policy() (profiles.Policy, error) {
 	if err != nil {
 		return profiles.Policy{}, err
 	}
+	if err := o.checkTilde(home); err != nil {
+		return profiles.Policy{}, err
+	}
 	dataDir, err := absFrom(o.workdir(), o.DataDir)
 	if err != nil {
 		return profiles.Policy{}, err

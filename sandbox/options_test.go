@@ -57,6 +57,33 @@ func TestPolicyPaths(t *testing.T) {
 	}
 }
 
+// TestPolicyTilde: a path option that begins with ~ came unexpanded (no
+// shell expanded it) and is refused naming the path meant; ./~ and a ~
+// inside a name are names.
+func TestPolicyTilde(t *testing.T) {
+	cases := []struct {
+		o    Options
+		want string // "" for no error
+	}{
+		{Options{DataDir: "~/dd"}, "--data-dir '~/dd': no shell expanded this ~"},
+		{Options{Workdir: "~"}, "--workdir '~':"},
+		{Options{Config: "~/c.toml"}, "write /h/c.toml ('./~/c.toml' for a directory named ~)"},
+		{Options{AllowWrite: []string{"/a", "~/p"}}, "--allow-write '~/p':"},
+		{Options{Hide: []string{"~/.s"}}, "--hide '~/.s':"},
+		{Options{ReadOnly: []string{"~"}}, "write /h ("},
+		{Options{AllowSocket: []string{"~/s"}}, "--allow-socket '~/s':"},
+		{Options{Seccomp: "~/p.json"}, "--seccomp '~/p.json':"},
+		{Options{AllowWrite: []string{"./~", "a~/b", "~b"}}, ""},
+	}
+	for _, c := range cases {
+		c.o.Home, c.o.Mode = "/h", ModeRX
+		_, err := c.o.Policy()
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
 // TestExplainMissingProgram: explain runs nothing, so a program that
 // would not start is a warning in the explanation, not an error.
 func TestExplainMissingProgram(t *testing.T) {

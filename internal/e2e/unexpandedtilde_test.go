@@ -1,0 +1,66 @@
+//go:build linux
+
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnexpandedTildeRefused: a path that begins with ~ reaches omega-run
+// unexpanded when no shell expanded it (--data-dir=~/dd, a quoted "~/dd",
+// a unit's Environment=, the config file). Taken from the working
+// directory, it named a directory called ~ there: the data dir was made
+// there, unsaid, and a missing --allow-write got "mkdir -p '…/~/proj'".
+// Each is refused (125) naming the path meant, and nothing is made; ./~
+// still names a directory called ~.
+func TestUnexpandedTildeRefused(t *testing.T) {
+	for _, u := range users {
+		for _, c := range []struct {
+			name   string
+			env    []string
+			args   []string
+			config string
+			meant  string // below home; "" for a launch that runs
+			from   string
+		}{
+			{name: "data-dir flag", args: []string{"--data-dir=~/dd"}, meant: "dd"},
+			{name: "data-dir env", env: []string{"OMEGA_DATA_DIR=~/dd"}, meant: "dd", from: "(from OMEGA_DATA_DIR)"},
+			{name: "allow-write flag", args: []string{"--allow-write=~/proj"}, meant: "proj"},
+			{name: "allow-write home", args: []string{"--allow-write=~"}, meant: "."},
+			{name: "allow-write config", config: "[sandbox]\nallow_write = [\"~/proj\"]\n", meant: "proj", from: "(from config "},
+			{name: "hide env", env: []string{"OMEGA_RUN_HIDE=~/proj"}, meant: "proj", from: "(from OMEGA_RUN_HIDE)"},
+			{name: "a directory named ~", args: []string{"--allow-write=./~"}},
+		} {
+			t.Run(u.name+"/"+c.name, func(t *testing.T) {
+				w := newWorld(t, u)
+				mustMkdir(t, filepath.Join(w.home, "proj"))
+				if c.meant == "" {
+					mustMkdir(t, filepath.Join(w.home, "~"))
+				}
+				if c.config != "" {
+					writeFile(t, filepath.Join(w.dataDir, "config.toml"), c.config)
+				}
+				chownTree(t, w.home, u)
+				args := append(append(c.args, "--"), "/bin/sh", "-c", "echo ran")
+				r := w.runEnv(c.env, args...)
+				if c.meant == "" {
+					if r.code != 0 || r.stdout != "ran\n" {
+						t.Fatalf("./~ exists: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+					}
+					return
+				}
+				if _, err := os.Lstat(filepath.Join(w.home, "~")); err == nil {
+					t.Errorf("a directory named ~ was made in the working directory")
+				}
+				meant := filepath.Join(w.home, c.meant)
+				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, meant+" ") ||
+					strings.Contains(r.stderr, "mkdir") || !strings.Contains(r.stderr, c.from) {
+					t.Errorf("exit %d, stdout %q, stderr %q: want 125 naming %s %s, no mkdir hint", r.code, r.stdout, r.stderr, meant, c.from)
+				}
+			})
+		}
+	}
+}
