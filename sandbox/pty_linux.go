@@ -29,6 +29,10 @@ type ptyRelay struct {
 	// out is the first of stdout, stderr and stdin on the terminal: the
 	// program's output goes there.
 	out *os.File
+	// in is the fd the user's keys are read from (keysFrom); -1: none.
+	// unread is in where it is keysFrom's own fd and no input relay has
+	// taken it, for close; -1 once taken or closed.
+	in, unread int
 
 	mu  sync.Mutex
 	raw bool
@@ -52,7 +56,7 @@ type ptyRelay struct {
 // openPTY opens the pseudo-terminal when any of fds 0–2 is a terminal;
 // nil without one, where --pty changes nothing.
 func openPTY() (*ptyRelay, error) {
-	r := &ptyRelay{term: -1, stop: -1, wake: make(chan struct{}, 1), copied: make(chan struct{}), quit: make(chan struct{})}
+	r := &ptyRelay{term: -1, in: -1, unread: -1, stop: -1, wake: make(chan struct{}, 1), copied: make(chan struct{}), quit: make(chan struct{})}
 	for fd := 2; fd >= 0; fd-- {
 		if tio, err := unix.IoctlGetTermios(fd, unix.TCGETS); err == nil {
 			r.onFD[fd], r.term, r.saved = true, fd, tio
@@ -84,6 +88,9 @@ func openPTY() (*ptyRelay, error) {
 		return nil, fmt.Errorf("--pty: setting the terminal: %w", err)
 	}
 	r.resize()
+	if r.in = r.keysFrom(); r.in > 0 {
+		r.unread = r.in
+	}
 	return r, nil
 }
 
@@ -112,8 +119,8 @@ func (r *ptyRelay) stdio(i int, f *os.File) *os.File {
 	return f
 }
 
-// start sets the caller's terminal raw (when omega-run reads it: stdin is
-// on it, and omega-run is in its foreground) and relays both ways. The
+// start sets the caller's terminal raw (when omega-run reads it, keysFrom,
+// and is in its foreground) and relays both ways. The
 // slave is the init stage's now: omega-run's copy goes, so that reading
 // the master ends (EIO) once every process on it has.
 func (r *ptyRelay) start() {
@@ -127,9 +134,9 @@ func (r *ptyRelay) start() {
 	r.resume()
 	go r.output()
 	var p [2]int
-	if r.onFD[0] && unix.Pipe2(p[:], unix.O_CLOEXEC) == nil {
-		r.stop = p[1]
-		go r.input(p[0])
+	if r.in >= 0 && unix.Pipe2(p[:], unix.O_CLOEXEC) == nil {
+		r.stop, r.unread = p[1], -1
+		go r.input(p[0], r.in)
 	}
 }
 
@@ -164,8 +171,11 @@ func (r *ptyRelay) output() {
 // readable end of a pipe), but only while omega-run is in the terminal's
 // foreground: a read in the background would stop it (SIGTTIN), and what
 // is typed then is the shell's.
-func (r *ptyRelay) input(stopped int) {
+func (r *ptyRelay) input(stopped, in int) {
 	defer unix.Close(stopped)
+	if in > 0 {
+		defer unix.Close(in) // keysFrom's /dev/tty, this relay's now
+	}
 	buf := make([]byte, 4096)
 	for {
 		for !r.foreground() {
@@ -175,7 +185,7 @@ func (r *ptyRelay) input(stopped int) {
 				return
 			}
 		}
-		fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}, {Fd: int32(stopped), Events: unix.POLLIN}}
+		fds := []unix.PollFd{{Fd: int32(in), Events: unix.POLLIN}, {Fd: int32(stopped), Events: unix.POLLIN}}
 		if _, err := unix.Poll(fds, -1); err != nil && err != unix.EINTR {
 			return
 		}
@@ -185,7 +195,7 @@ func (r *ptyRelay) input(stopped int) {
 		if fds[0].Revents == 0 || !r.foreground() {
 			continue
 		}
-		n, err := unix.Read(0, buf)
+		n, err := unix.Read(in, buf)
 		if n > 0 {
 			r.noteInterrupt(buf[:n])
 			if _, werr := r.master.Write(buf[:n]); werr != nil {
@@ -242,6 +252,10 @@ func (r *ptyRelay) close() {
 		r.stop = -1
 		close(r.quit)
 	}
+	if r.unread >= 0 {
+		unix.Close(r.unread) // no input relay took it
+		r.unread = -1
+	}
 	r.master.Close()
 	if r.slave != nil {
 		r.slave.Close()
@@ -279,11 +293,17 @@ func (r *ptyRelay) resume() {
 	case r.wake <- struct{}{}:
 	default:
 	}
-	if !r.onFD[0] || !r.foreground() {
+	if r.in < 0 || !r.foreground() {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if now, err := unix.IoctlGetTermios(r.term, unix.TCGETS); r.raw && err == nil && now.Lflag&unix.ICANON != 0 {
+		// A stop omega-run did not follow (its own SIGTSTP: Ctrl-Z
+		// signals the whole job where the keys come from /dev/tty) left
+		// the shell's settings there at fg.
+		r.raw = false
+	}
 	if r.raw || r.done {
 		return
 	}
@@ -294,13 +314,17 @@ func (r *ptyRelay) resume() {
 	}
 	raw := *r.saved
 	raw.Iflag &^= unix.IGNBRK | unix.BRKINT | unix.PARMRK | unix.ISTRIP | unix.INLCR | unix.IGNCR | unix.ICRNL | unix.IXON
-	// In a pipeline (stdout not this terminal: omega-run --pty -- cmd |
-	// less, or > another terminal) other programs write here too; output
-	// processing stays on for them, as sudo keeps it then.
-	if r.onFD[1] && sameTerminal(r.term, 1) {
+	// In a pipeline (stdin or stdout not this terminal: omega-run --pty
+	// -- cmd | less, seq 9 | omega-run --pty -- less, or > another
+	// terminal) other programs write here too; output processing stays on
+	// for them, as sudo keeps it then.
+	if r.onFD[0] && r.onFD[1] && sameTerminal(r.term, 1) {
 		raw.Oflag &^= unix.OPOST
 	}
-	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.ISIG | unix.IEXTEN
+	raw.Lflag &^= unix.ECHO | unix.ECHONL | unix.ICANON | unix.IEXTEN
+	if r.onFD[0] {
+		raw.Lflag &^= unix.ISIG
+	} // else the keys come from /dev/tty, and Ctrl-C, Ctrl-Z and Ctrl-\ still signal the whole job (sleep 9 | omega-run --pty -- cat)
 	raw.Cflag &^= unix.CSIZE | unix.PARENB
 	raw.Cflag |= unix.CS8
 	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0

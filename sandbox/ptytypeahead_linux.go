@@ -13,17 +13,17 @@ const typedAheadMax = 4096
 // input for ever. It becomes the caller's end-of-file key, as typed then.
 // Only where omega-run reads the terminal, in its foreground.
 func (r *ptyRelay) takeTypedAhead() {
-	if !r.onFD[0] || !r.foreground() || r.saved.Lflag&unix.ICANON == 0 {
+	if r.in < 0 || !r.foreground() || r.saved.Lflag&unix.ICANON == 0 {
 		return
 	}
 	buf := make([]byte, typedAheadMax)
 	for taken := 0; taken < typedAheadMax; {
-		fds := []unix.PollFd{{Fd: 0, Events: unix.POLLIN}}
+		fds := []unix.PollFd{{Fd: int32(r.in), Events: unix.POLLIN}}
 		if n, err := unix.Poll(fds, 0); err != nil || n == 0 || fds[0].Revents != unix.POLLIN {
 			return // nothing whole left (a part of a line stays, raw), or a hangup
 		}
 		want := typedAheadMax - taken
-		n, err := unix.Read(0, buf[:want])
+		n, err := unix.Read(r.in, buf[:want])
 		if err != nil {
 			return
 		}

@@ -36,13 +36,15 @@ func jobs(action string, args []string) (bool, error) {
 		fmt.Println("resumed")
 		return true, helper.Wait()
 	case "job-shell": // PROGRAM ARGS...: run it as a foreground job of this session
-		return true, jobShell(args, true, true, false)
+		return true, jobShell(args, true, true, "")
+	case "job-shell-restore": // PROGRAM ARGS...: as job-shell, and the terminal's settings from the start put back at each stop, as bash does
+		return true, jobShell(args, true, true, "restore")
 	case "job-shell-stty": // PROGRAM ARGS...: as job-shell, and stty -echoctl at each stop, as a user at the prompt
-		return true, jobShell(args, true, true, true)
+		return true, jobShell(args, true, true, "stty")
 	case "job-bg": // PROGRAM ARGS...: the same as a background job (cmd &)
-		return true, jobShell(args, false, true, false)
+		return true, jobShell(args, false, true, "")
 	case "job-noterm": // PROGRAM ARGS...: the same in a process group of its own, with no terminal
-		return true, jobShell(args, false, false, false)
+		return true, jobShell(args, false, false, "")
 	case "job-setpgid": // PROGRAM ARGS...: in a process group of its own on this terminal, waited for without WUNTRACED (timeout(1), Python's process_group=0)
 		return true, jobSetpgid(args)
 	case "take-terminal": // PATH: create PATH, set TOSTOP, take the terminal's foreground, exit
@@ -59,7 +61,8 @@ func jobs(action string, args []string) (bool, error) {
 // left the terminal without echo or lines) and continues the job (fg), at
 // most three times; when the job does not stop or end within 10 s, it
 // prints "JOB HUNG" and kills it.
-func jobShell(args []string, fg, terminal, sttyAtStop bool) error {
+func jobShell(args []string, fg, terminal bool, atStop string) error {
+	shells, _ := unix.IoctlGetTermios(0, unix.TCGETS)
 	proc, err := os.StartProcess(args[0], args, &os.ProcAttr{
 		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
 		Sys:   &syscall.SysProcAttr{Setpgid: true, Foreground: fg, Ctty: 0},
@@ -97,7 +100,10 @@ func jobShell(args []string, fg, terminal, sttyAtStop bool) error {
 		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); terminal && err == nil && tio.Lflag&(unix.ECHO|unix.ICANON) != unix.ECHO|unix.ICANON {
 			fmt.Println("TERMINAL LEFT RAW") // a shell's prompt would be unusable
 		}
-		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); sttyAtStop && err == nil {
+		if atStop == "restore" && shells != nil {
+			unix.IoctlSetTermios(0, unix.TCSETS, shells)
+		}
+		if tio, err := unix.IoctlGetTermios(0, unix.TCGETS); atStop == "stty" && err == nil {
 			tio.Lflag &^= unix.ECHOCTL
 			unix.IoctlSetTermios(0, unix.TCSETS, tio)
 		}
