@@ -153,7 +153,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 		warnings = slices.DeleteFunc(warnings, withMountsOnly)
 		warnings = append(warnings, usernsWarning(cause, p.policy), notHidden(plan))
 		if p.pty { // the program's own terminal does not keep it from the caller's (TestPtyFallbackSaid)
-			warnings = append(warnings, ptyFallback)
+			warnings = append(warnings, ptyFallback())
 		}
 		return ns, warnings, nil
 	}

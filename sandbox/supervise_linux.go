@@ -159,7 +159,7 @@ func fallback(p *plan, spec *nsexec.Spec, syncs []*stateSync, err error) (int, e
 	// bind of omega-run: the gaps of a launch without them.
 	warnings = append(warnings, policyWarnings(p.policy, false, landlock.EffectiveABI(), p.programUID(), p.limits)...)
 	if p.pty {
-		warnings = append(warnings, ptyFallback) // and for its own /dev/pts
+		warnings = append(warnings, ptyFallback()) // and for its own /dev/pts
 	}
 	if err := p.sayPending(warnings); err != nil {
 		return 0, launcherErr(err)

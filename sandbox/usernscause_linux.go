@@ -47,5 +47,14 @@ const noUserNSKernel = "creating them failed with EINVAL: this kernel is likely 
 
 // ptyFallback says what --pty loses without namespaces: the host's
 // /dev/pts, where the caller's terminal is, stays in the program's reach.
-const ptyFallback = "--pty: without namespaces the host's /dev/pts stays in reach: the program can open your terminal " +
-	"by name and read what you type next or write to it"
+// Inside another omega-run's sandbox that is the outer sandbox's own,
+// which holds the terminals made there (the outer one's --pty terminal),
+// not the caller's.
+func ptyFallback() string {
+	if insideOuterMounts() {
+		return "--pty: without namespaces the outer sandbox's /dev/pts stays in reach: the program can open the terminals " +
+			"made in it by name (the outer omega-run's with --pty) and read what is typed next or write to them"
+	}
+	return "--pty: without namespaces the host's /dev/pts stays in reach: the program can open your terminal " +
+		"by name and read what you type next or write to it"
+}
