@@ -122,7 +122,7 @@ func Load(path string, optional bool) (File, error) {
 func Parse(data []byte, name string) (File, error) {
 	var raw map[string]any
 	if err := toml.Unmarshal(data, &raw); err != nil {
-		return File{}, positioned(name, err)
+		return File{}, positioned(name, data, err)
 	}
 	if err := textKeys(name, raw); err != nil {
 		return File{}, err
@@ -134,7 +134,7 @@ func Parse(data []byte, name string) (File, error) {
 	if err := dec.Decode(&f); err != nil {
 		var sm *toml.StrictMissingError
 		if !errors.As(err, &sm) {
-			return File{}, positioned(name, err)
+			return File{}, positioned(name, data, err)
 		}
 		// The decoder reports unknown keys after decoding everything, so
 		// f holds the settings when every unknown key is another table's.
@@ -214,10 +214,13 @@ func firstOwnUnknown(name string, sm *toml.StrictMissingError) error {
 	return nil
 }
 
-func positioned(name string, err error) error {
+func positioned(name string, data []byte, err error) error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, col := de.Position()
+		if bare := bareWord(data, row, col, de.Error()); bare != "" {
+			return fmt.Errorf("config: %s:%d:%d: %s", name, row, col, bare)
+		}
 		key := strings.Join(de.Key(), ".")
 		if key != "" {
 			return fmt.Errorf("config: %s:%d:%d: %s: %s", name, row, col, key, strings.TrimPrefix(want(de.Error()), "toml: "))
@@ -239,4 +242,31 @@ func want(msg string) string {
 		}
 	}
 	return msg
+}
+
+// bareWord says what to write for an unquoted word where a value goes,
+// for which the parser said `expected keyword "nan"` (net = none) or
+// "unexpected character U+0072 'r' at start of value" (mode = rx); ""
+// where msg or the text at row and col is something else.
+func bareWord(data []byte, row, col int, msg string) string {
+	if !strings.Contains(msg, "at start of value") && !strings.Contains(msg, "expected keyword") {
+		return ""
+	}
+	lines := strings.Split(string(data), "\n")
+	if row < 1 || row > len(lines) || col < 1 || col > len(lines[row-1]) {
+		return ""
+	}
+	line := lines[row-1]
+	word := line[col-1:]
+	if end := strings.IndexAny(word, " \t\r,]#"); end >= 0 {
+		word = word[:end]
+	}
+	if word == "" || strings.ContainsAny(word[:1], `"'[{`) {
+		return ""
+	}
+	key, _, _ := strings.Cut(line, "=")
+	if key = strings.TrimSpace(key); key == "fail_closed" || key == "pty" {
+		return word + ": " + key + " takes true or false"
+	}
+	return fmt.Sprintf("%s is not quoted: a string goes in double quotes (%q)", word, word)
 }

@@ -39,6 +39,12 @@ fail_closed = true
 		{"table in capitals", "[SANDBOX]\nmode = \"rwx\"\n", "c.toml: table SANDBOX: keys are case-sensitive"},
 		{"key respelt", "[sandbox]\nmode = \"rx\"\nMode = \"rwx\"\n", "c.toml: unknown key Mode in [sandbox] (keys are case-sensitive"},
 		{"fail_closed undone", "[sandbox]\nfail_closed = true\nFail_Closed = false\n", "unknown key Fail_Closed in [sandbox]"},
+		// A bare word got the parser's words: `expected keyword "nan"` for
+		// net = none, "unexpected character U+0072 'r'" for mode = rx.
+		{"bare none", "[sandbox]\nnet = none\n", `c.toml:2:7: none is not quoted: a string goes in double quotes ("none")`},
+		{"bare word", "[sandbox]\nmode = rx # here\n", `c.toml:2:8: rx is not quoted: a string goes in double quotes ("rx")`},
+		{"bare path in a list", "[sandbox]\nallow_write = [\"/a\", /srv/b]\n", `c.toml:2:22: /srv/b is not quoted: a string goes in double quotes ("/srv/b")`},
+		{"bare yes", "[sandbox]\nfail_closed = yes\n", `c.toml:2:15: yes: fail_closed takes true or false`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
