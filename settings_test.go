@@ -171,6 +171,9 @@ func TestErrorNamesSource(t *testing.T) {
 		{map[string]string{"OMEGA_RUN_NET": "none"}, []string{"--mode", "rwx"}, "omega-run: --net none (from OMEGA_RUN_NET): --mode rwx applies no confinement, so nothing would enforce it (drop it, or use --mode sandbox or rx)\n"},
 		// A value that reads like a source is still followed by its own.
 		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": "/no (from x"}, nil, "--allow-write /no (from x: no such file or directory (mkdir -p '/no (from x' creates it) (from OMEGA_RUN_ALLOW_WRITE)"},
+		// PATH's colons, where the variable takes commas: the hint made a
+		// directory named with the colon.
+		{map[string]string{"OMEGA_RUN_ALLOW_WRITE": home + ":" + home}, nil, "--allow-write " + home + ":" + home + ": no such file or directory (one path each: repeat --allow-write, or separate them with commas, not colons, in OMEGA_RUN_ALLOW_WRITE=" + home + "," + home + ") (from OMEGA_RUN_ALLOW_WRITE)"},
 	}
 	for _, c := range cases {
 		for k, v := range c.env {

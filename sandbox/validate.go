@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -223,5 +225,16 @@ func mkdirHint(dir string, err error) string {
 	if _, lerr := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || lerr == nil {
 		return ""
 	}
+	if parts := strings.Split(dir, ":"); len(parts) > 1 && !slices.ContainsFunc(parts, notDir) {
+		// PATH's colons in OMEGA_RUN_ALLOW_WRITE, which takes commas:
+		// mkdir -p would make one directory named with them.
+		return " (one path each: repeat --allow-write, or separate them with commas, not colons, in OMEGA_RUN_ALLOW_WRITE=" + strings.Join(parts, ",") + ")"
+	}
 	return " (mkdir -p " + profiles.ShellWord(dir) + " creates it)"
+}
+
+// notDir tells whether p is not an absolute path to a directory.
+func notDir(p string) bool {
+	st, err := os.Stat(p)
+	return !filepath.IsAbs(p) || err != nil || !st.IsDir()
 }
