@@ -114,19 +114,20 @@ var Programs = []Program{
 			{For: []string{".cache/node-gyp", NodeGypDevDir},
 				Text: "add --setenv npm_config_devdir={ws}/.cache/node-gyp (node-gyp fetches Node's headers there to build a native addon; setting npm_config_nodedir to a Node source or install tree with them does without)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
-		EnvDirs: []EnvDir{{"PIP_CACHE_DIR", []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
+		EnvDirs: []EnvDir{{PipCache, []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
 		Off:     []EnvDir{{"PIP_NO_CACHE_DIR", []string{".cache/pip"}}},
 		// Not pip list or pip show: their check for a newer pip writes
 		// the cache. pip alone prints its help.
 		Quiet: []string{"", "--version", "-V", "help", "--help", "-h"},
 		Hints: []Hint{
-			{For: []string{".cache/pip", "PIP_CACHE_DIR"}, Text: "add --setenv PIP_CACHE_DIR={ws}/.cache/pip (pip creates it)"},
+			{For: []string{".cache/pip", PipCache}, Text: "add --setenv PIP_CACHE_DIR={ws}/.cache/pip (pip creates it)"},
 			{For: []string{".local/lib", ".local/bin", "PYTHONUSERBASE", "VIRTUAL_ENV"},
 				Text: "install into a virtualenv in the workspace (python3 -m venv {ws}/venv, then run its bin/pip) or add --setenv PYTHONUSERBASE={ws}/.local (pip creates it)"}}},
-	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {"GOCACHE", []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
+	{Name: "go", State: []string{"go", ".cache/go-build"}, EnvDirs: []EnvDir{{"GOPATH", []string{"go"}}, {GoBuildCache, []string{".cache/go-build"}}, {"GOMODCACHE", nil}},
+		Off: []EnvDir{{GoNoBuildCache, []string{".cache/go-build"}}},
 		Hints: []Hint{{For: []string{"go", "GOPATH"}, Text: "add --setenv GOPATH={ws}/go (go creates it)"},
 			{For: []string{"GOMODCACHE"}, Text: "add --setenv GOMODCACHE={ws}/go/pkg/mod (go creates it)"},
-			{For: []string{".cache/go-build", "GOCACHE"}, Text: "add --setenv GOCACHE={ws}/.cache/go-build (go creates it)"},
+			{For: []string{".cache/go-build", GoBuildCache}, Text: "add --setenv GOCACHE={ws}/.cache/go-build (go creates it)"},
 			// What omega-run reads from go's own settings counts too
 			// (sandbox/goenv.go): set once, it silences this for good.
 			{Text: "or set them once for every launch with go env -w (run outside omega-run), which go and omega-run both read"}}},
@@ -169,6 +170,18 @@ const NpmNoBuild = "npm:no-build"
 // sandbox package reads it where node-gyp does (npm_config_devdir, else
 // XDG_CACHE_HOME/node-gyp): a name no variable has.
 const NodeGypDevDir = "node-gyp:devdir"
+
+// GoBuildCache and PipCache name go's build cache and pip's cache among
+// their variables, as the sandbox package reads them where the tool finds
+// them (GOCACHE, else XDG_CACHE_HOME/go-build; --cache-dir, PIP_CACHE_DIR,
+// pip.conf's cache-dir, else XDG_CACHE_HOME/pip). GoNoBuildCache, set,
+// says go has no cache it can use (GOCACHE or XDG_CACHE_HOME relative:
+// go refuses to build). Names no variable has.
+const (
+	GoBuildCache   = "go:build-cache"
+	GoNoBuildCache = "go:no-build-cache"
+	PipCache       = "pip:cache"
+)
 
 // MvnwDists and MvnwZips name where the Maven wrapper unpacks Maven and
 // keeps its download among its variables, as the sandbox package reads

@@ -33,8 +33,10 @@ func TestStatePaths(t *testing.T) {
 		env  map[string]string
 		want []string
 	}{
-		{"go", map[string]string{"GOCACHE": "/cache/go", "GOPATH": "relative-is-ignored"},
+		// go's build cache as read (GOCACHE, else XDG_CACHE_HOME/go-build).
+		{"go", map[string]string{GoBuildCache: "/cache/go", "GOPATH": "relative-is-ignored"},
 			[]string{"/h/go", "/cache/go"}},
+		{"go", map[string]string{GoNoBuildCache: "1", GoBuildCache: "rel/go-build"}, []string{"/h/go"}},
 		{"go", nil, []string{"/h/go", "/h/.cache/go-build"}},
 		{"git", map[string]string{"GIT_CONFIG_GLOBAL": "/w/gitconfig"}, []string{"/w/gitconfig"}},
 		{"claude", nil, []string{"/h/.claude", "/h/.claude.json"}},
@@ -60,7 +62,8 @@ func TestStatePaths(t *testing.T) {
 		{"npm", map[string]string{NpmNoBuild: "1"}, []string{"/h/.npm"}},
 		{"pip", map[string]string{"VIRTUAL_ENV": "/w/venv"}, []string{"/h/.cache/pip", "/w/venv"}},
 		// No cache at all: neither ~/.cache/pip nor where PIP_CACHE_DIR points.
-		{"pip", map[string]string{"PIP_NO_CACHE_DIR": "1", "PIP_CACHE_DIR": "/c/pip"}, []string{"/h/.local/lib", "/h/.local/bin"}},
+		{"pip", map[string]string{"PIP_NO_CACHE_DIR": "1", PipCache: "/c/pip"}, []string{"/h/.local/lib", "/h/.local/bin"}},
+		{"pip", map[string]string{PipCache: "/x/pip"}, []string{"/h/.local/lib", "/h/.local/bin", "/x/pip"}},
 	} {
 		got := ProgramFor(c.prog).StatePaths("/h", func(k string) string { return c.env[k] })
 		if !reflect.DeepEqual(got, c.want) {

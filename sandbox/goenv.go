@@ -71,3 +71,29 @@ func parseGoEnv(data string) map[string]string {
 	}
 	return vals
 }
+
+// goCacheEnv is getenv with go's build cache behind profiles.GoBuildCache
+// and profiles.GoNoBuildCache, found as go finds it (cmd/go's
+// cache.DefaultDir): GOCACHE (fileEnv: go's settings file too), else
+// os.UserCacheDir's XDG_CACHE_HOME/go-build. A relative one, or
+// GOCACHE=off, is none: go stops before it writes there. XDG_CACHE_HOME
+// is read from the environment alone, as os.UserCacheDir reads it.
+func goCacheEnv(prog *profiles.Program, getenv, fileEnv func(string) string) func(string) string {
+	if prog.Name != "go" {
+		return fileEnv
+	}
+	dir := fileEnv("GOCACHE")
+	if x := getenv("XDG_CACHE_HOME"); dir == "" && x != "" {
+		dir = filepath.Join(x, "go-build")
+	}
+	off := dir != "" && !filepath.IsAbs(dir)
+	return func(k string) string {
+		switch {
+		case k == profiles.GoBuildCache:
+			return dir
+		case k == profiles.GoNoBuildCache && off:
+			return "1"
+		}
+		return fileEnv(k)
+	}
+}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -11,12 +12,13 @@ import (
 // pipConfMax bounds the read of each pip config file (a few lines).
 const pipConfMax = 64 << 10
 
-// pipConfEnv is getenv with pip's config files behind PIP_CACHE_DIR and
-// PIP_NO_CACHE_DIR, which pip reads for an option the environment does
-// not set: a user whose pip.conf puts the cache in the workspace, or
-// turns it off, is not told on every launch that pip writes
+// pipConfEnv is getenv with pip's cache behind profiles.PipCache
+// (pipCacheDir) and its config files behind PIP_NO_CACHE_DIR, which pip
+// reads for an option the environment does not set: a user whose
+// pip.conf puts the cache in the workspace, or turns it off (or whose
+// args say --no-cache-dir), is not told on every launch that pip writes
 // ~/.cache/pip. Other tools get getenv as it is.
-func pipConfEnv(prog *profiles.Program, getenv func(string) string) func(string) string {
+func pipConfEnv(prog *profiles.Program, args []string, wd string, getenv func(string) string) func(string) string {
 	if prog.Name != "pip" {
 		return getenv
 	}
@@ -36,21 +38,47 @@ func pipConfEnv(prog *profiles.Program, getenv func(string) string) func(string)
 		return v, ok
 	}
 	cache, _ := pick("cache-dir")
-	if strings.HasPrefix(cache, "~/") {
-		cache = filepath.Join(getenv("HOME"), cache[2:])
-	}
 	_, noCache := pick("no-cache-dir") // any value turns the cache off
+	if v := getenv("PIP_CACHE_DIR"); v != "" {
+		cache = v
+	}
+	cache = pipCacheDir(cache, args, wd, getenv)
 	return func(k string) string {
 		v := getenv(k)
 		switch {
-		case v != "":
-		case k == "PIP_CACHE_DIR":
+		case k == profiles.PipCache:
 			v = cache
-		case k == "PIP_NO_CACHE_DIR" && noCache:
+		case v != "":
+		case k == "PIP_NO_CACHE_DIR" && (noCache || slices.Contains(args, "--no-cache-dir")):
 			v = "1"
 		}
 		return v
 	}
+}
+
+// pipCacheDir is where pip keeps its cache, given cache, its
+// PIP_CACHE_DIR or config's cache-dir, or "": a --cache-dir among args
+// first, else cache, else platformdirs' XDG_CACHE_HOME/pip (unless blank),
+// made absolute as pip does (normalize_path: ~ is home, relative is from
+// its working directory wd); "" for ~/.cache/pip.
+func pipCacheDir(cache string, args []string, wd string, getenv func(string) string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, "--cache-dir="); ok {
+			cache = v
+		} else if a == "--cache-dir" && i+1 < len(args) {
+			cache = args[i+1]
+		}
+	}
+	if x := getenv("XDG_CACHE_HOME"); cache == "" && strings.TrimSpace(x) != "" {
+		cache = filepath.Join(x, "pip")
+	}
+	if rest, ok := strings.CutPrefix(cache, "~"); ok && (rest == "" || rest[0] == '/') {
+		cache = getenv("HOME") + rest
+	}
+	if cache == "" || wd == "" && !filepath.IsAbs(cache) {
+		return cache
+	}
+	return filepath.Clean(within(wd, cache))
 }
 
 // pipConfFiles are the files pip reads its options from, in the order

@@ -83,11 +83,11 @@ func TestStateWarningCases(t *testing.T) {
 	pol := profiles.Policy{Mode: profiles.ModeSandbox, Home: home, DataDir: filepath.Join(home, ".omega"),
 		Writable: []string{filepath.Join(home, ".omega"), filepath.Join(home, ".claude")}} // not /tmp: home is in it
 	cases := []struct {
-		name, prog, path string
-		set, args        []string // args nil: unknown
-		writableGit      bool
-		mode             profiles.Mode
-		want, not        []string // in the warning, and not; want nil: no warning
+		name, prog, path, wd string
+		set, args            []string // args nil: unknown
+		writableGit          bool
+		mode                 profiles.Mode
+		want, not            []string // in the warning, and not; want nil: no warning
 	}{
 		{name: "go with GOPATH and GOCACHE in the workspace", prog: "go",
 			set: []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/gocache"}},
@@ -130,6 +130,26 @@ func TestStateWarningCases(t *testing.T) {
 		{name: "pip in an activated virtualenv", prog: "pip", set: []string{"PIP_CACHE_DIR=" + ws + "/pc", "VIRTUAL_ENV=" + venv}},
 		{name: "pip: ~/.local without a virtualenv", prog: "pip", path: "/usr/bin/pip",
 			set: []string{"PIP_CACHE_DIR=" + ws + "/pc"}, want: []string{home + "/.local/lib"}, not: []string{".config/pip"}},
+		{name: "go: its build cache in XDG_CACHE_HOME outside", prog: "go", set: []string{"GOPATH=" + ws + "/go", "XDG_CACHE_HOME=/srv/xdg"},
+			want: []string{"/srv/xdg/go-build,", "GOCACHE=" + ws}, not: []string{home + "/.cache", "GOPATH="}},
+		{name: "go: XDG_CACHE_HOME in the workspace", prog: "go", set: []string{"GOPATH=" + ws + "/go", "XDG_CACHE_HOME=" + ws + "/xdg"}},
+		{name: "go: GOCACHE before XDG_CACHE_HOME", prog: "go", set: []string{"GOPATH=" + ws + "/go", "GOCACHE=" + ws + "/c", "XDG_CACHE_HOME=/srv/xdg"}},
+		{name: "go: a relative XDG_CACHE_HOME, which go refuses", prog: "go", set: []string{"GOPATH=" + ws + "/go", "XDG_CACHE_HOME=xdg"}},
+		{name: "go: GOCACHE=off, which go refuses", prog: "go", set: []string{"GOPATH=" + ws + "/go", "GOCACHE=off"}},
+		{name: "pip: its cache in XDG_CACHE_HOME outside", prog: "pip", set: []string{"PYTHONUSERBASE=" + ws + "/.local", "XDG_CACHE_HOME=/srv/xdg"},
+			want: []string{"/srv/xdg/pip,", "PIP_CACHE_DIR=" + ws}, not: []string{home + "/.cache", "PYTHONUSERBASE="}},
+		{name: "pip: XDG_CACHE_HOME in the workspace", prog: "pip", set: []string{"PYTHONUSERBASE=" + ws + "/.local", "XDG_CACHE_HOME=" + ws + "/xdg"}},
+		{name: "pip: a blank XDG_CACHE_HOME is unset", prog: "pip", set: []string{"PYTHONUSERBASE=" + ws + "/.local", "XDG_CACHE_HOME= "},
+			want: []string{home + "/.cache/pip"}},
+		{name: "pip: a relative XDG_CACHE_HOME, from its working directory", prog: "pip", wd: ws, set: []string{"PYTHONUSERBASE=" + ws + "/.local", "XDG_CACHE_HOME=xdg"}},
+		{name: "pip: a relative PIP_CACHE_DIR outside", prog: "pip", wd: "/srv", set: []string{"PYTHONUSERBASE=" + ws + "/.local", "PIP_CACHE_DIR=pc"},
+			want: []string{"/srv/pc,", "PIP_CACHE_DIR=" + ws}, not: []string{home + "/.cache"}},
+		{name: "pip: PIP_CACHE_DIR before XDG_CACHE_HOME", prog: "pip", set: []string{"PYTHONUSERBASE=" + ws + "/.local", "PIP_CACHE_DIR=" + ws + "/pc", "XDG_CACHE_HOME=/srv/xdg"}},
+		{name: "pip --cache-dir before PIP_CACHE_DIR", prog: "pip", args: []string{"install", "--cache-dir", "/srv/pc", "x"},
+			set: []string{"PYTHONUSERBASE=" + ws + "/.local", "PIP_CACHE_DIR=" + ws + "/pc"}, want: []string{"/srv/pc,"}},
+		{name: "pip --cache-dir=DIR in the workspace", prog: "pip", args: []string{"install", "--cache-dir=" + ws + "/pc", "x"},
+			set: []string{"PYTHONUSERBASE=" + ws + "/.local", "XDG_CACHE_HOME=/srv/xdg"}},
+		{name: "pip --no-cache-dir", prog: "pip", args: []string{"install", "--no-cache-dir", "x"}, set: []string{"PYTHONUSERBASE=" + ws + "/.local"}},
 		{name: "git names --writable-git-config in sandbox mode", prog: "git",
 			want: []string{"GIT_CONFIG_GLOBAL=" + ws + "/.gitconfig", "--writable-git-config"}},
 		{name: "git with --writable-git-config given", prog: "git", writableGit: true,
@@ -145,7 +165,7 @@ func TestStateWarningCases(t *testing.T) {
 			if c.mode != "" {
 				p.Mode = c.mode
 			}
-			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, c.args, "", Process{ClearEnv: true, SetEnv: c.set}.getenv)
+			w := stateWarning(p, profiles.ProgramFor(c.prog), c.path, c.args, c.wd, Process{ClearEnv: true, SetEnv: c.set}.getenv)
 			checkWarning(t, w, c.want, c.not)
 		})
 	}

@@ -48,7 +48,9 @@ func refusedState(pol profiles.Policy, prog *profiles.Program, getenv func(strin
 // or "" when unknown; args: its arguments, nil when unknown; wd: its
 // working directory, or ""), or "".
 func stateWarning(pol profiles.Policy, prog *profiles.Program, path string, args []string, wd string, getenv func(string) string) string {
-	getenv = npmEnv(prog, path, args, mavenEnv(prog, path, args, wd, pipConfEnv(prog, goEnvFileEnv(prog, venvEnv(prog, path, getenv)))))
+	getenv = venvEnv(prog, path, getenv)
+	getenv = goCacheEnv(prog, getenv, goEnvFileEnv(prog, getenv))
+	getenv = npmEnv(prog, path, args, mavenEnv(prog, path, args, wd, pipConfEnv(prog, args, wd, getenv)))
 	refused := refusedState(pol, prog, getenv)
 	if len(refused) == 0 {
 		return ""
