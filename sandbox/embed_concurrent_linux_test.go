@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,36 +62,56 @@ func runOne(t *testing.T, mode sandbox.Mode, i int) {
 }
 
 // cancelOne cancels a sandbox-mode command once it has started a
-// grandchild that would write into the data dir a second later, and
-// checks from outside that the write never happens: the whole tree is
-// killed, not the program alone.
+// grandchild that writes into the data dir when let go, and checks from
+// outside that the write never happens: the whole tree is killed, not
+// the program alone. The grandchild is let go only once Wait has
+// returned, and a survivor is waited for through the stdout pipe it
+// would still hold: no sleep on either side (with a grandchild that wrote
+// a second after "started", a cancel that a loaded machine delayed past
+// that second failed the test).
 func cancelOne(t *testing.T, i int) {
 	dataDir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	marker := filepath.Join(dataDir, "workspace", "survived")
+	release := filepath.Join(dataDir, "workspace", "release")
+	// The bound (30 s) only ends a run whose cancel kills nothing.
 	cmd, err := sandbox.CommandContext(ctx, "sh", sandbox.ModeSandbox, dataDir, "-c",
-		`(sleep 1; echo x > "$1") & echo started; wait`, "sh", marker)
+		`(n=0; until [ -e "$2" ] || [ $n -ge 300 ]; do sleep 0.1; n=$((n+1)); done; echo x > "$1") & echo started; wait`,
+		"sh", marker, release)
 	if err != nil {
 		t.Errorf("cancel %d: %v", i, err)
 		return
 	}
-	out, err := cmd.StdoutPipe()
+	out, w, err := os.Pipe()
 	if err != nil {
 		t.Errorf("cancel %d: %v", i, err)
 		return
 	}
-	if err := sandbox.Start(cmd); err != nil {
+	defer out.Close()
+	cmd.Stdout = w
+	err = sandbox.Start(cmd)
+	w.Close()
+	if err != nil {
 		t.Errorf("cancel %d: Start: %v", i, err)
 		return
 	}
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	r := bufio.NewReader(out)
+	line, _ := r.ReadString('\n')
 	cancel()
 	err = cmd.Wait()
 	if line != "started\n" || err == nil {
 		t.Errorf("cancel %d: read %q, Wait %v; want \"started\" and an error", i, line, err)
 	}
-	time.Sleep(1500 * time.Millisecond)
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Errorf("cancel %d: %v", i, err)
+	}
+	// EOF once no process holds the pipe: at once when the tree died,
+	// after its write when the grandchild outlived the cancel.
+	out.SetReadDeadline(time.Now().Add(time.Minute))
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		t.Errorf("cancel %d: the pipe stayed open: %v", i, err)
+	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Errorf("cancel %d: the grandchild outlived the cancelled sandbox and wrote %s", i, marker)
 	}
