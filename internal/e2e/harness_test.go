@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -30,6 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 func testMain(m *testing.M) int {
+	defaultInterrupts()
 	var err error
 	root, err = os.MkdirTemp("/var/tmp", "omega-e2e-")
 	if err != nil {
@@ -59,6 +61,20 @@ func testMain(m *testing.M) int {
 		}
 	}
 	return m.Run()
+}
+
+// defaultInterrupts gives the commands the tests start SIGINT and
+// SIGQUIT at their default, as an interactive shell does, where this
+// process was started with them ignored (a background job of a script:
+// nohup make test &). Ignored, they stayed ignored in omega-run, and the
+// Ctrl-C tests failed with the program run. A signal the runtime handles
+// is reset to its default in a child; one ignored at start is kept.
+func defaultInterrupts() {
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			signal.Notify(make(chan os.Signal, 1), sig)
+		}
+	}
 }
 
 // user is who runs omega-run in a test.
