@@ -70,7 +70,9 @@ func ExampleOptions() {
 
 // ExampleOptions_CommandContext reads a program's exit status, and
 // stops a program that runs too long: in sandbox mode the context kills
-// its whole process tree.
+// its whole process tree. A context already done refuses the start with
+// its error, as exec.CommandContext's does, so Start's error is looked at
+// with the context's too: a short deadline may pass before the start.
 func ExampleOptions_CommandContext() {
 	dir, err := os.MkdirTemp("", "omega-example-")
 	if err != nil {
@@ -85,10 +87,9 @@ func ExampleOptions_CommandContext() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		if err := sandbox.Start(cmd); err != nil {
-			log.Fatal(err)
+		if err = sandbox.Start(cmd); err == nil {
+			err = cmd.Wait()
 		}
-		err = cmd.Wait()
 		var ee *exec.ExitError
 		switch {
 		case ctx.Err() != nil:
