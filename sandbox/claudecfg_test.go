@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 // keysOf is the quoted keys (and projects) that lines name, in order.
@@ -193,33 +192,4 @@ func foundFields(t reflect.Type) int {
 		}
 	}
 	return n
-}
-
-// TestChangesNotQuadratic: a planted file of many repeated keys (or many
-// "projects" objects) is compared value by value through a set, not
-// every value against every other: 16,000 of each took 37 s and 55 s, and
-// the launcher hung after the run. The bound is far above what the
-// comparison takes; it only catches the quadratic form.
-func TestChangesNotQuadratic(t *testing.T) {
-	const n = 16000
-	var projects, servers []string
-	for i := range n {
-		projects = append(projects, fmt.Sprintf(`"projects":{"p%d":{"mcpServers":{"s":{"command":"x%d"}}}}`, i, i))
-		servers = append(servers, fmt.Sprintf(`"mcpServers":{"s%d":{"command":"x"}}`, i))
-	}
-	state := "{" + strings.Join(projects, ",") + "}"
-	dup := "{" + strings.Join(servers, ",") + "}"
-	done := make(chan int, 1)
-	go func() {
-		done <- len(stateChanges("~/.claude.json", []byte(dup), []byte(state))) +
-			len(stateChanges("~/.claude.json", []byte(dup), []byte(dup+" ")))
-	}()
-	select {
-	case got := <-done:
-		if got != n {
-			t.Errorf("%d changes, want one per project (%d)", got, n)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the comparison takes more than 20 s")
-	}
 }

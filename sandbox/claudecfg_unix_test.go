@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/omega-run/omega-run/profiles"
 )
@@ -193,4 +194,53 @@ func BenchmarkStateChanges(b *testing.B) {
 			b.Fatal(c)
 		}
 	}
+}
+
+// TestChangesNotQuadratic: a planted file of many repeated keys (or many
+// "projects" objects) is compared value by value through a set, not
+// every value against every other: 16,000 of each took 37 s and 55 s, and
+// the launcher hung after the run. The bound is far above what the
+// comparison takes (under 2 s of CPU with -race); it only catches the
+// quadratic form. It counts this process's CPU time, not the clock's:
+// the linear form took 8 s by the clock with -race at load 14, and 20 s
+// at a twelfth of a CPU.
+func TestChangesNotQuadratic(t *testing.T) {
+	const n = 16000
+	var projects, servers []string
+	for i := range n {
+		projects = append(projects, fmt.Sprintf(`"projects":{"p%d":{"mcpServers":{"s":{"command":"x%d"}}}}`, i, i))
+		servers = append(servers, fmt.Sprintf(`"mcpServers":{"s%d":{"command":"x"}}`, i))
+	}
+	state := "{" + strings.Join(projects, ",") + "}"
+	dup := "{" + strings.Join(servers, ",") + "}"
+	done := make(chan int, 1)
+	start := cpuTime(t)
+	go func() {
+		done <- len(stateChanges("~/.claude.json", []byte(dup), []byte(state))) +
+			len(stateChanges("~/.claude.json", []byte(dup), []byte(dup+" ")))
+	}()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case got := <-done:
+			if got != n {
+				t.Errorf("%d changes, want one per project (%d)", got, n)
+			}
+			return
+		case <-tick.C:
+			if used := cpuTime(t) - start; used > 20*time.Second {
+				t.Fatalf("the comparison has taken %v of CPU, more than 20 s", used.Round(100*time.Millisecond))
+			}
+		}
+	}
+}
+
+// cpuTime is the CPU time this process has used, its threads' together.
+func cpuTime(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
