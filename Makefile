@@ -48,10 +48,10 @@ test: deps ## vet, gofmt, staticcheck, cross-compile matrix, every test with -ra
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory cross
-	$(GO) test -race -timeout 15m -count=1 ./...
+	$(GO) test -race -timeout 30m -count=1 ./...
 	@echo "test: the end-to-end suite again, on the static release build (musl)"
 	$(STATIC_ENV) GOARCH=$(HOSTARCH) scripts/build-static.sh .build/$(BIN)-static-test
-	OMEGA_E2E_BIN=$(CURDIR)/.build/$(BIN)-static-test $(GO) test -timeout 15m -count=1 ./internal/e2e
+	OMEGA_E2E_BIN=$(CURDIR)/.build/$(BIN)-static-test $(GO) test -timeout 30m -count=1 ./internal/e2e
 	@echo "test: the packages whose init stage differs, with the Go init stage (-tags omega_goinit)"
 	$(GO) test -count=1 -tags 'omega_goinit' ./sandbox ./nsexec ./landlock
 	@echo "test: the same without cgo, the Go init stage users of go install get"
