@@ -114,7 +114,14 @@ func startLimited(cmd *exec.Cmd, l cgroups.Limits) error {
 	err = nsexec.StartFailure(cmd, nsexec.StartBlocked(cmd.Start))
 	r.Close()
 	if err == nil {
-		if err = goAhead(g, cmd.Process.Pid, w); err != nil {
+		err = goAhead(g, cmd.Process.Pid, w)
+		if errors.Is(err, syscall.EPIPE) {
+			// Gone before it read it (killed: a cancelled context), as
+			// the CLI's launch reads it: started, and Wait tells how it
+			// ended, as after cmd.Start. It ran nothing, and its group
+			// goes below as any other.
+			err = nil
+		} else if err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 		}

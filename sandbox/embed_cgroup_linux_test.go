@@ -359,3 +359,29 @@ func TestCommandCgroupExtraFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandCgroupCancelledAtStart: a context cancelled while Start runs
+// ends the command as it ends one without limits: Start fails only with
+// the context's error, before anything starts, or the command started
+// and Wait tells how it ended. The init stage killed before it read the
+// go-ahead made Start fail with the go-ahead's "broken pipe" (125), the
+// process already waited for.
+func TestCommandCgroupCancelledAtStart(t *testing.T) {
+	needCgroups(t, cgroups.Limits{Pids: 64})
+	t.Setenv("HOME", t.TempDir())
+	for i := range 500 {
+		ctx, stop := context.WithCancel(context.Background())
+		cmd := limitedCommand(t, ctx, sandbox.ModeRX, sandbox.Process{Pids: "64"}, "true")
+		// Spread over the start, where the window is (≈ 40-600 µs).
+		d := time.Duration(i%30) * 20 * time.Microsecond
+		go func() { time.Sleep(d); stop() }()
+		if err := sandbox.Start(cmd); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled after %v: Start: %v; want nil or %v", d, err, context.Canceled)
+			}
+			continue
+		}
+		_ = sandbox.Wait(cmd)
+	}
+	noGroupsLeft(t, "after Wait")
+}
