@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 	"syscall"
+	"time"
 	"weak"
 
 	"github.com/sirupsen/logrus"
@@ -163,11 +164,33 @@ func watchGroup(cmd *exec.Cmd, g *cgroups.Group) {
 	if fd, err := unix.PidfdOpen(pid, unix.PIDFD_NONBLOCK); err == nil {
 		pidfd = fd
 	}
+	retry := removeRetry
 	go func() {
 		awaitExit(pid, pidfd)
-		gw.err = endGroup(g)
+		err := endGroup(g)
+		gw.err = err
 		close(gw.done)
+		if err != nil {
+			retryRemoval(g, retry)
+		}
 	}()
+}
+
+// removeRetry is the first wait before another try at a group that
+// endGroup could not remove; it doubles up to ten minutes.
+var removeRetry = 30 * time.Second
+
+// retryRemoval tries again until g goes. A process that outlived
+// Delete's SIGKILLs (in uninterruptible sleep, or frozen) has the signal
+// pending and goes once it wakes; given up, g stayed for good, locked by
+// this process and so out of later launches' stale-group cleanup.
+func retryRemoval(g *cgroups.Group, wait time.Duration) {
+	for ; ; wait = min(2*wait, 10*time.Minute) {
+		time.Sleep(wait)
+		if g.Delete() == nil {
+			return
+		}
+	}
 }
 
 func forgetStarted(key weak.Pointer[exec.Cmd]) {
@@ -220,6 +243,9 @@ func endGroup(g *cgroups.Group) error {
 // kill in the group (the memory limit reached, whichever process the
 // kernel chose) is an error wrapping ErrOOMKilled, joined to cmd.Wait's.
 // cmd.Wait alone also has the group removed, a moment after it returns.
+// A removal that fails (a process SIGKILL did not end within 10 s: in
+// uninterruptible sleep) is an error too; the group goes later, in the
+// background, once that process has.
 func Wait(cmd *exec.Cmd) error {
 	err := cmd.Wait()
 	limited.Lock()
