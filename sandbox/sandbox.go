@@ -46,10 +46,11 @@
 //     own that Start creates; only Start gives the command the go-ahead
 //     (with cmd.Start it exits with 125 before running anything). The
 //     group goes as soon as the command's process exits, killing what is
-//     left in it (in rx and rwx the program's children too). Wait for it
-//     with Wait, which returns once the group is gone and wraps
-//     ErrOOMKilled after an OOM kill; after cmd.Wait the group goes a
-//     moment later.
+//     left in it (in rx and rwx the program's children too; rwx confines
+//     nothing, and a program there that may write cgroup.procs elsewhere
+//     can leave the group). Wait for it with Wait, which returns once the
+//     group is gone and wraps ErrOOMKilled after an OOM kill; after
+//     cmd.Wait the group goes a moment later.
 //   - In rwx mode without Process settings the command is a plain
 //     exec.Cmd whose Env already holds OMEGA_SANDBOX=rwx: append to
 //     cmd.Env rather than replace it (the init stage of the other modes
