@@ -224,17 +224,18 @@ func awaitExit(pid, pidfd int) {
 	}
 }
 
-// endGroup kills what is left in g, removes it, and says an OOM kill.
+// endGroup kills what is left in g, removes it, and says an OOM kill,
+// also beside a removal that failed (g then still there to ask).
 func endGroup(g *cgroups.Group) error {
-	if err := g.Delete(); err != nil {
+	err := g.Delete()
+	if err != nil {
 		logrus.Warn(err.Error())
-		return err
 	}
 	if oom, _ := g.OOMKilled(); oom {
 		logrus.WithField("cgroup", g.Name()).Warnf("the OOM killer killed a process in the command's cgroup: it reached its memory limit (%s)", g.Limits())
-		return fmt.Errorf("%w (%s)", ErrOOMKilled, g.Limits())
+		err = errors.Join(fmt.Errorf("%w (%s)", ErrOOMKilled, g.Limits()), err)
 	}
-	return nil
+	return err
 }
 
 // Wait waits for cmd, started by Start, as cmd.Wait does, and for a

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,15 +16,16 @@ import (
 
 // TestCommandGroupRemovalRetried: a process of the group that outlives
 // the SIGKILLs of its removal (frozen by a v1 freezer here, in
-// uninterruptible sleep elsewhere) fails Wait, and the group goes once
-// the process wakes and dies. It stayed before, for good: locked by this
-// process, so out of later launches' stale-group cleanup, its lock fd
-// open.
+// uninterruptible sleep elsewhere) fails Wait, which still reports the
+// OOM kill before it, and the group goes once the process wakes and
+// dies. It stayed before, for good: locked by this process, so out of
+// later launches' stale-group cleanup, its lock fd open; and the OOM kill
+// went unsaid.
 func TestCommandGroupRemovalRetried(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits out the removal's 10 s of SIGKILLs")
 	}
-	if err := cgroups.Probe(cgroups.Limits{Pids: 64}); err != nil {
+	if err := cgroups.Probe(cgroups.Limits{Memory: 64 << 20, Pids: 64}); err != nil {
 		t.Skipf("no usable cgroup here: %v", err)
 	}
 	freezer, err := os.MkdirTemp("/sys/fs/cgroup/freezer", "omega-test-")
@@ -35,8 +37,10 @@ func TestCommandGroupRemovalRetried(t *testing.T) {
 	removeRetry = 50 * time.Millisecond
 	t.Setenv("HOME", t.TempDir())
 
-	o := Options{Mode: ModeRX, DataDir: t.TempDir(), Process: Process{Pids: "64"}}
-	cmd, err := o.CommandContext(context.Background(), "sh", "-c", `sleep 60 & echo $!; read x`)
+	o := Options{Mode: ModeRX, DataDir: t.TempDir(), Process: Process{Memory: "64M", Pids: "64"}}
+	// dd's 200M buffer is OOM-killed once the shell reads a line.
+	cmd, err := o.CommandContext(context.Background(), "sh", "-c",
+		`sleep 60 & echo $!; read x; dd if=/dev/zero of=/dev/null bs=200M count=1 2>/dev/null`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,8 +77,8 @@ func TestCommandGroupRemovalRetried(t *testing.T) {
 		}
 	}
 	stdin.Close() // the shell exits; its frozen sleep stays
-	if err := Wait(cmd); err == nil || !strings.Contains(err.Error(), "still there") {
-		t.Fatalf("Wait: %v; want the removal's failure", err)
+	if err := Wait(cmd); err == nil || !strings.Contains(err.Error(), "still there") || !errors.Is(err, ErrOOMKilled) {
+		t.Fatalf("Wait: %v; want the removal's failure and the OOM kill", err)
 	}
 	write("freezer.state", "THAWED") // the pending SIGKILL ends it
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
