@@ -50,10 +50,8 @@ func limitCommand(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) error {
 	if err := cgroups.Probe(p.cgroup); err != nil {
 		return cgroupErr(err)
 	}
-	if ns.Enabled {
-		if err := initPids(p.cgroup.Pids); err != nil {
-			return err
-		}
+	if err := initPids(p.cgroup.Pids, ns.Enabled); err != nil {
+		return err
 	}
 	// On cgroup v2 the clone places it too (CLONE_INTO_CGROUP); the
 	// cgroup namespace comes after the go-ahead on both versions.

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/omega-run/omega-run/cgroups"
+	"github.com/omega-run/omega-run/nsexec"
 	"github.com/omega-run/omega-run/sandbox"
 )
 
@@ -384,4 +385,36 @@ func TestCommandCgroupCancelledAtStart(t *testing.T) {
 		_ = sandbox.Wait(cmd)
 	}
 	noGroupsLeft(t, "after Wait")
+}
+
+// TestCommandCgroupGoInitPids: with the Go init stage, a --pids below
+// what its runtime's threads need is refused up front in rx and rwx too,
+// as in sandbox mode (125, saying the least). The command ended now and
+// then with the runtime unable to start a thread: a goroutine dump and
+// status 2, as if from the program. The C init stage runs it.
+func TestCommandCgroupGoInitPids(t *testing.T) {
+	needCgroups(t, cgroups.Limits{Pids: 64})
+	t.Setenv("HOME", t.TempDir())
+	for _, mode := range []sandbox.Mode{sandbox.ModeRX, sandbox.ModeRWX} {
+		o := sandbox.Options{Mode: mode, DataDir: t.TempDir(), Process: sandbox.Process{Pids: "4"}}
+		cmd, err := o.CommandContext(context.Background(), "echo", "ran")
+		if !nsexec.CInit {
+			var e *sandbox.Error
+			if !errors.As(err, &e) || e.Code != sandbox.ExitLauncher || !strings.Contains(err.Error(), "give at least 16") {
+				t.Errorf("%s, Go init stage, --pids 4: %v; want 125 and the least --pids", mode, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := sandbox.Start(cmd); err != nil {
+			t.Fatal(err)
+		}
+		if err := sandbox.Wait(cmd); err != nil || stdout.String() != "ran\n" {
+			t.Errorf("%s, C init stage, --pids 4: %v, stdout %q (%s)", mode, err, stdout.String(), stderr.String())
+		}
+	}
 }

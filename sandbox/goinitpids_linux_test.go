@@ -14,13 +14,16 @@ func TestInitPids(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		pids int64
+		pid1 bool // sandbox mode's
 		ok   bool
 	}{
-		{0, true}, {1, false}, {2, nsexec.CInit}, {15, nsexec.CInit}, {16, true}, {1000, true},
+		{0, true, true}, {1, true, false}, {2, true, nsexec.CInit}, {15, true, nsexec.CInit}, {16, true, true}, {1000, true, true},
+		// rx and rwx: the Go init stage's threads count before the exec.
+		{0, false, true}, {1, false, nsexec.CInit}, {15, false, nsexec.CInit}, {16, false, true},
 	} {
-		err := initPids(tc.pids)
+		err := initPids(tc.pids, tc.pid1)
 		if (err == nil) != tc.ok || (err != nil && !strings.Contains(err.Error(), least)) {
-			t.Errorf("--pids %d: %v, want ok %v", tc.pids, err, tc.ok)
+			t.Errorf("--pids %d (PID 1 %v): %v, want ok %v", tc.pids, tc.pid1, err, tc.ok)
 		}
 	}
 }

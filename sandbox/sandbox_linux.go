@@ -247,7 +247,7 @@ func (o Options) Run(program string, args ...string) (int, error) {
 			cause = usernsUnavailable()
 		}
 		if cause == "" {
-			if err := initPids(p.cgroup.Pids); err != nil {
+			if err := initPids(p.cgroup.Pids, true); err != nil {
 				return 0, launcherErr(err)
 			}
 			// The init stage starts now; the spec follows when ready, its
@@ -258,6 +258,9 @@ func (o Options) Run(program string, args ...string) (int, error) {
 	}
 	spec, ns, err := specWith(p, cause)
 	if err != nil {
+		return 0, launcherErr(err)
+	}
+	if err := initPids(p.cgroup.Pids, ns.Enabled); err != nil {
 		return 0, launcherErr(err)
 	}
 	syncs, err := programState(p, spec)

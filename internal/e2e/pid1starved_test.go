@@ -98,15 +98,22 @@ func signalsWhileHeld(t *testing.T, w *world, args []string) (int, string) {
 // TestFewPidsForGoInit: a build without cgo refuses (125, saying why) a
 // --pids its Go init stage's own threads would not fit in, where it had
 // ended with its runtime's "fatal error: newosproc" (status 2) or 126
-// for the program's failed fork; the C init stage runs the program.
+// for the program's failed fork; in rx too, where its threads are in the
+// group until its exec (it ran, or ended with "failed to create new OS
+// thread", 2). The C init stage runs the program.
 func TestFewPidsForGoInit(t *testing.T) {
 	w := newWorld(t, rootUser)
-	r := w.runProg(nocgoBinary(t), "--pids", "5", "--", "/bin/echo", "ran")
-	if r.code != 125 || !strings.Contains(r.stderr, "give at least 16") || strings.Contains(r.stderr, "goroutine") {
-		t.Errorf("no cgo: exit %d, stdout %q, stderr %.300q; want 125 and the least --pids", r.code, r.stdout, r.stderr)
+	for _, mode := range []string{"sandbox", "rx"} {
+		r := w.runProg(nocgoBinary(t), "--mode", mode, "--pids", "5", "--", "/bin/echo", "ran")
+		if r.code != 125 || !strings.Contains(r.stderr, "give at least 16") || strings.Contains(r.stderr, "goroutine") {
+			t.Errorf("no cgo, %s: exit %d, stdout %q, stderr %.300q; want 125 and the least --pids", mode, r.code, r.stdout, r.stderr)
+		}
 	}
 	if goInitStage() {
 		return
+	}
+	if r := w.run("--mode", "rx", "--pids", "1", "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
+		t.Errorf("C init stage, rx, --pids 1: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if r := w.run("--pids", "5", "--", "/bin/echo", "ran"); r.code != 0 || r.stdout != "ran\n" {
 		t.Errorf("C init stage: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
