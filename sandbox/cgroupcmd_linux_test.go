@@ -32,7 +32,11 @@ func TestCommandGroupRemovalRetried(t *testing.T) {
 	if err != nil {
 		t.Skipf("no cgroup v1 freezer to freeze a process with: %v", err)
 	}
-	defer os.Remove(freezer)
+	defer func() { // once the thawed process has gone (a failed run)
+		for end := time.Now().Add(5 * time.Second); os.Remove(freezer) != nil && time.Now().Before(end); {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	defer func(d time.Duration) { removeRetry = d }(removeRetry)
 	removeRetry = 50 * time.Millisecond
 	t.Setenv("HOME", t.TempDir())
