@@ -66,20 +66,8 @@ func TestMavenRepoLocalProject(t *testing.T) {
 	root := t.TempDir()
 	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
 	sub := filepath.Join(proj, "sub")
-	for _, d := range []string{filepath.Join(home, ".m2"), filepath.Join(proj, ".mvn"), sub} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(p, s string) {
-		t.Helper()
-		os.Remove(p)
-		if s != "" {
-			if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	mkdirs(t, filepath.Join(home, ".m2"), filepath.Join(proj, ".mvn"), sub)
+	write := func(p, s string) { putFile(t, p, s) }
 	settings := func(repo string) string {
 		return "<settings><localRepository>" + repo + "</localRepository></settings>"
 	}
@@ -133,6 +121,27 @@ func TestHasElement(t *testing.T) {
 	} {
 		if got := hasElement([]byte(s), "<localRepository"); got != want {
 			t.Errorf("hasElement(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// mkdirs makes each of dirs, 0700, with its parents.
+func mkdirs(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// putFile makes p hold s (0600), or removes it when s is "".
+func putFile(t *testing.T, p, s string) {
+	t.Helper()
+	os.Remove(p)
+	if s != "" {
+		if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

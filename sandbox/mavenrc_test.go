@@ -15,20 +15,8 @@ import (
 func TestMavenRepoGlobalAndRC(t *testing.T) {
 	root := t.TempDir()
 	home, etc := filepath.Join(root, "home"), filepath.Join(root, "etc")
-	for _, d := range []string{filepath.Join(home, ".m2"), filepath.Join(root, "maven", "bin"), filepath.Join(root, "maven", "conf"), filepath.Join(root, "bin"), etc} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(p, s string) {
-		t.Helper()
-		os.Remove(p)
-		if s != "" {
-			if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	mkdirs(t, filepath.Join(home, ".m2"), filepath.Join(root, "maven", "bin"), filepath.Join(root, "maven", "conf"), filepath.Join(root, "bin"), etc)
+	write := func(p, s string) { putFile(t, p, s) }
 	write(filepath.Join(root, "maven", "bin", "mvn"), "#!/bin/sh\n")
 	write(filepath.Join(root, "maven", "conf", "settings.xml"), "<settings><localRepository>/global</localRepository></settings>")
 	write(filepath.Join(root, "g.xml"), "<settings><localRepository>/gs</localRepository></settings>")
