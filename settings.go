@@ -219,6 +219,10 @@ func flagIdentity(f cli.Flag) (string, []string) {
 func loadConfig(cc *cli.Context) (config.File, error) {
 	c := flagView{cc}
 	if p := c.String("config"); p != "" {
+		home, _ := os.UserHomeDir()
+		if err := sandbox.TildeError("config", p, home); err != nil {
+			return config.File{}, err
+		}
 		return config.Load(against(c.String("workdir"), p), false)
 	}
 	dataDir := against(c.String("workdir"), c.String("data-dir"))

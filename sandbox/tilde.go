@@ -26,12 +26,22 @@ func (o Options) checkTilde(home string) error {
 	}
 	for _, p := range paths {
 		for _, v := range p.values {
-			if v != "~" && !strings.HasPrefix(v, "~/") {
-				continue
+			if err := TildeError(p.flag, v, home); err != nil {
+				return err
 			}
-			return fmt.Errorf("--%s %s: no shell expanded this ~ (one does only at the start of an unquoted word: not after =, in quotes, in a variable or the config file): write %s (%s for a directory named ~)",
-				p.flag, profiles.ShellWord(v), profiles.ShellWord(filepath.Join(home, v[1:])), profiles.ShellWord("./"+v))
 		}
 	}
 	return nil
+}
+
+// TildeError refuses value, the path given for --flag, if it begins
+// with a ~ no shell expanded, naming the path under home it meant; nil
+// for any other value. The CLI calls it for --config, which it reads
+// before any Options exist.
+func TildeError(flag, value, home string) error {
+	if value != "~" && !strings.HasPrefix(value, "~/") {
+		return nil
+	}
+	return fmt.Errorf("--%s %s: no shell expanded this ~ (one does only at the start of an unquoted word: not after =, in quotes, in a variable or the config file): write %s (%s for a directory named ~)",
+		flag, profiles.ShellWord(value), profiles.ShellWord(filepath.Join(home, value[1:])), profiles.ShellWord("./"+value))
 }

@@ -31,6 +31,7 @@ func TestUnexpandedTildeRefused(t *testing.T) {
 			{name: "allow-write flag", args: []string{"--allow-write=~/proj"}, meant: "proj"},
 			{name: "allow-write home", args: []string{"--allow-write=~"}, meant: "."},
 			{name: "allow-write config", config: "[sandbox]\nallow_write = [\"~/proj\"]\n", meant: "proj", from: "(from config "},
+			{name: "config flag", args: []string{"--config=~/c.toml"}, meant: "c.toml"},
 			{name: "hide env", env: []string{"OMEGA_RUN_HIDE=~/proj"}, meant: "proj", from: "(from OMEGA_RUN_HIDE)"},
 			{name: "a directory named ~", args: []string{"--allow-write=./~"}},
 		} {
