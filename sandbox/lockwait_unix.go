@@ -43,17 +43,39 @@ func (w *lockWaiter) pause(d time.Duration) error {
 		case <-t.C:
 			return nil
 		case s := <-w.stop:
-			sig, ok := s.(syscall.Signal)
-			switch {
-			case !ok:
-			case sig == syscall.SIGINT || sig == syscall.SIGTERM || sig == syscall.SIGHUP || sig == syscall.SIGQUIT:
-				w.kept = nil // no program to keep them for
-				return &interruptedError{sig: sig}
-			default:
-				w.kept = append(w.kept, sig)
+			if err := w.take(s); err != nil {
+				return err
 			}
 		}
 	}
+}
+
+// poll is pause without the wait: it takes what came already.
+func (w *lockWaiter) poll() error {
+	for {
+		select {
+		case s := <-w.stop:
+			if err := w.take(s); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// take ends the wait on a terminating signal and keeps the others.
+func (w *lockWaiter) take(s os.Signal) error {
+	sig, ok := s.(syscall.Signal)
+	switch {
+	case !ok:
+	case sig == syscall.SIGINT || sig == syscall.SIGTERM || sig == syscall.SIGHUP || sig == syscall.SIGQUIT:
+		w.kept = nil // no program to keep them for
+		return &interruptedError{sig: sig}
+	default:
+		w.kept = append(w.kept, sig)
+	}
+	return nil
 }
 
 // recatch puts the kept signals back, after any that came since; one

@@ -46,12 +46,7 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	defer syncOut(syncs)
 	l := <-started
 	if ie := (*interruptedError)(nil); errors.As(err, &ie) {
-		// Ctrl-C or a stop while the launch waited: it ends as the
-		// program would have, killed by that signal, with no word.
-		sigs.stop()
-		l.abandon()
-		received.Or(1 << uint(ie.sig))
-		return 128 + int(ie.sig), nil
+		return l.interrupted(sigs, ie), nil
 	}
 	if err == nil {
 		err = l.err
@@ -80,6 +75,9 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 	}
 	spec.Terminal = p.term != nil
 	spec.Foreground = p.term == nil && inForeground()
+	if ie := interruptedBeforeSpec(sigs); ie != nil {
+		return l.interrupted(sigs, ie), nil
+	}
 	p.term.start()
 	relay := startNotifyRelay(p, spec, ns.Enabled)
 	var left *orphans
@@ -245,6 +243,29 @@ func startInit(p *plan, ns nsexec.Namespaces) *launch {
 	l.proc, l.startErr = startChild(cmd)
 	cmd.ExtraFiles[0].Close() // the spec's read end is the child's now
 	return l
+}
+
+// interruptedBeforeSpec takes what came while the launch prepared: a
+// terminating signal ends it, as in a lock wait. The program does not
+// exist yet and nothing else would act on it: an init stage started after
+// it came never got it, and the launcher in the terminal's foreground
+// forwards no Ctrl-C (the program, once there, got its own). Others stay
+// caught for the program.
+func interruptedBeforeSpec(sigs signalCatcher) *interruptedError {
+	w := lockWaiter{stop: sigs.C()}
+	err := w.poll()
+	w.recatch()
+	ie, _ := err.(*interruptedError)
+	return ie
+}
+
+// interrupted ends a launch that a signal stopped before the program
+// started: as the program would have ended, killed by it, with no word.
+func (l *launch) interrupted(sigs signalCatcher, ie *interruptedError) int {
+	sigs.stop()
+	l.abandon()
+	received.Or(1 << uint(ie.sig))
+	return 128 + int(ie.sig)
 }
 
 // abandon ends a launch that will not run: the init stage, waiting for
