@@ -32,7 +32,7 @@ func TestExplainShortByDefault(t *testing.T) {
 				"seccomp:     default (built in); default action allow;",
 				"argument checks: ",
 				"set-id bits on chmod/creat/mknod/open",
-				"TIOCSTI/TIOCLINUX/TIOCSETD on ioctl",
+				"TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE on ioctl",
 				"(--full lists every rule)",
 				"settings:    mode=flag\n             net=flag\n             all others at their defaults (--full lists them)\n",
 			},
@@ -82,7 +82,7 @@ func TestExplainText(t *testing.T) {
 		Seccomp: "default",
 		SeccompRules: "seccomp profile: default (built in)\ndefault action: allow\n\nfail with EPERM (1 syscall):\n  bpf\n\n" +
 			"with argument checks (first match decides):\n  ioctl\n    fail with EPERM if arg1 & 0xffffffff == 0x5412  (TIOCSTI, added to every profile)\n    otherwise allow\n",
-		SeccompSummary: "default (built in); default action allow; fail with EPERM (bpf)\nargument checks: TIOCSTI/TIOCLINUX/TIOCSETD on ioctl\n",
+		SeccompSummary: "default (built in); default action allow; fail with EPERM (bpf)\nargument checks: TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE on ioctl\n",
 		Env:            []string{"OMEGA_SANDBOX=sandbox"},
 		Sources:        []string{"allow-write=flag", "hide=default", "mode=env", "net=default (config /home/u/.omega/config.toml not applied in rwx)", "seccomp=default"},
 		RefusedState:   []string{"npm keeps state in /home/u/.npm, outside the writable set"},

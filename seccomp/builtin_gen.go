@@ -8,7 +8,7 @@ func builtinProfile(name string) (*Profile, bool) {
 	switch name {
 	case "default":
 		return &Profile{
-			Comment:       "omega-run default: allow everything except calls a confined developer tool never needs and sandboxes have been escaped through. Denied calls fail (EPERM, or ENOSYS and EAFNOSUPPORT where programs fall back); nothing is killed. omega-run adds the TIOCSTI/TIOCLINUX/TIOCSETD ioctl denial, and every ABI but the native one (i386, x32 on amd64) fails with EPERM.",
+			Comment:       "omega-run default: allow everything except calls a confined developer tool never needs and sandboxes have been escaped through. Denied calls fail (EPERM, or ENOSYS and EAFNOSUPPORT where programs fall back); nothing is killed. omega-run adds the TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE ioctl denial, and every ABI but the native one (i386, x32 on amd64) fails with EPERM.",
 			DefaultAction: "SCMP_ACT_ALLOW",
 			Syscalls: []Syscall{
 				{Comment: "Kernel modules and kexec replace kernel code.", Names: []string{"init_module", "finit_module", "delete_module", "create_module", "query_module", "get_kernel_syms", "kexec_load", "kexec_file_load"}, Action: "SCMP_ACT_ERRNO", ErrnoRet: ptrTo(1)},

@@ -15,7 +15,7 @@
 // Install needs neither: it is a raw seccomp(2) call.
 //
 // The BPF is libseccomp's program behind a short guard omega-run writes
-// itself (guard.go): it holds the TIOCSTI/TIOCLINUX/TIOCSETD denial added to every
+// itself (guard.go): it holds the TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE denial added to every
 // profile and the rules libseccomp cannot express, such as an argument
 // check that overrides an unconditional rule of the same syscall.
 package seccomp

@@ -333,12 +333,15 @@ func repeatsArg(args []Arg) bool {
 	return false
 }
 
-// addTTYRules puts the TIOCSTI, TIOCLINUX and TIOCSETD denial in front
-// of every other ioctl rule of every profile: with either of the first
-// two a confined program could type commands into the terminal of the
-// caller, and TIOCSETD (n_null) leaves it dead until reset. Only the
-// low 32 bits are compared, as the kernel reads the request as an
-// unsigned int, so high bits cannot slip past (CVE-2019-10063).
+// addTTYRules puts the TIOCSTI, TIOCLINUX, TIOCSETD, KDSKBMODE and
+// KDSETMODE denial in front of every other ioctl rule of every profile:
+// with either of the first two a confined program could type commands
+// into the terminal of the caller, and TIOCSETD (n_null) leaves it dead
+// until reset, as the last two leave a Linux console that is the
+// program's controlling terminal (keyboard K_OFF, display KD_GRAPHICS:
+// TestConsoleModeRefused). Only the low 32 bits are compared, as the
+// kernel reads the request as an unsigned int, so high bits cannot slip
+// past (CVE-2019-10063).
 func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
 	sp := byName["ioctl"]
 	if sp == nil {
@@ -346,7 +349,7 @@ func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
 		byName["ioctl"] = sp
 	}
 	rule := func(name string, pick func(*archInfo) uint32) condRule {
-		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile", stops: "TIOCSTI/TIOCLINUX/TIOCSETD",
+		return condRule{act: retErrno | errEPERM, origin: "omega-run", note: name + ", added to every profile", stops: ttyStops,
 			argsFor: func(a *archInfo) []Arg {
 				return []Arg{{Index: 1, Op: OpMaskedEqual, Value: 0xffffffff, ValueTwo: uint64(pick(a))}}
 			}}
@@ -354,8 +357,15 @@ func (pl *plan) addTTYRules(byName map[string]*syscallPlan) {
 	sti := rule("TIOCSTI", func(a *archInfo) uint32 { v, _ := a.ttyIoctls(); return v })
 	linux := rule("TIOCLINUX", func(a *archInfo) uint32 { _, v := a.ttyIoctls(); return v })
 	setd := rule("TIOCSETD", func(a *archInfo) uint32 { return a.ttySetd() })
-	sp.guard = append([]condRule{sti, linux, setd}, sp.guard...)
+	// linux/kd.h numbers them alike on every architecture.
+	kbmode := rule("KDSKBMODE", func(*archInfo) uint32 { return 0x4b45 })
+	kdmode := rule("KDSETMODE", func(*archInfo) uint32 { return 0x4b3a })
+	sp.guard = append([]condRule{sti, linux, setd, kbmode, kdmode}, sp.guard...)
 }
+
+// ttyStops names the terminal ioctls addTTYRules refuses (explain's
+// summary).
+const ttyStops = "TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE"
 
 // badArchRet is what a syscall of an ABI the filter does not cover gets:
 // denied like any other call, never a killed process.

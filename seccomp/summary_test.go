@@ -22,7 +22,7 @@ func TestSummarize(t *testing.T) {
 		stub = "not enforced: this omega-run has no libseccomp (built without cgo)\n"
 	}
 	want := "custom.json; default action allow; fail with EPERM (mkdir, mkdirat), ENOSYS (3 syscalls), kill process (ptrace)\n" +
-		"argument checks: profile rules on socket; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX/TIOCSETD on ioctl\n" + stub
+		"argument checks: profile rules on socket; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE on ioctl\n" + stub
 	if got := Summarize(custom); got != want {
 		t.Errorf("Summarize(custom):\n%s\nwant:\n%s", got, want)
 	}
@@ -33,7 +33,7 @@ func TestSummarize(t *testing.T) {
 	// checked loosely.
 	for name, wants := range map[string][]string{
 		"default": {"default (built in); default action allow; fail with EPERM (", "syscalls), ENOSYS (",
-			"argument checks: profile rules on personality/socket; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX/TIOCSETD on ioctl\n"},
+			"argument checks: profile rules on personality/socket; set-id bits on chmod/creat/mknod/open (10 calls); TIOCSTI/TIOCLINUX/TIOCSETD/KDSKBMODE/KDSETMODE on ioctl\n"},
 		"strict": {"strict (built in); default action allow; ", "profile rules on clone/", "unshare; set-id bits"},
 	} {
 		p, err := Resolve(name)

@@ -47,6 +47,10 @@ func attack(action string, args []string) (bool, error) {
 	case "tiocsetd": // LDISC: set the line discipline of the terminal on fd 0 (27: n_null)
 		ldisc, _ := strconv.Atoi(args[0])
 		return true, unix.IoctlSetPointerInt(0, unix.TIOCSETD, ldisc)
+	case "kdskbmode", "kdsetmode": // MODE: the keyboard mode (4: K_OFF) or display mode (1: KD_GRAPHICS) of the console on fd 0
+		req := map[string]uint{"kdskbmode": kdSKBMode, "kdsetmode": kdSetMode}[action]
+		mode, _ := strconv.Atoi(args[0])
+		return true, unix.IoctlSetInt(0, req, mode)
 	case "ptrace": // attach to PID
 		pid, _ := strconv.Atoi(args[0])
 		err := unix.PtraceAttach(pid)
@@ -179,3 +183,9 @@ func setNodump(path string) error {
 
 // fsNodumpFL is FS_NODUMP_FL from linux/fs.h (x/sys/unix lacks it).
 const fsNodumpFL = 0x40
+
+// KDSKBMODE and KDSETMODE from linux/kd.h (x/sys/unix lacks them).
+const (
+	kdSKBMode = 0x4b45
+	kdSetMode = 0x4b3a
+)
