@@ -49,11 +49,13 @@ void __attribute__((noreturn)) omega_die_line(int code, const char *tag, const c
 void omega_put_term_safe(FILE *f, const char *msg);
 void omega_put_json(FILE *f, const char *s);
 
-// OMEGA_TEXT_RESET is termsafe.TextReset: SI, ESC ( B, SGR 0, DECAWM on,
-// the whole screen to scroll (inside DECSC, DECRC) and the terminal's own
-// default colours (OSC 110, 111): a warning shown whole again.
+// OMEGA_TEXT_RESET is termsafe.TextReset: SI, ESC ( B, SGR 0, a Linux
+// console's default colours (ESC [ 8 ]), DECAWM on, the whole screen to
+// scroll (inside DECSC, DECRC) and the terminal's own default colours
+// (OSC 110, 111): a warning shown whole again.
 #define OMEGA_TEXT_RESET                                                                                 \
-	"\x0f\x1b(B\x1b[0m\x1b[?7h\x1b" "7\x1b[r\x1b" "8" /* (\x1b7 would be one escape) */ "\x1b]110\x1b\\" \
+	"\x0f\x1b(B\x1b[0m\x1b[37;40m\x1b[8]\x1b[0m"                                                         \
+	"\x1b[?7h\x1b" "7\x1b[r\x1b" "8" /* (\x1b7 would be one escape) */ "\x1b]110\x1b\\"                  \
 	"\x1b]111\x1b\\"
 void omega_exec_hint(const char *path, int e, char *out, size_t size);
 void __attribute__((noreturn, format(printf, 2, 3))) omega_dief(int e, const char *fmt, ...);

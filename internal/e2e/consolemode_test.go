@@ -6,6 +6,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -113,4 +115,58 @@ func withConsoleCtty(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setsid = true
 	cmd.SysProcAttr.Setctty = true
 	cmd.SysProcAttr.Ctty = 0
+}
+
+// TestAfterRunWarningsOnConsole: a program whose stderr is a Linux
+// console could store black on black as the console's default colours
+// (ESC [ 30;40 m, then ESC [ 8 ]), which SGR 0 in termsafe.TextReset then
+// gave the warnings after the run: their cells, read back from
+// /dev/vcsa63, held attribute 0x00. Judged from there: the warning's
+// first cell is drawn in a foreground that differs from its background.
+func TestAfterRunWarningsOnConsole(t *testing.T) {
+	requireRoot(t)
+	spareConsole(t)
+	const sane = "\033[37;40m\033[8]\033[0m\033[2J\033[H" // the console's own default back, a clear screen
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			proj := filepath.Join(w.dataDir, "workspace", "proj")
+			mustMkdir(t, proj)
+			chownTree(t, w.home, u)
+			vt := spareConsole(t)
+			unix.Write(int(vt.Fd()), []byte(sane))
+			defer func() { unix.Write(int(spareConsole(t).Fd()), []byte(sane)) }()
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := w.cmd(ctx, "--workdir", proj, "--", "/bin/sh", "-c", `printf '\033[30;40m\033[8]bye\n'; echo x > .envrc`)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = vt, vt, vt
+			withConsoleCtty(cmd)
+			if err := cmd.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if attr := consoleCell(t, "omega-run: warning"); attr&0x0f == attr>>4&0x07 {
+				t.Errorf("the warning is drawn in attribute %#02x: foreground and background alike", attr)
+			}
+		})
+	}
+}
+
+// consoleCell is the attribute of the first cell of text on /dev/tty63's
+// screen, read from /dev/vcsa63 (4 bytes of size and cursor, then a
+// character and an attribute per cell).
+func consoleCell(t *testing.T, text string) byte {
+	t.Helper()
+	b, err := os.ReadFile("/dev/vcsa63")
+	if err != nil || len(b) < 4 {
+		t.Fatalf("/dev/vcsa63: %v", err)
+	}
+	var chars []byte
+	for i := 4; i+1 < len(b); i += 2 {
+		chars = append(chars, b[i])
+	}
+	i := strings.Index(string(chars), text)
+	if i < 0 {
+		t.Fatalf("no %q on the console:\n%s", text, chars)
+	}
+	return b[4+2*i+1]
 }

@@ -55,5 +55,9 @@ func bidi(r rune) bool {
 // warnings scroll away within it; and the default colours back to the
 // terminal's own (OSC 110, 111): black on black, SGR 0 kept them
 // invisible. A theme a shell set with OSC 10 and 11 is reset with them.
+// A Linux console takes its default colours from ESC [ 8 ] (the current
+// ones made the default: ESC [ 30;40 m before it made SGR 0 black on
+// black), so white on black, its own, is stored again before a second
+// SGR 0; other terminals ignore ESC [ 8 ] and end at SGR 0 as before.
 // nsexec/cinit_internal.h has a copy.
-const TextReset = "\x0f\x1b(B\x1b[0m\x1b[?7h\x1b7\x1b[r\x1b8\x1b]110\x1b\\\x1b]111\x1b\\"
+const TextReset = "\x0f\x1b(B\x1b[0m\x1b[37;40m\x1b[8]\x1b[0m\x1b[?7h\x1b7\x1b[r\x1b8\x1b]110\x1b\\\x1b]111\x1b\\"
