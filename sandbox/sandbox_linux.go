@@ -348,6 +348,11 @@ func visibleWorkdir(p *plan, m *nsexec.MountPlan) error {
 // kills the same processes either way: the whole tree in sandbox mode,
 // the program alone in rx and rwx.
 func Start(cmd *exec.Cmd) error {
+	if cmd.Process != nil {
+		// As cmd.Start says it, before the checks below, which a started
+		// command's closed spec and forgotten files would fail.
+		return errors.New("exec: already started")
+	}
 	if cmd.Path != "/proc/self/exe" || len(cmd.Args) < 2 || cmd.Args[1] != InitArg {
 		if err := checkDir(cmd.Dir); err != nil {
 			return err
