@@ -26,7 +26,8 @@ type Namespaces struct {
 // the init stage, which then runs s (passed in a memfd). The last
 // len(extra) of s.KeepFDs are extra, the first ones this process's fds
 // 3 and up. With s.GoAhead the last of cmd.ExtraFiles is a placeholder
-// for the go-ahead pipe's read end, with no writer: the caller replaces it.
+// for the go-ahead pipe's read end, with no writer, shared by all such
+// commands: the caller replaces it, and must not close it.
 func Command(ctx context.Context, s *Spec, ns Namespaces, extra ...*os.File) (*exec.Cmd, error) {
 	if len(extra) > s.KeepFDs {
 		return nil, fmt.Errorf("spec: %d kept fds, fewer than the %d extra files", s.KeepFDs, len(extra))
@@ -42,18 +43,39 @@ func Command(ctx context.Context, s *Spec, ns Namespaces, extra ...*os.File) (*e
 		// Its place after the extra files holds a pipe without a writer
 		// until sandbox.Start puts the real one there: an init stage
 		// started another way reads no go-ahead and stops.
-		r, w, err := os.Pipe()
+		r, err := noGoAhead()
 		if err != nil {
 			f.Close()
 			return nil, err
 		}
-		w.Close()
 		extra = append(slices.Clip(extra), r)
 	}
 	cmd := initCommand(ctx, f, kept, ns)
 	cmd.ExtraFiles = append(cmd.ExtraFiles, extra...)
 	setExtra(f, extra)
 	return cmd, nil
+}
+
+var goAheadPlaceholder struct {
+	sync.Mutex
+	r *os.File
+}
+
+// noGoAhead is the read end of a pipe without a writer, one for this
+// process, kept for good: a pipe for each command was an fd that a
+// command never started held until the garbage collector took it.
+func noGoAhead() (*os.File, error) {
+	goAheadPlaceholder.Lock()
+	defer goAheadPlaceholder.Unlock()
+	if goAheadPlaceholder.r == nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		w.Close()
+		goAheadPlaceholder.r = r
+	}
+	return goAheadPlaceholder.r, nil
 }
 
 // Pending is Command for a spec that is not ready yet: the launcher

@@ -28,9 +28,8 @@ import (
 // with Wait or cmd.Wait: it waits for the exit without reaping.
 var limited struct {
 	sync.Mutex
-	// pending: the limits of an unstarted command, by its go-ahead
-	// placeholder (nsexec.Command), forgotten with it.
-	pending map[weak.Pointer[os.File]]cgroups.Limits
+	// pending: the limits of an unstarted command, forgotten with it.
+	pending map[weak.Pointer[exec.Cmd]]cgroups.Limits
 	// started: a started command's group, until the command is gone.
 	started map[weak.Pointer[exec.Cmd]]*groupWatch
 }
@@ -59,20 +58,19 @@ func limitCommand(p *plan, spec *nsexec.Spec, ns nsexec.Namespaces) error {
 	return nil
 }
 
-// registerLimits remembers l for Start, by cmd's go-ahead placeholder.
+// registerLimits remembers l for Start.
 func registerLimits(cmd *exec.Cmd, l cgroups.Limits) {
-	f := cmd.ExtraFiles[len(cmd.ExtraFiles)-1]
-	key := weak.Make(f)
+	key := weak.Make(cmd)
 	limited.Lock()
 	defer limited.Unlock()
 	if limited.pending == nil {
-		limited.pending = map[weak.Pointer[os.File]]cgroups.Limits{}
+		limited.pending = map[weak.Pointer[exec.Cmd]]cgroups.Limits{}
 	}
 	limited.pending[key] = l
-	runtime.AddCleanup(f, forgetPending, key)
+	runtime.AddCleanup(cmd, forgetPending, key)
 }
 
-func forgetPending(key weak.Pointer[os.File]) {
+func forgetPending(key weak.Pointer[exec.Cmd]) {
 	limited.Lock()
 	defer limited.Unlock()
 	delete(limited.pending, key)
@@ -81,7 +79,7 @@ func forgetPending(key weak.Pointer[os.File]) {
 // takeLimits returns (and forgets) the limits of cmd, a command from
 // CommandContext, if it has any.
 func takeLimits(cmd *exec.Cmd) (cgroups.Limits, bool) {
-	key := weak.Make(cmd.ExtraFiles[len(cmd.ExtraFiles)-1])
+	key := weak.Make(cmd)
 	limited.Lock()
 	defer limited.Unlock()
 	l, ok := limited.pending[key]
@@ -92,8 +90,7 @@ func takeLimits(cmd *exec.Cmd) (cgroups.Limits, bool) {
 // startLimited starts cmd in a new group with limits l and gives it the
 // go-ahead; on any failure nothing is left running.
 func startLimited(cmd *exec.Cmd, l cgroups.Limits) error {
-	last := len(cmd.ExtraFiles) - 1
-	cmd.ExtraFiles[last].Close() // the placeholder
+	last := len(cmd.ExtraFiles) - 1 // the shared placeholder, left open
 	g, err := cgroups.New("", l)
 	if err != nil {
 		return launcherErr(cgroupErr(err))
