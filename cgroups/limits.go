@@ -89,11 +89,13 @@ func (l Limits) Validate() error {
 	return nil
 }
 
-// String renders the set limits, e.g. "memory=67108864 pids=16 cpus=0.5".
+// String renders the set limits, e.g. "memory=64M pids=16 cpus=0.5":
+// memory as --memory takes it, in the largest of its suffixes that is
+// exact.
 func (l Limits) String() string {
 	var parts []string
 	if l.Memory != 0 {
-		parts = append(parts, "memory="+strconv.FormatInt(l.Memory, 10))
+		parts = append(parts, "memory="+formatSize(l.Memory))
 	}
 	if l.Pids != 0 {
 		parts = append(parts, "pids="+strconv.FormatInt(l.Pids, 10))
@@ -162,6 +164,16 @@ var sizeSuffixes = map[string]int64{
 	"m": 1 << 20, "mib": 1 << 20,
 	"g": 1 << 30, "gib": 1 << 30,
 	"t": 1 << 40, "tib": 1 << 40,
+}
+
+// formatSize is parseSize's inverse: n in T, G, M or K where exact.
+func formatSize(n int64) string {
+	for _, u := range []string{"T", "G", "M", "K"} {
+		if mult := sizeSuffixes[strings.ToLower(u)]; n%mult == 0 {
+			return strconv.FormatInt(n/mult, 10) + u
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }
 
 // parseSize parses a byte count with an optional binary suffix.

@@ -126,12 +126,31 @@ func TestLimitsValidate(t *testing.T) {
 	}
 }
 
+// TestLimitsString: memory in --memory's own words, the largest of its
+// suffixes that is exact; it read "memory=67108864" for --memory 64M.
 func TestLimitsString(t *testing.T) {
-	if got := (Limits{Memory: 64 << 20, Pids: 16, CPUs: 0.5}).String(); got != "memory=67108864 pids=16 cpus=0.5" {
-		t.Errorf("String() = %q", got)
-	}
-	if got := (Limits{}).String(); got != "none" {
-		t.Errorf("String() = %q", got)
+	for _, tt := range []struct {
+		l    Limits
+		want string
+	}{
+		{Limits{Memory: 64 << 20, Pids: 16, CPUs: 0.5}, "memory=64M pids=16 cpus=0.5"},
+		{Limits{Memory: 1 << 30}, "memory=1G"},
+		{Limits{Memory: 1536 << 20}, "memory=1536M"},
+		{Limits{Memory: 2 << 40}, "memory=2T"},
+		{Limits{Memory: 6<<20 + 512<<10}, "memory=6656K"},
+		{Limits{Memory: 6<<20 + 1}, "memory=6291457"},
+		{Limits{Pids: 4}, "pids=4"},
+		{Limits{}, "none"},
+	} {
+		if got := tt.l.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.l, got, tt.want)
+		}
+		if tt.l.Memory != 0 {
+			m, _ := strings.CutPrefix(strings.Fields(tt.want)[0], "memory=")
+			if back, err := ParseLimits(m, "", ""); err != nil || back.Memory != tt.l.Memory {
+				t.Errorf("--memory %s parses to %d, %v; want %d", m, back.Memory, err, tt.l.Memory)
+			}
+		}
 	}
 }
 

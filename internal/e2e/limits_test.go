@@ -93,8 +93,9 @@ func TestMemoryLimit(t *testing.T) {
 			if r.code != 137 || strings.Contains(r.stdout, "survived") {
 				t.Errorf("exit %d stdout %q, want 137 and no survivor", r.code, r.stdout)
 			}
-			if !strings.Contains(r.stderr, "OOM killer") {
-				t.Errorf("no log line about the OOM kill: %q", r.stderr)
+			// The limit as --memory was given: it read memory=67108864.
+			if !strings.Contains(r.stderr, "OOM killer") || !strings.Contains(r.stderr, "(memory=64M)") {
+				t.Errorf("no log line about the OOM kill at 64M: %q", r.stderr)
 			}
 			if left := leftoverCgroups(before); len(left) > 0 {
 				t.Errorf("cgroups left behind: %v", left)
