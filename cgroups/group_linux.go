@@ -23,6 +23,7 @@ type backend interface {
 	kill(pids []int) error
 	remove() error
 	oomKills() (n uint64, ok bool, err error)
+	limitReached() (bool, error)
 	close()
 }
 
@@ -33,9 +34,10 @@ type Group struct {
 	limits  Limits
 	b       backend
 	deleted bool
-	// OOMKilled's answer, saved by Delete before the files go away.
-	oomKilled bool
-	oomErr    error
+	// OOMKilled's and MemoryLimitReached's answers, saved by Delete
+	// before the files go away.
+	oomKilled, limitHit bool
+	oomErr, limitErr    error
 }
 
 // killTimeout bounds how long Delete waits for killed processes to leave.
@@ -177,8 +179,9 @@ func (g *Group) Pids() ([]int, error) {
 }
 
 // OOMKilled reports whether the kernel's OOM killer killed a process of the
-// group because of its memory limit (v2: memory.events oom_kill; v1:
-// memory.oom_control oom_kill). It is false when no memory limit was set.
+// group (v2: memory.events oom_kill; v1: memory.oom_control oom_kill),
+// for the group's memory limit or not (MemoryLimitReached tells). It is
+// false when no memory limit was set.
 // After Delete it returns what it saw just before the group was removed.
 func (g *Group) OOMKilled() (bool, error) {
 	if g.deleted {
@@ -191,6 +194,23 @@ func (g *Group) OOMKilled() (bool, error) {
 	return n > 0, nil
 }
 
+// MemoryLimitReached reports whether the group's memory ever reached its
+// limit (v2: memory.events oom, an allocation about to fail there; v1:
+// memory.failcnt or memory.memsw.failcnt). An OOM kill in a group that
+// never did came from outside it: the machine out of memory, or an
+// enclosing cgroup's limit. After Delete it returns what it saw just
+// before the group was removed.
+func (g *Group) MemoryLimitReached() (bool, error) {
+	if g.deleted {
+		return g.limitHit, g.limitErr
+	}
+	hit, err := g.b.limitReached()
+	if err != nil {
+		return false, fmt.Errorf("cgroups: memory limit of %s: %w", g.name, err)
+	}
+	return hit, nil
+}
+
 // Delete kills every process left in the group (SIGKILL), waits until they
 // are gone and removes the group. Call it once the confined tree has been
 // waited for. Calling it again is a no-op.
@@ -199,6 +219,7 @@ func (g *Group) Delete() error {
 		return nil
 	}
 	g.oomKilled, g.oomErr = g.OOMKilled()
+	g.limitHit, g.limitErr = g.MemoryLimitReached()
 	if err := g.killAll(); err != nil {
 		return err
 	}

@@ -49,5 +49,8 @@ func (g *Group) Pids() ([]int, error) { return nil, nil }
 // OOMKilled is false.
 func (g *Group) OOMKilled() (bool, error) { return false, nil }
 
+// MemoryLimitReached is false.
+func (g *Group) MemoryLimitReached() (bool, error) { return false, nil }
+
 // Delete does nothing.
 func (g *Group) Delete() error { return nil }

@@ -198,6 +198,37 @@ func (g *v1) oomKills() (uint64, bool, error) {
 	return n, true, nil
 }
 
+// limitReached: the peak usage at the limit, or a failed charge there.
+// A charge that fails counts in the failcnt of the group whose limit it
+// hit, never in a descendant's (a parent's limit) nor for the machine's
+// own shortage. But Linux 6.16+ keeps memory.failcnt alone, and with
+// memsw's limit the same, memsw's charge fails first: memory.failcnt
+// stays 0 at the limit there, and the peak tells (within a 2 MiB huge
+// page: a charge goes whole or not at all).
+func (g *v1) limitReached() (bool, error) {
+	dir, ok := g.dir["memory"]
+	if !ok {
+		return false, nil
+	}
+	n := map[string]uint64{}
+	for _, f := range []string{"memory.failcnt", "memory.limit_in_bytes", "memory.max_usage_in_bytes",
+		"memory.memsw.limit_in_bytes", "memory.memsw.max_usage_in_bytes"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if errors.Is(err, os.ErrNotExist) && strings.HasPrefix(f, "memory.memsw.") {
+			continue // no swap accounting
+		}
+		if err != nil {
+			return false, err
+		}
+		if n[f], err = strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64); err != nil {
+			return false, fmt.Errorf("%s/%s: %w", dir, f, err)
+		}
+	}
+	const slack = 2 << 20
+	return n["memory.failcnt"] > 0 || n["memory.max_usage_in_bytes"]+slack > n["memory.limit_in_bytes"] ||
+		n["memory.memsw.limit_in_bytes"] > 0 && n["memory.memsw.max_usage_in_bytes"]+slack > n["memory.memsw.limit_in_bytes"], nil
+}
+
 func (g *v1) close() {
 	for _, fd := range g.locks {
 		_ = unix.Close(fd)

@@ -188,6 +188,18 @@ func (g *v2) oomKills() (uint64, bool, error) {
 	return n, true, nil
 }
 
+// limitReached reads memory.events oom: raised in the group whose
+// limit an allocation could not get below, and its ancestors, never in
+// its descendants (a kill for a parent's limit, or the machine's, counts
+// in oom_kill alone).
+func (g *v2) limitReached() (bool, error) {
+	if !g.memory {
+		return false, nil
+	}
+	n, _, err := readCounter(filepath.Join(g.dir, "memory.events"), "oom")
+	return n > 0, err
+}
+
 func (g *v2) close() {
 	if g.cgfd >= 0 {
 		_ = unix.Close(g.cgfd)

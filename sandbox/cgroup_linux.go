@@ -97,8 +97,8 @@ func (c *cgroupRun) finish() {
 	if c == nil {
 		return
 	}
-	if oom, err := c.g.OOMKilled(); err == nil && oom {
-		logrus.WithField("cgroup", c.g.Name()).Warnf("the OOM killer killed a process in the program's cgroup: it reached its memory limit (%s)", c.g.Limits())
+	if why, oom := oomCause(c.g); oom {
+		logrus.WithField("cgroup", c.g.Name()).Warnf("the OOM killer killed a process in the program's cgroup: %s", why)
 	}
 	if err := c.g.Delete(); err != nil {
 		logrus.Warn(err.Error())

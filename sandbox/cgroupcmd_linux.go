@@ -226,18 +226,33 @@ func endGroup(g *cgroups.Group) error {
 	if err != nil {
 		logrus.Warn(err.Error())
 	}
-	if oom, _ := g.OOMKilled(); oom {
-		logrus.WithField("cgroup", g.Name()).Warnf("the OOM killer killed a process in the command's cgroup: it reached its memory limit (%s)", g.Limits())
-		err = errors.Join(fmt.Errorf("%w (%s)", ErrOOMKilled, g.Limits()), err)
+	if why, oom := oomCause(g); oom {
+		logrus.WithField("cgroup", g.Name()).Warnf("%s: %s", ErrOOMKilled, why)
+		err = errors.Join(fmt.Errorf("%w: %s", ErrOOMKilled, why), err)
 	}
 	return err
+}
+
+// oomCause says why the OOM killer killed in g, if it did: the group's
+// memory limit, or, where the group never reached it, memory short
+// outside it.
+func oomCause(g *cgroups.Group) (why string, oom bool) {
+	if oom, _ := g.OOMKilled(); !oom {
+		return "", false
+	}
+	if reached, err := g.MemoryLimitReached(); reached || err != nil {
+		return fmt.Sprintf("it reached its memory limit (%s)", g.Limits()), true
+	}
+	return fmt.Sprintf("it stayed below its memory limit (%s): the machine, or a cgroup above it, ran out of memory", g.Limits()), true
 }
 
 // Wait waits for cmd, started by Start, as cmd.Wait does, and for a
 // command with cgroup limits also until its group is removed: what the
 // command's process left in it killed, gone from the hierarchy. An OOM
-// kill in the group (the memory limit reached, whichever process the
-// kernel chose) is an error wrapping ErrOOMKilled, joined to cmd.Wait's.
+// kill in the group (whichever process the kernel chose; the error says
+// whether the group had reached its memory limit or the machine, or a
+// cgroup above it, ran out of memory) is an error wrapping ErrOOMKilled,
+// joined to cmd.Wait's.
 // cmd.Wait alone also has the group removed, a moment after it returns.
 // A removal that fails (a process SIGKILL did not end within 10 s: in
 // uninterruptible sleep) is an error too; the group goes later, in the

@@ -105,8 +105,10 @@ const (
 var ErrUnsupported = errors.New("no sandbox is available on this operating system")
 
 // ErrOOMKilled is wrapped by Wait's error when the kernel's OOM killer
-// killed a process of the command's cgroup: it reached Process.Memory.
-var ErrOOMKilled = errors.New("the OOM killer killed a process in the command's cgroup: it reached its memory limit")
+// killed a process of the command's cgroup; the error says why: the
+// group reached Process.Memory, or it stayed below it and the machine,
+// or a cgroup above it, ran out of memory.
+var ErrOOMKilled = errors.New("the OOM killer killed a process in the command's cgroup")
 
 // Exit codes, as README.md's "Exit status" fixes them.
 const (
