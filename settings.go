@@ -220,7 +220,7 @@ func loadConfig(cc *cli.Context) (config.File, error) {
 	c := flagView{cc}
 	if p := c.String("config"); p != "" {
 		home, _ := os.UserHomeDir()
-		if err := sandbox.TildeError("config", p, home); err != nil {
+		if err := sandbox.UnexpandedError("config", p, home); err != nil {
 			return config.File{}, err
 		}
 		return config.Load(against(c.String("workdir"), p), false)

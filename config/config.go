@@ -5,7 +5,7 @@
 //	mode = "rx"                 # sandbox | rx | rwx
 //	allow_write = ["/srv/data"]
 //	read_only = []
-//	hide = ["~/.config/secret"]
+//	hide = ["/home/me/.config/secret"]  # no ~ or $HOME: nothing expands them
 //	allow_socket = []
 //	net = "none"                # host | none
 //	seccomp = "strict"          # default | strict | none | FILE

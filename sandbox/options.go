@@ -167,7 +167,7 @@ func (o Options) Policy() (profiles.Policy, error) {
 	if err != nil {
 		return profiles.Policy{}, err
 	}
-	if err := o.checkTilde(home); err != nil {
+	if err := o.checkUnexpanded(home); err != nil {
 		return profiles.Policy{}, err
 	}
 	dataDir, err := absFrom(o.workdir(), o.DataDir)

@@ -84,6 +84,32 @@ func TestPolicyTilde(t *testing.T) {
 	}
 }
 
+// TestPolicyVariable: a $VAR in a path option came unexpanded (the
+// config file, a unit's Environment=): refused, naming the path meant.
+func TestPolicyVariable(t *testing.T) {
+	t.Setenv("OMEGA_TEST_VAR", "/v")
+	os.Unsetenv("OMEGA_TEST_UNSET") // no t.Setenv: it would set it
+	cases := []struct {
+		o    Options
+		want string // "" for no error
+	}{
+		{Options{AllowWrite: []string{"$HOME/p"}}, "--allow-write '$HOME/p': nothing expanded $HOME (a shell does;"},
+		{Options{Hide: []string{"${HOME}/.s"}}, "write /h/.s ('./${HOME}/.s' for a directory named so)"},
+		{Options{DataDir: "$OMEGA_TEST_VAR/d$"}, "write '/v/d$' ("},
+		{Options{ReadOnly: []string{"/srv/$OMEGA_TEST_UNSET/x"}}, "$OMEGA_TEST_UNSET is not set here; write the path it stands for (a path that begins with ./ for"},
+		{Options{Config: "${OMEGA_TEST_VAR:-/x}/c"}, "--config '${OMEGA_TEST_VAR:-/x}/c': nothing expanded $OMEGA_TEST_VAR (a shell does; the config file, a unit's Environment= and a program's argument list do not): write the path it stands for"},
+		{Options{Seccomp: "a/$_x1.json"}, "$_x1 is not set"},
+		{Options{AllowWrite: []string{"./$HOME", "/a$", "/a/$1", "/a/$/b"}}, ""},
+	}
+	for _, c := range cases {
+		c.o.Home, c.o.Mode = "/h", ModeRX
+		_, err := c.o.Policy()
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
 // TestExplainMissingProgram: explain runs nothing, so a program that
 // would not start is a warning in the explanation, not an error.
 func TestExplainMissingProgram(t *testing.T) {
