@@ -47,6 +47,11 @@ func splitMountsOnly(ws []string) (mounts, rest []string) {
 	return mounts, rest
 }
 
+// keptWorkdir tells keepWorkdir's warning, which a launch says to a
+// terminal only, as the working directory's own it stands for
+// (logWorkdirWarning); explain lists it.
+func keptWorkdir(w string) bool { return strings.Contains(w, keptWorkdirWords) }
+
 // otherSocketsWords start maskSockets' warning about other users' sockets
 // left unmasked. A launch says it once the masks exist (nsNotes), as no
 // --fail-closed error: any local user could otherwise stop every such

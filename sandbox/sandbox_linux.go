@@ -138,7 +138,8 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	}
 	p.gitScan = scan
 	others := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !otherSockets(w) })
-	warnings = slices.DeleteFunc(warnings, otherSockets)
+	kept := slices.DeleteFunc(slices.Clone(warnings), func(w string) bool { return !keptWorkdir(w) })
+	warnings = slices.DeleteFunc(warnings, func(w string) bool { return otherSockets(w) || keptWorkdir(w) })
 	if err := visibleWorkdir(p, plan); err != nil {
 		return ns, nil, err
 	}
@@ -163,6 +164,7 @@ func sandboxMounts(p *plan, spec *nsexec.Spec, canon map[string]string, cause st
 	moved := envHidden(p.policy, launchWorkdir(p))
 	p.nsNotes = slices.Concat(p.nsNotes, ownDirWarnings(p.policy, moved), socketWarnings(p.policy, moved, plan.TmpFrom != ""), others)
 	if stderrTerminal() { // usability, not enforcement: an agent's every command from /tmp is not told
+		p.nsNotes = append(p.nsNotes, kept...) // nor is it a --fail-closed error
 		if n := ownWorkdirNote(plan, realPath(launchWorkdir(p)), p.policy.PrivateTmp()); n != "" {
 			p.nsNotes = append(p.nsNotes, n)
 		}

@@ -110,7 +110,11 @@ func workdirLine(out string) string {
 // TestWorkdirKeptWarnedOnce: on a terminal, a working directory below the
 // host's /tmp, which sandbox mode keeps read-only, is named by one
 // warning, the kept directory's, that says how to make it writable: the
-// working directory's own said the same again.
+// working directory's own said the same again. Through a pipe nothing is
+// said, as of any working directory the program cannot write (an agent's
+// or CI's every command in a mktemp -d checkout), and --fail-closed runs:
+// both warnings are usability, not enforcement, yet the kept one was said
+// on every launch and refused --fail-closed's (125) from below /tmp.
 func TestWorkdirKeptWarnedOnce(t *testing.T) {
 	for _, u := range users {
 		t.Run(u.name, func(t *testing.T) {
@@ -125,6 +129,12 @@ func TestWorkdirKeptWarnedOnce(t *testing.T) {
 			out, code := onPty(t, w, "", "--", "/bin/sh", "-c", "echo ready")
 			if n := strings.Count(out, "--allow-write . "); !strings.Contains(out, "it is kept in the sandbox, read-only") || n != 1 {
 				t.Errorf("exit %d, output:\n%s\nwant the kept directory's warning alone (%d naming --allow-write .)", code, out, n)
+			}
+			for _, args := range [][]string{nil, {"--fail-closed"}} {
+				r := w.run(append(args, "--", "/bin/sh", "-c", "echo ran; touch x || echo read-only")...)
+				if r.code != 0 || r.stdout != "ran\nread-only\n" || strings.Contains(r.stderr, "working directory") {
+					t.Errorf("through a pipe %q: %+v, want it run, the directory read-only, and no word about it", args, r)
+				}
 			}
 		})
 	}
