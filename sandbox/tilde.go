@@ -75,9 +75,9 @@ func varError(flag, value, home string) error {
 	}
 	prefix := fmt.Sprintf("--%s %s: nothing expanded $%s (a shell does; the config file, a unit's Environment= and a program's argument list do not)",
 		flag, profiles.ShellWord(value), names[0])
-	literal := "a path that begins with ./ for a name with a $ in it"
+	literal := "a path that begins with ./ takes a $ as written"
 	if !filepath.IsAbs(value) {
-		literal = profiles.ShellWord("./"+value) + " for a directory named so"
+		literal = profiles.ShellWord("./"+value) + " takes the $ as written"
 	}
 	switch {
 	case !simple:
