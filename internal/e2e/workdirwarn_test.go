@@ -127,7 +127,8 @@ func TestWorkdirKeptWarnedOnce(t *testing.T) {
 			chownTree(t, dir, u)
 			w.dir = dir
 			out, code := onPty(t, w, "", "--", "/bin/sh", "-c", "echo ready")
-			if n := strings.Count(out, "--allow-write . "); !strings.Contains(out, "it is kept in the sandbox, read-only") || n != 1 {
+			if n := strings.Count(out, "--allow-write . "); !strings.Contains(out, "it is kept in the sandbox, read-only") || n != 1 ||
+				!strings.Contains(out, "is the host's, below the host's /tmp (the sandbox's /tmp is its own)") {
 				t.Errorf("exit %d, output:\n%s\nwant the kept directory's warning alone (%d naming --allow-write .)", code, out, n)
 			}
 			for _, args := range [][]string{nil, {"--fail-closed"}} {
