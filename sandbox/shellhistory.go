@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -51,14 +52,23 @@ func realProgram(path string) string {
 // histfileSet matches a line that sets HISTFILE unconditionally.
 var histfileSet = regexp.MustCompile(`^\s*(?:export\s+|typeset\s+(?:-\w+\s+)*|declare\s+(?:-\w+\s+)*)?HISTFILE=(\S*)`)
 
-// rcSetsHistfile is the first rc file (in dir, or absolute) that sets
-// HISTFILE to a file outside pol's writable set, and the line; "" when
-// none does. A value it cannot tell ($VAR other than HOME) counts as
-// outside: the warning is better than a history lost unsaid.
+// rcSetsHistfile is the first rc file (in dir, or absolute), or file one
+// sources, that sets HISTFILE to a file outside pol's writable set, and
+// the line; "" when none does. A value it cannot tell ($VAR other than
+// HOME) counts as outside: the warning is better than a history lost
+// unsaid.
 func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int) {
+	var files []string
 	for _, rc := range rcs {
 		if !filepath.IsAbs(rc) {
 			rc = filepath.Join(dir, rc)
+		}
+		files = append(files, rc)
+	}
+	for i := 0; i < len(files) && i < maxRCFiles; i++ {
+		rc := files[i]
+		if slices.Contains(files[:i], rc) {
+			continue
 		}
 		// A regular file of sane size only: a FIFO planted where a
 		// writable ZDOTDIR is would block the launch.
@@ -68,6 +78,7 @@ func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int)
 		}
 		s := bufio.NewScanner(bytes.NewReader(b))
 		for n := 1; s.Scan(); n++ {
+			files = append(files, sourcedFiles(s.Text(), pol.Home)...)
 			m := histfileSet.FindStringSubmatch(s.Text())
 			if m == nil {
 				continue
@@ -79,6 +90,28 @@ func rcSetsHistfile(pol profiles.Policy, dir string, rcs []string) (string, int)
 		}
 	}
 	return "", 0
+}
+
+// maxRCFiles bounds the rc files and files they source that one launch
+// reads (a file that sources itself is read once).
+const maxRCFiles = 16
+
+// sourceCmd matches ". FILE" or "source FILE" at a line's start or after
+// &&, ; or then: dotfiles kept in pieces ([ -f ~/.x ] && . ~/.x).
+var sourceCmd = regexp.MustCompile(`(?:^|&&|;|\bthen)\s*(?:\.|source)\s+("[^"]*"|'[^']*'|[^\s;&|]+)`)
+
+// sourcedFiles are the files line sources by a path written out (~,
+// $HOME and ${HOME} expanded); not one named through another variable
+// or a loop's (for f in ~/.bashrc.d/*; do . "$f"; done).
+func sourcedFiles(line, home string) []string {
+	var out []string
+	for _, m := range sourceCmd.FindAllStringSubmatch(line, -1) {
+		p := expandHome(strings.Trim(m[1], `"'`), home)
+		if filepath.IsAbs(p) && !strings.ContainsAny(p, "$*?[`") {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
 }
 
 // expandHome expands a leading ~, $HOME or ${HOME} in v.

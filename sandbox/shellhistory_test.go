@@ -72,3 +72,39 @@ func TestHistoryEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestRCSetsHistfileSourced: a file an rc sources by a path written out
+// is read too, and named; one sourced through another variable is not.
+func TestRCSetsHistfileSourced(t *testing.T) {
+	home := t.TempDir()
+	pol := profiles.Policy{Home: home, Writable: []string{filepath.Join(home, ".omega")}}
+	put := func(name, content string) string {
+		p := filepath.Join(home, name)
+		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sets := put(".hist", "# history\nHISTFILE=~/.bash_history\n")
+	put(".loop", ". ~/.loop\n")
+	for _, c := range []struct {
+		name, rc string
+		want     string
+	}{
+		{"dot", ". ~/.hist", sets},
+		{"source, quoted", `source "$HOME/.hist"`, sets},
+		{"behind a test", `[ -f ${HOME}/.hist ] && . ${HOME}/.hist`, sets},
+		{"then", "if true; then . " + sets + "; fi", sets},
+		{"through two", ". ~/.loop\n. ~/.two", sets},
+		{"another variable", `. "$XDG_CONFIG_HOME/.hist"`, ""},
+		{"a loop's", `for f in ~/.h*; do . "$f"; done`, ""},
+		{"comment", "# see ~/.hist", ""},
+	} {
+		put(".two", ". ~/.hist\n")
+		rc := put(".bashrc", c.rc)
+		got, line := rcSetsHistfile(pol, home, []string{".bashrc"})
+		if got != c.want || c.want != "" && line != 2 {
+			t.Errorf("%s: rcSetsHistfile = %q, %d; want %q, 2 (rc %s)", c.name, got, line, c.want, rc)
+		}
+	}
+}

@@ -175,3 +175,25 @@ func TestShellHistorySetenv(t *testing.T) {
 		}
 	}
 }
+
+// TestShellHistorySourcedHistfile: ~/.bashrc sources a file that sets
+// HISTFILE to the host's history (dotfiles kept in pieces). Only the rc
+// files themselves were read: the session said its history "is kept in"
+// the sandbox's own, then read the host's (Up showed its last line) and
+// lost its own at exit, unsaid. The sourced file is read too, and named.
+func TestShellHistorySourcedHistfile(t *testing.T) {
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w, shell := historyWorld(t, u, map[string]string{
+					".bashrc":          "[ -f ~/.bash_history_rc ] && . ~/.bash_history_rc\nsource \"$HOME/.missing_rc\"\n",
+					".bash_history_rc": "HISTSIZE=1000\nHISTFILE=~/.bash_history\n",
+				})
+				out, ps := onNewPtyTyped(t, 24, 200, "echo typed\nexit\n", nil, shell(mode, "/bin/bash"), nil)
+				if want := filepath.Join(w.home, ".bash_history_rc") + " sets HISTFILE (line 2)"; !strings.Contains(out, want) || strings.Contains(out, "history is kept in") {
+					t.Errorf("a sourced file's HISTFILE outside the writable set (exit %d):\n%s\nwant %q, and no word of a history kept", shellStatus(ps), out, want)
+				}
+			})
+		}
+	}
+}
