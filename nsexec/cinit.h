@@ -7,6 +7,9 @@
 
 // OMEGA_INIT_ARG is nsexec.InitArg (a Go test checks that they agree).
 #define OMEGA_INIT_ARG "__omega_run_init__"
+// OMEGA_PTY_GUARD_ARG is nsexec.PtyGuardArg: --pty's guardian, this binary
+// run again outside the sandbox, is no launch and no init stage.
+#define OMEGA_PTY_GUARD_ARG "__omega_run_pty_guard__"
 
 // OMEGA_APPENDED_HINT is nsexec.AppendedFilesHint (a Go test checks).
 #define OMEGA_APPENDED_HINT                                                                               \

@@ -222,7 +222,7 @@ static void early_start(int argc, char **argv, char **envp) {
 void omega_early_start(int argc, char **argv, char **envp) {
 	// A re-executed init stage may come here before cinit (constructors
 	// run in link order): its environment is the program's.
-	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
+	if (argc > 1 && argv[1] && (strcmp(argv[1], OMEGA_INIT_ARG) == 0 || strcmp(argv[1], OMEGA_PTY_GUARD_ARG) == 0))
 		return;
 	early_start(argc, argv, envp);
 	// After the fork: the init stage keeps the environment as it is.

@@ -117,7 +117,7 @@ static int first_killed(int from) {
 static void filter_kills(int argc, char **argv, char **envp) {
 	if (&omega_cli == NULL) // not the CLI: an embedding program (clifilter_linux.go)
 		return;
-	if (argc > 1 && argv[1] && strcmp(argv[1], OMEGA_INIT_ARG) == 0)
+	if (argc > 1 && argv[1] && (strcmp(argv[1], OMEGA_INIT_ARG) == 0 || strcmp(argv[1], OMEGA_PTY_GUARD_ARG) == 0))
 		return;
 	for (char **e = envp; e && *e; e++)
 		if (strncmp(*e, "OMEGA_SANDBOX=", 14) == 0)

@@ -12,6 +12,7 @@ package nsexec
 #include "cinit.h"
 
 static const char *omega_init_arg(void) { return OMEGA_INIT_ARG; }
+static const char *omega_pty_guard_arg(void) { return OMEGA_PTY_GUARD_ARG; }
 static const char *omega_appended_hint(void) { return OMEGA_APPENDED_HINT; }
 static const char *omega_no_namespaces_hint(void) { return OMEGA_NO_NAMESPACES_HINT; }
 static const char *omega_no_go_ahead_hint(void) { return OMEGA_NO_GO_AHEAD_HINT; }
@@ -58,6 +59,9 @@ const CInit = true
 
 // cInitArg is the argv[1] the C constructor recognises.
 func cInitArg() string { return C.GoString(C.omega_init_arg()) }
+
+// cPtyGuardArg is the guardian's argv[1] the C constructors pass by.
+func cPtyGuardArg() string { return C.GoString(C.omega_pty_guard_arg()) }
 
 // cAppendedHint is the C init stage's AppendedFilesHint.
 func cAppendedHint() string { return C.GoString(C.omega_appended_hint()) }

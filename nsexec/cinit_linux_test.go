@@ -21,6 +21,9 @@ func TestCInitArg(t *testing.T) {
 	if got := cInitArg(); got != InitArg {
 		t.Errorf("cinit.h's OMEGA_INIT_ARG = %q, nsexec.InitArg = %q", got, InitArg)
 	}
+	if got := cPtyGuardArg(); got != PtyGuardArg {
+		t.Errorf("cinit.h's OMEGA_PTY_GUARD_ARG = %q, nsexec.PtyGuardArg = %q", got, PtyGuardArg)
+	}
 }
 
 func TestCAppendedHint(t *testing.T) {

@@ -13,6 +13,10 @@ import (
 // InitArg is argv[1] of the re-executed init stage.
 const InitArg = "__omega_run_init__"
 
+// PtyGuardArg is argv[1] of --pty's guardian (sandbox/ptyguard_linux.go),
+// which the C constructors pass by as they do the init stage.
+const PtyGuardArg = "__omega_run_pty_guard__"
+
 // specFD is where the init stage finds its spec: the first ExtraFiles entry.
 const specFD = 3
 

@@ -31,6 +31,9 @@ func Init() {
 	if len(os.Args) > 1 && os.Args[1] == InitArg {
 		nsexec.Init()
 	}
+	if len(os.Args) > 1 && os.Args[1] == ptyGuardArg {
+		runPtyGuard()
+	}
 }
 
 // initCalled: Init ran. A build whose init stage is the Go one re-runs

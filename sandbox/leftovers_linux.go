@@ -3,6 +3,7 @@ package sandbox
 import (
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,7 +27,11 @@ import (
 // orphans is omega-run as the subreaper of the program's processes.
 type orphans struct {
 	main int // the program: waited for by child.wait, not here
-	stop chan struct{}
+	// spare is --pty's guardian (0: none), a child of omega-run's that
+	// must outlive the program: it restores the terminal should omega-run
+	// be killed before it does.
+	spare int
+	stop  chan struct{}
 	// mu serializes reaping with end, which sets ended: from then on no
 	// pid is reaped, so none reused, between its listing and its kill.
 	mu    sync.Mutex
@@ -36,13 +41,13 @@ type orphans struct {
 // adoptOrphans makes omega-run the subreaper of what main (not yet
 // running the program) starts, and reaps those that exit while it runs:
 // each is a zombie of omega-run's, holding a pid, until reaped. nil when
-// the kernel refuses it.
-func adoptOrphans(main int) *orphans {
+// the kernel refuses it. spare is a child of omega-run's own, left running.
+func adoptOrphans(main, spare int) *orphans {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		logrus.Debugf("leftover processes are not ended: PR_SET_CHILD_SUBREAPER: %v", err)
 		return nil
 	}
-	o := &orphans{main: main, stop: make(chan struct{})}
+	o := &orphans{main: main, spare: spare, stop: make(chan struct{})}
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, unix.SIGCHLD)
 	go func() {
@@ -97,11 +102,12 @@ func (o *orphans) end() int {
 		if !hasChildren() {
 			break // the usual end: one system call, no scan of /proc
 		}
-		kids := listChildren()
-		if len(kids) == 0 {
+		listed := listChildren()
+		kids := o.spared(listed)
+		if len(listed) == 0 {
 			// waitid saw a child the lists do not show (no
 			// CONFIG_PROC_CHILDREN; a list read as it changed).
-			kids = childrenByScan()
+			kids = o.spared(childrenByScan())
 		}
 		if len(kids) == 0 {
 			break
@@ -119,6 +125,11 @@ func (o *orphans) end() int {
 	}
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0)
 	return n
+}
+
+// spared is kids without the one spared.
+func (o *orphans) spared(kids []int) []int {
+	return slices.DeleteFunc(kids, func(pid int) bool { return pid == o.spare && pid != 0 })
 }
 
 // reapAll reaps each child that has exited, waiting for none.

@@ -51,6 +51,8 @@ type ptyRelay struct {
 	// process goes on reading its stdin after Run.
 	stop int
 	quit chan struct{}
+	// guard restores the terminal if omega-run is killed (ptyguard_linux.go).
+	guard *ptyGuard
 }
 
 // openPTY opens the pseudo-terminal when any of fds 0–2 is a terminal;
@@ -91,6 +93,9 @@ func openPTY() (*ptyRelay, error) {
 	if r.in = r.keysFrom(); r.in > 0 {
 		r.unread = r.in
 	}
+	if r.in >= 0 { // else the terminal is never raw
+		r.guard = startPtyGuard(r.term)
+	}
 	return r, nil
 }
 
@@ -130,6 +135,7 @@ func (r *ptyRelay) start() {
 	r.slave.Close()
 	r.slave = nil
 	r.uncrlf = r.crlfWhileRaw()
+	r.guard = r.guard.wait() // ready before the terminal is raw
 	r.takeTypedAhead()
 	r.resume()
 	go r.output()
@@ -243,6 +249,8 @@ func (r *ptyRelay) close() {
 		return
 	}
 	r.restore()
+	r.guard.stop()
+	r.guard = nil
 	if r.uncrlf != nil {
 		r.uncrlf()
 		r.uncrlf = nil
@@ -328,6 +336,7 @@ func (r *ptyRelay) resume() {
 	raw.Cflag &^= unix.CSIZE | unix.PARENB
 	raw.Cflag |= unix.CS8
 	raw.Cc[unix.VMIN], raw.Cc[unix.VTIME] = 1, 0
+	r.guard.arm(r.saved) // before: a kill right after leaves it raw
 	if unix.IoctlSetTermios(r.term, unix.TCSETSW, &raw) == nil {
 		r.raw = true
 		r.rawNow.Store(raw.Oflag&unix.OPOST == 0)
@@ -352,6 +361,7 @@ func (r *ptyRelay) restore() {
 	defer r.mu.Unlock()
 	if r.raw {
 		_ = unix.IoctlSetTermios(r.term, unix.TCSETSW, r.saved)
+		r.guard.disarm() // after: a kill before leaves it to the guardian
 		r.raw = false
 		r.rawNow.Store(false)
 	}

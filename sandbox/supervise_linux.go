@@ -85,7 +85,7 @@ func runSupervised(p *plan, ns nsexec.Namespaces, prepare prepareFunc) (int, err
 		// No pid namespace ends them. Only for the CLI: an embedder's
 		// other children (os/exec's, a concurrent launch's program)
 		// would be reaped and killed with them.
-		left = adoptOrphans(l.proc.pid)
+		left = adoptOrphans(l.proc.pid, p.term.guardPid())
 	}
 	status, err := l.run(p, ns.Enabled, spec, sigs)
 	if n := left.end(); n > 0 {
