@@ -137,7 +137,7 @@ static unsigned bidi_control(const unsigned char *c, int n);
 
 // omega_put_json writes s escaped for the inside of a JSON string as the Go
 // side's lines are (encoding/json, then internal/termsafe's Encoded):
-// HTML characters, U+2028/2029, DEL, C1 controls and bidi characters as
+// HTML characters, U+2028/2029, DEL, C1 controls, bidi and zero-width characters as
 // \uXXXX, each byte that is not UTF-8 as \ufffd, which keeps the line
 // valid JSON and nothing in it raw that a terminal acts on.
 void omega_put_json(FILE *f, const char *s) {
@@ -211,24 +211,28 @@ static int utf8_len(const unsigned char *s) {
 }
 
 // bidi_control is the code point of the bidirectional formatting
-// character (ALM, LRM, RLM, LRE…RLO, LRI…PDI) that the n-byte UTF-8
-// sequence at c is, or 0.
+// character (ALM, LRM, RLM, LRE…RLO, LRI…PDI) or zero-width one (ZWSP,
+// ZWNJ, ZWJ, WJ, BOM) that the n-byte UTF-8 sequence at c is, or 0: the
+// ones termsafe's invisible escapes.
 static unsigned bidi_control(const unsigned char *c, int n) {
 	if (n == 2 && c[0] == 0xd8 && c[1] == 0x9c)
 		return 0x061c;
+	if (n == 3 && c[0] == 0xef && c[1] == 0xbb && c[2] == 0xbf)
+		return 0xfeff;
 	if (n != 3 || c[0] != 0xe2)
 		return 0;
 	unsigned r = 0x2000 | (unsigned)(c[1] & 0x3f) << 6 | (c[2] & 0x3f);
-	if (r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069))
+	if ((r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || r == 0x2060 || (r >= 0x2066 && r <= 0x2069))
 		return r;
 	return 0;
 }
 
 // omega_put_term_safe writes msg escaped as Go's internal/termsafe does:
-// C0 and C1 controls, DEL and bidirectional formatting characters as
-// \uXXXX, bytes that are not UTF-8 as \xNN. Paths in a message may be a
-// confined program's choice, whose escape sequences could erase or forge
-// a warning on the terminal, and bidi controls reorder what it shows.
+// C0 and C1 controls, DEL, bidirectional formatting and zero-width
+// characters as \uXXXX, bytes that are not UTF-8 as \xNN. Paths in a
+// message may be a confined program's choice, whose escape sequences
+// could erase or forge a warning on the terminal, bidi controls reorder
+// what it shows and zero-width ones hide in a name.
 void omega_put_term_safe(FILE *f, const char *msg) {
 	for (const unsigned char *c = (const unsigned char *)msg; *c;) {
 		int n = *c < 0x80 ? 1 : utf8_len(c);

@@ -11,9 +11,10 @@ import (
 	"unicode/utf8"
 )
 
-// String escapes C0 and C1 control characters, DEL and the bidirectional
+// String escapes C0 and C1 control characters, DEL, the bidirectional
 // formatting characters (which reorder what a terminal shows: a path
-// read backwards) as \uXXXX, and bytes that are not UTF-8 as \xNN (a lone
+// read backwards) and the zero-width ones (which hide: two names that
+// look alike) as \uXXXX, and bytes that are not UTF-8 as \xNN (a lone
 // 0x9b is CSI to a terminal in 8-bit mode). Other text, UTF-8 included,
 // is kept.
 func String(s string) string {
@@ -37,12 +38,16 @@ func String(s string) string {
 }
 
 func unsafe(r rune) bool {
-	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || bidi(r)
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError || invisible(r)
 }
 
-// bidi: ALM, LRM, RLM, LRE…RLO, LRI…PDI.
-func bidi(r rune) bool {
-	return r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+// invisible: the bidi controls ALM, LRM, RLM, LRE…RLO, LRI…PDI, and the
+// zero-width ZWSP, ZWNJ, ZWJ, WJ and BOM (ZWNBSP). ZWNJ and ZWJ shape
+// Persian, Indic and emoji text, escaped too: a warning names a path
+// exactly.
+func invisible(r rune) bool {
+	return r == 0x061c || (r >= 0x200b && r <= 0x200f) || (r >= 0x202a && r <= 0x202e) || r == 0x2060 ||
+		(r >= 0x2066 && r <= 0x2069) || r == 0xfeff
 }
 
 // TextReset makes a terminal show text plainly again, from where a

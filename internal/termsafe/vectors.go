@@ -15,7 +15,10 @@ var Vectors = []struct{ In, Want string }{
 	// (a path spelt backwards after U+202E); the letters around them and
 	// U+2065, U+206A, U+2029 (not bidi controls) stay.
 	{"/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c", `/p/\u202egnp.sh \u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069 \u200e\u200f \u061c`},
-	{"keep \u2065\u206a\u2029\u200d\u061b", "keep \u2065\u206a\u2029\u200d\u061b"},
+	// Zero-width characters hide in a name (.bashrc\u200b looks like
+	// .bashrc); U+200A (hair space), U+2061 and U+FEFE stay.
+	{"/h/.bash\u200brc \u200c\u200d \u2060 \ufeff", `/h/.bash\u200brc \u200c\u200d \u2060 \ufeff`},
+	{"keep \u2065\u206a\u2029\u061b \u200a\u2061\ufefe", "keep \u2065\u206a\u2029\u061b \u200a\u2061\ufefe"},
 }
 
 // JSONVectors are messages and the inside of the JSON string that
@@ -28,5 +31,6 @@ var JSONVectors = []struct{ In, Want string }{
 	{"del\x7f c1\u009b\u0085 bad\x9b cut \xe2\x82", `del\u007f c1\u009b\u0085 bad\ufffd cut \ufffd\ufffd`},
 	{"overlong \xe0\x82\x9b surrogate \xed\xa0\x80 past \xf4\x90\x80\x80", `overlong \ufffd\ufffd\ufffd surrogate \ufffd\ufffd\ufffd past \ufffd\ufffd\ufffd\ufffd`},
 	{"/p/\u202egnp.sh \u2066\u2069 \u200e\u200f \u061c", `/p/\u202egnp.sh \u2066\u2069 \u200e\u200f \u061c`},
-	{"keep 𝄞 \u2065\u206a\u200d\u061b, U+FFFD \ufffd", "keep 𝄞 \u2065\u206a\u200d\u061b, U+FFFD \\ufffd"},
+	{"/h/.bash\u200brc \u200c\u200d \u2060 \ufeff", `/h/.bash\u200brc \u200c\u200d \u2060 \ufeff`},
+	{"keep 𝄞 \u2065\u206a\u061b \u200a, U+FFFD \ufffd", "keep 𝄞 \u2065\u206a\u061b \u200a, U+FFFD \\ufffd"},
 }
