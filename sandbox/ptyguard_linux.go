@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"unsafe"
 
 	"github.com/sirupsen/logrus"
@@ -16,7 +17,8 @@ import (
 // killed with SIGKILL (the OOM killer, kill -9) while the terminal was
 // raw, it left the shell with no echo and no line editing until `reset`
 // (sudo's use_pty, script and tmux's client leave it so too). It is this
-// binary run again, outside the sandbox, holding the terminal and one end
+// binary run again (C before the Go runtime, where the init stage is C),
+// outside the sandbox, holding the terminal and one end
 // of a socket pair that only omega-run writes: the settings to put back
 // while the terminal is raw, nothing once it is not. The end of the
 // stream with nothing to put back lets it exit; with settings, omega-run
@@ -78,7 +80,9 @@ func spawnPtyGuard(term int) (*ptyGuard, error) {
 	// No pdeathsig: it is to outlive omega-run. In omega-run's process
 	// group, the job's, which is the terminal's foreground while the
 	// terminal is raw, and no longer once the shell has taken it back.
-	proc, err := os.StartProcess("/proc/self/exe", []string{"omega-run-pty-guard", ptyGuardArg}, &os.ProcAttr{
+	// argv[2] is for the C guardian (nsexec/cinit_ptyguard.c).
+	argv := []string{"omega-run-pty-guard", ptyGuardArg, strconv.Itoa(guardRecord)}
+	proc, err := os.StartProcess("/proc/self/exe", argv, &os.ProcAttr{
 		Env:   []string{"GOMAXPROCS=1", "GOGC=off"},
 		Files: []*os.File{null, null, null, tty, r},
 	})
