@@ -58,50 +58,81 @@ static int next_signal(int sfd, struct broker **b, int *code) {
 	}
 }
 
+// The signals a terminal sends its foreground process group: Ctrl-C,
+// Ctrl-\, a resize, a hang-up, and the shell's fg.
+static const int term_signals[] = {SIGINT, SIGQUIT, SIGWINCH, SIGHUP, SIGCONT};
+
 // from_callers_terminal tells a signal the kernel sent PID 1 as a member of
-// the caller's process group, after the fork and before it left that
-// group (what came before: take_early): a terminal's Ctrl-C,
-// Ctrl-\, resize or hang-up. The program, which stays in that group, got
-// it too, and so did the launcher, which decides for --pty: forwarded, a
-// Ctrl-C arrived twice (and a doubled Ctrl-C quits many TUIs). On a busy
-// machine the program can be ready for keys before PID 1 leaves the
-// group. What is sent on purpose (kill, the launcher's forwarding) is
-// SI_USER.
+// the caller's process group, before it left that group: a terminal's
+// Ctrl-C, Ctrl-\, resize or hang-up. Only with --pty, where the launcher
+// decides for its terminal's and forwards them itself (elsewhere
+// pass_early took them): forwarded here too, a Ctrl-C arrived twice (and
+// a doubled Ctrl-C quits many TUIs). What is sent on purpose (kill, the
+// launcher's forwarding) is SI_USER.
 static int from_callers_terminal(int sig, int code) {
 	if (code != SI_KERNEL)
 		return 0;
 	return sig == SIGINT || sig == SIGQUIT || sig == SIGWINCH || sig == SIGHUP || sig == SIGCONT;
 }
 
-// take_early takes the terminal's signals pending before the fork into
-// *early: the program, not there yet, did not get them, so they are
-// forwarded once it is (a Ctrl-C typed while the launch set up ends it,
-// as it ends `sleep 1; prog`). Not with --pty: the launcher decides for
-// its terminal's (omega-run's ptyRelay), and forwards them itself.
-static void take_early(const struct spec *s, sigset_t *early) {
-	static const int term[] = {SIGINT, SIGQUIT, SIGWINCH, SIGHUP, SIGCONT};
-	sigset_t pending;
-	sigemptyset(early);
-	if ((s->flags & F_TERMINAL) || sigpending(&pending) < 0)
+// hold_open makes the pipe the program's process waits on (wait_held),
+// the terminal's signals still blocked, until PID 1 has left the
+// caller's group and passed on what it got there (pass_early); none with
+// --pty (from_callers_terminal).
+static void hold_open(const struct spec *s, int hold[2]) {
+	hold[0] = hold[1] = -1;
+	if (!(s->flags & F_TERMINAL) && pipe2(hold, O_CLOEXEC) < 0)
+		omega_dief(errno, "pipe2");
+}
+
+// wait_held, in the program's process, waits for PID 1 to close its end
+// of hold (pass_early).
+static void wait_held(const int hold[2]) {
+	if (hold[0] < 0)
 		return;
-	for (size_t i = 0; i < sizeof term / sizeof *term; i++) {
-		sigset_t one;
-		sigemptyset(&one);
-		sigaddset(&one, term[i]);
-		if (sigismember(&pending, term[i]) == 1 && sigtimedwait(&one, NULL, &(struct timespec){0}) == term[i])
-			sigaddset(early, term[i]);
-	}
+	close(hold[1]);
+	char c;
+	while (read(hold[0], &c, 1) < 0 && errno == EINTR)
+		;
+	close(hold[0]);
+}
+
+// pass_early, in PID 1 once it has left the caller's group, sends the
+// program each terminal signal PID 1 got while in that group, and then
+// lets it go on (hold). A Ctrl-C typed while the launch set up, before
+// the fork, reached PID 1 alone, and ends the program, as it ends
+// `sleep 1; prog`; one typed after the fork reached the program too,
+// where it waits, blocked, and the second merges with it: the program
+// gets it once either way. Taken before the fork instead, one that came
+// between that look and the fork was dropped (TestCtrlCAtProgramFork).
+static void pass_early(pid_t child, const int hold[2]) {
+	if (hold[1] < 0)
+		return;
+	close(hold[0]);
+	sigset_t pending;
+	if (sigpending(&pending) == 0)
+		for (size_t i = 0; i < sizeof term_signals / sizeof *term_signals; i++) {
+			int sig = term_signals[i];
+			sigset_t one;
+			sigemptyset(&one);
+			sigaddset(&one, sig);
+			if (sigismember(&pending, sig) == 1 && sigtimedwait(&one, NULL, &(struct timespec){0}) == sig)
+				kill(child, sig);
+		}
+	close(hold[1]);
 }
 
 // fork_program forks the program as PID 1's child; pair[1] is the
-// child's end of the connect broker's hand-over, or -1.
-static pid_t fork_program(const struct spec *s, char **env, const int pair[2]) {
+// child's end of the connect broker's hand-over, or -1; hold is
+// hold_open's.
+static pid_t fork_program(const struct spec *s, char **env, const int pair[2], const int hold[2]) {
 	pid_t child = fork();
 	if (child < 0)
 		omega_exec_failed(s->path, errno);
 	if (child > 0)
 		return child;
 	omega_ignore_signals(s);
+	wait_held(hold);
 	omega_set_program_mask(s);
 	// Without a seccomp filter nothing stops TIOCSTI, so the program
 	// then gets a session of its own and no controlling terminal.
@@ -226,26 +257,22 @@ void __attribute__((noreturn)) omega_supervise(const struct spec *s, char **env)
 		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 			omega_dief(errno, "connect broker: socketpair");
 	}
-	sigset_t early;
-	take_early(s, &early);
+	int hold[2];
+	hold_open(s, hold);
 	omega_oom_raise();
-	pid_t child = fork_program(s, env, pair);
+	pid_t child = fork_program(s, env, pair, hold);
 	omega_oom_restore();
-	if (!omega_brokered(s))
-		own_profile(s, child);
 	// The program stays in the caller's process group, so keys typed at
 	// the terminal reach it directly; PID 1 leaves that group so that it
 	// only sees signals sent to it on purpose, and forwards each once
-	// (what the terminal sent it since the fork is dropped:
-	// from_callers_terminal; what came before, forwarded now). At once:
-	// the broker's hand-over below waits for the program. Not before the
+	// (pass_early). At once: the program waits for it. Not before the
 	// fork: the program would inherit the new group and could not go back
 	// (the caller's is outside this pid namespace, so it has no number
 	// here).
 	setpgid(0, 0);
-	for (int sig = 1; sig < NSIG; sig++)
-		if (sigismember(&early, sig) == 1)
-			kill(child, sig);
+	pass_early(child, hold);
+	if (!omega_brokered(s))
+		own_profile(s, child);
 	struct broker *b = NULL;
 	int sfd = -1;
 	if (omega_brokered(s))
