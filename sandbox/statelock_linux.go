@@ -23,7 +23,12 @@ func launchHolds(f *os.File) []int {
 	if unix.Fstat(int(f.Fd()), &st) != nil {
 		return nil
 	}
-	takers := lockTakers(lockDevs(int(f.Fd()), st.Dev), st.Ino)
+	var takers []int
+	for _, pid := range lockTakers(lockDevs(int(f.Fd()), st.Dev), st.Ino) {
+		if locksFile(pid, &st) {
+			takers = append(takers, pid)
+		}
+	}
 	own, ok := confinement("self")
 	for _, pid := range takers {
 		c, cok := confinement(strconv.Itoa(pid))
@@ -94,6 +99,39 @@ func lockTakers(devs []uint64, ino uint64) []int {
 		}
 	}
 	return pids
+}
+
+// locksFile tells whether pid holds a flock(2) lock on the file st (dev
+// and inode as stat gives them) through one of its fds, or may (its fds
+// cannot be read). /proc/locks names the file system's device, which
+// btrfs subvolumes share, and their inode numbers collide: a lock on
+// another subvolume's directory of the same number was taken for this
+// one's. An fd's stat tells the subvolume, and its fdinfo the locks that
+// open file holds (since Linux 4.x; not just any fd to the file, such as
+// the waiter's own).
+func locksFile(pid int, st *unix.Stat_t) bool {
+	dir := "/proc/" + strconv.Itoa(pid)
+	fds, err := os.ReadDir(dir + "/fd")
+	if err != nil {
+		return true
+	}
+	for _, fd := range fds {
+		var fst unix.Stat_t
+		if unix.Stat(dir+"/fd/"+fd.Name(), &fst) != nil || fst.Dev != st.Dev || fst.Ino != st.Ino {
+			continue
+		}
+		info, err := os.ReadFile(dir + "/fdinfo/" + fd.Name())
+		if err != nil {
+			return true
+		}
+		// lock:	1: FLOCK  ADVISORY  WRITE 11463 00:24:287 0 EOF
+		for line := range strings.Lines(string(info)) {
+			if strings.HasPrefix(line, "lock:") && strings.Contains(line, " FLOCK ") && !strings.Contains(line, "->") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // confined is what /proc/PID/status says of a process's confinement.
