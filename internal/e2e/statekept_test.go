@@ -102,22 +102,23 @@ b) while [ ! -e "$d/a-started" ]; do sleep 0.05; done ;;
 esac`)
 			mustMkdir(t, dir)
 			chownTree(t, w.home, u)
-			held := holdLockConfined(t, w, dir, 7*time.Second)
+			release, held := holdLockConfined(t, w, dir)
 			ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
 			defer cancel()
-			var bErr bytes.Buffer
+			var bErr lockedBuffer
 			b := w.cmd(ctx, "--", claude, "b")
 			b.Stderr = &bErr
 			if err := b.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(5500 * time.Millisecond) // b has given up waiting
+			waitForOutput(t, &bErr, "stayed taken") // b has given up waiting
 			var aErr bytes.Buffer
 			a := w.cmd(ctx, "--", claude, "a")
 			a.Stderr = &aErr
 			if err := a.Start(); err != nil {
 				t.Fatal(err)
 			}
+			release()
 			<-held
 			bDone := b.Wait()
 			writeFile(t, filepath.Join(dir, "go-a"), "")
@@ -159,14 +160,27 @@ func TestContestedSessionLastOutCopiesBack(t *testing.T) {
 		t.Run(u.name, func(t *testing.T) {
 			w := newWorld(t, u)
 			dir := filepath.Join(w.home, ".claude")
-			claude, state := fakeClaude(t, w, `f=$CLAUDE_CONFIG_DIR/.claude.json; sleep 2
+			// The program ends once the holder has: go.
+			claude, state := fakeClaude(t, w, `d=$CLAUDE_CONFIG_DIR; f=$d/.claude.json
+while [ ! -e "$d/go" ]; do sleep 0.05; done
 sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
 			mustMkdir(t, dir)
 			chownTree(t, w.home, u)
-			holdLockConfined(t, w, dir, 6*time.Second)
-			r := w.run("--", claude)
-			if r.code != 0 || !strings.Contains(r.stderr, "stayed taken") {
-				t.Fatalf("exit %d, stderr %q; want the wait's warning", r.code, r.stderr)
+			release, held := holdLockConfined(t, w, dir)
+			ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
+			defer cancel()
+			var stderr lockedBuffer
+			c := w.cmd(ctx, "--", claude)
+			c.Stderr = &stderr
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitForOutput(t, &stderr, "stayed taken")
+			release()
+			<-held
+			writeFile(t, filepath.Join(dir, "go"), "")
+			if err := c.Wait(); err != nil {
+				t.Fatalf("%v, stderr %q", err, stderr.String())
 			}
 			if got, _ := os.ReadFile(state); strings.TrimSpace(string(got)) != `{"userID": "u", "b": 1}` {
 				t.Errorf("~/.claude.json = %q, want the program's state", got)
@@ -179,25 +193,38 @@ sed 's/}$/, "b": 1}/' "$f" > "$f.tmp" && mv "$f.tmp" "$f"`)
 }
 
 // holdLockConfined holds an exclusive flock on dir from a program confined
-// by another launch (one that syncs no state), for d; the channel closes
-// once that launch has ended.
-func holdLockConfined(t *testing.T, w *world, dir string, d time.Duration) <-chan struct{} {
+// by another launch (one that syncs no state) until release is called;
+// held closes once that launch has ended.
+func holdLockConfined(t *testing.T, w *world, dir string) (release func(), held <-chan struct{}) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), w.timeout)
-	held := filepath.Join(dir, "held")
-	c := w.cmd(ctx, "--", "flock", "-x", dir, "sh", "-c", fmt.Sprintf("touch %s; sleep %g", held, d.Seconds()))
+	taken, let := filepath.Join(dir, "held"), filepath.Join(dir, "release")
+	c := w.cmd(ctx, "--", "flock", "-x", dir, "sh", "-c",
+		fmt.Sprintf("touch %s; while [ ! -e %s ]; do sleep 0.05; done", taken, let))
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { c.Wait(); cancel(); close(done) }()
-	t.Cleanup(func() { <-done })
-	for end := time.Now().Add(10 * time.Second); !w.exists(held); time.Sleep(10 * time.Millisecond) {
+	release = func() { writeFile(t, let, "") }
+	t.Cleanup(func() { release(); <-done })
+	for end := time.Now().Add(w.timeout); !w.exists(taken); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the confined program never took the lock")
 		}
 	}
-	return done
+	return release, done
+}
+
+// waitForOutput waits until out (a command's stderr, being written) has
+// want in it.
+func waitForOutput(t *testing.T, out *lockedBuffer, want string) {
+	t.Helper()
+	for end := time.Now().Add(60 * time.Second); !strings.Contains(out.String(), want); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no %q in %q", want, out.String())
+		}
+	}
 }
 
 // TestStateLockWaitsForLaunch: a Claude Code session waits for as long as
