@@ -12,7 +12,10 @@ import (
 // for the state lock reaches the launch's catcher once, and nothing else
 // in the process a second time: an embedder catching SIGWINCH itself (or
 // a concurrent launch's catcher, whose program would get it twice) saw
-// it twice when the wait re-raised it with kill.
+// it twice when the wait re-raised it with kill. On events, not timers:
+// the lock goes once the wait has taken the signal from the launch's
+// channel, and a SIGPWR sent after the wait, which the runtime hands on
+// after a SIGWINCH pending before it, shows that any re-raise has come.
 func TestLockWaitKeepsSignalsOnce(t *testing.T) {
 	dir := t.TempDir()
 	holder, err := os.Open(dir)
@@ -23,17 +26,26 @@ func TestLockWaitKeepsSignalsOnce(t *testing.T) {
 	if err := syscall.Flock(int(holder.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	own, launch := make(chan os.Signal, 8), make(chan os.Signal, 16)
+	own, caught, after := make(chan os.Signal, 8), make(chan os.Signal, 16), make(chan os.Signal, 1)
 	signal.Notify(own, syscall.SIGWINCH)
 	defer signal.Stop(own)
-	signal.Notify(launch, syscall.SIGWINCH)
-	defer signal.Stop(launch)
+	signal.Notify(caught, syscall.SIGWINCH)
+	defer signal.Stop(caught)
+	// The launch's catcher, its first signal relayed: the wait's taking
+	// it from launch is seen; any later one stays in caught.
+	launch, relayed := make(chan os.Signal, 1), make(chan struct{})
+	go func() {
+		launch <- <-caught
+		close(relayed)
+	}()
 	fd, let := int(holder.Fd()), make(chan struct{})
 	go func() {
 		defer close(let)
-		time.Sleep(100 * time.Millisecond)
 		syscall.Kill(os.Getpid(), syscall.SIGWINCH)
-		time.Sleep(200 * time.Millisecond)
+		<-relayed
+		for len(launch) > 0 { // the wait has not taken it yet
+			time.Sleep(time.Millisecond)
+		}
 		syscall.Flock(fd, syscall.LOCK_UN)
 	}()
 	defer func() { <-let }()
@@ -42,8 +54,11 @@ func TestLockWaitKeepsSignalsOnce(t *testing.T) {
 		t.Fatalf("lockState: %v, %v", f, err)
 	}
 	f.Close()
-	time.Sleep(200 * time.Millisecond) // a re-raise is asynchronous
-	if n, m := len(own), len(launch); n != 1 || m != 1 {
-		t.Errorf("SIGWINCH seen %d times by the process's other catcher, %d by the launch's; want once each", n, m)
+	signal.Notify(after, syscall.SIGPWR)
+	defer signal.Stop(after)
+	syscall.Kill(os.Getpid(), syscall.SIGPWR)
+	<-after
+	if n, m := len(own), 1+len(caught); n != 1 || m != 1 || len(launch) != 1 {
+		t.Errorf("SIGWINCH seen %d times by the process's other catcher, %d by the launch's (%d kept for its program); want once each, kept", n, m, len(launch))
 	}
 }
