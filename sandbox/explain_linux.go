@@ -100,7 +100,7 @@ func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mount
 		}
 		// As buildSpec decides: a handed-over internet socket is the host's.
 		kept := &plan{preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles}
-		hostNet := pol.Mode == ModeSandbox && mounts && pol.Net == profiles.NetNone && kept.handsInetSocket()
+		hostNet := pol.Mode == ModeSandbox && mounts && pol.Net == profiles.NetNone && kept.handsHostSocket()
 		if pol.Mode == ModeSandbox && mounts && !hostNet {
 			e.SeccompRules += seccomp.DescribePrlimitGuard()
 			e.SeccompSummary += seccomp.SummarizePrlimitGuard()

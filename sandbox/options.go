@@ -92,7 +92,7 @@ type plan struct {
 	preserveFDs    int
 	extraFiles     []*os.File
 	// stdioLater: CommandContext's caller sets the program's stdio
-	// after the spec is built (handsInetSocket).
+	// after the spec is built (handsHostSocket).
 	stdioLater   bool
 	process      Process
 	ids          *ids

@@ -31,7 +31,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 	said := rules
 	said.WritesOnly = mounts
 	warnings := landlock.KernelWarnings(landlock.ABI(), landlock.EffectiveABI(), said)
-	hostNet := mounts && pol.Net == profiles.NetNone && p.handsInetSocket()
+	hostNet := mounts && pol.Net == profiles.NetNone && p.handsHostSocket()
 	prog, swarn, err := launchFilter(pol, explicitSeccomp, p.seccompProfile, mounts, hostNet)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +65,7 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 // without namespaces), the host guard; with them, the prlimit guard
 // (PID 1 shares the pid namespace), or the host guard, whose prlimit
 // check is the same, where hostNet: the program is handed a socket of
-// the host's network namespace (handsInetSocket). connectBroker may fold
+// the host's network namespace (handsHostSocket). connectBroker may fold
 // the broker in later.
 func launchFilter(pol profiles.Policy, explicit bool, prof *seccomp.Profile, mounts, hostNet bool) (*seccomp.Program, []string, error) {
 	prog, warnings, err := compileSeccomp(pol, explicit, prof)

@@ -176,12 +176,13 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 
 // DescribeHostGuard says what HostGuard adds, in Describe's words, and
 // why it is there: the program shares the host's pid and network
-// namespaces, or (handedInet) is handed an internet socket of the host's
-// network namespace, in a sandbox of its own.
+// namespaces, or (handedInet) is handed, in a sandbox of its own, a
+// socket of the host's network namespace or a unix socket a host peer
+// may pass one over.
 func DescribeHostGuard(denyTCP, handedInet bool) string {
 	why := "for a program in the host's pid and network namespaces"
 	if handedInet {
-		why = "for a program handed an internet socket (the host's network namespace's)"
+		why = "for a program handed an internet socket (the host's network namespace's) or a unix one (its host peer may pass one)"
 	}
 	s := "\nin front, " + why + ":\n" +
 		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"
@@ -200,7 +201,7 @@ func DescribeHostGuard(denyTCP, handedInet bool) string {
 func SummarizeHostGuard(denyTCP, handedInet bool) string {
 	why := "in the host's namespaces"
 	if handedInet {
-		why = "handed an internet socket (the host's network)"
+		why = "handed an internet or unix socket (the host's network)"
 	}
 	s := "in front, " + why + ": prlimit64 setting another process's limits"
 	if denyTCP {

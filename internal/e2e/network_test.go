@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestNetNone: a listener the test owns on the host's loopback gets no
@@ -270,4 +272,64 @@ func TestNetNoneActivatedSocket(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNetNonePassedSocket: a unix socket handed over (stdin, a preserved
+// fd) reaches a host peer, which may pass the program a socket of the
+// host's network namespace at run time (SCM_RIGHTS: a node cluster's
+// primary hands its workers sockets so), after the launch looked at the
+// fds. Sandbox mode took the host guard only for an internet socket
+// handed at the start, so a TCP socket passed in later connected to the
+// host's loopback by TCP Fast Open's send, past Landlock. --net host is
+// the control that the probe connects.
+func TestNetNonePassedSocket(t *testing.T) {
+	for _, c := range []struct{ mode, net string }{{"sandbox", "host"}, {"sandbox", "none"}, {"rx", "none"}} {
+		t.Run(c.mode+"/"+c.net, func(t *testing.T) {
+			for _, u := range users {
+				w := newWorld(t, u)
+				ours, theirs := passingPeer(t)
+				ln, err := net.Listen("tcp4", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := w.runWith(nil, []*os.File{theirs}, bin, "--mode", c.mode, "--net", c.net, "--preserve-fds", "1",
+					"--", probe, "fastopen-passed", ln.Addr().String())
+				ours.Close()
+				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
+				conn, err := ln.Accept()
+				ln.Close()
+				if got, want := err == nil, c.net == "host"; got != want {
+					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
+				}
+				if conn != nil {
+					conn.Close()
+				}
+			}
+		})
+	}
+}
+
+// passingPeer is a host peer of a unix socketpair that, asked by a byte,
+// passes a fresh TCP socket of this network namespace over it: the test
+// keeps ours, the program gets theirs as a file.
+func passingPeer(t *testing.T) (ours *os.File, theirs *os.File) {
+	t.Helper()
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, theirs = os.NewFile(uintptr(fds[0]), "peer"), os.NewFile(uintptr(fds[1]), "handed")
+	t.Cleanup(func() { ours.Close(); theirs.Close() })
+	go func() {
+		if _, err := ours.Read(make([]byte, 1)); err != nil {
+			return
+		}
+		s, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return
+		}
+		defer unix.Close(s)
+		unix.Sendmsg(fds[0], []byte{1}, unix.UnixRights(s), nil, 0)
+	}()
+	return ours, theirs
 }

@@ -29,6 +29,8 @@ func hostGuard(action string, args []string) (bool, error) {
 		})
 	case "fastopen-fd3": // ADDR: turn the TCP socket at fd 3 (an activated listener) into a connection to ADDR with TCP Fast Open
 		return true, tcpFromFD3(args[0])
+	case "fastopen-passed": // ADDR: ask the host peer of the unix socket at fd 3 for a socket, connect the one it passes to ADDR with TCP Fast Open
+		return true, fastOpenPassed(args[0])
 	case "mptcp-connect": // ADDR: connect an MPTCP socket and send
 		return true, tcpTo(args[0], unix.IPPROTO_MPTCP, func(fd int, sa unix.Sockaddr) error {
 			if err := unix.Connect(fd, sa); err != nil {
@@ -125,4 +127,32 @@ func tcpFromFD3(addr string) error {
 		return fmt.Errorf("disconnect: %w", e)
 	}
 	return unix.Sendto(3, []byte("fastopen\n"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
+}
+
+// fastOpenPassed asks the host peer of the unix socket at fd 3 for a
+// socket (one byte), takes the one it passes (SCM_RIGHTS: a TCP socket
+// of the host's network namespace, made after the launch looked at the
+// fds) and connects it to addr by TCP Fast Open's send.
+func fastOpenPassed(addr string) error {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return err
+	}
+	if _, err := unix.Write(3, []byte{1}); err != nil {
+		return fmt.Errorf("ask: %w", err)
+	}
+	oob := make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(3, make([]byte, 1), oob, 0)
+	if err != nil {
+		return fmt.Errorf("receive: %w", err)
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) != 1 {
+		return fmt.Errorf("no socket passed (%v)", err)
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) != 1 {
+		return fmt.Errorf("no socket passed (%v)", err)
+	}
+	return unix.Sendto(fds[0], []byte("fastopen\n"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
 }
