@@ -72,6 +72,11 @@ type goBroker struct {
 	// process_vm_readv refused) or at most thrice.
 	saidRefused, saidOpenRefused, saidReadRefused, reported atomic.Int32
 	slicing                                                 slicing // broker_signal_linux.go
+	// netCookie is the sandbox's own network namespace's (--net none),
+	// or 0; saidOtherNet counts refusals on the host's sockets
+	// (broker_othernet_linux.go).
+	netCookie    uint64
+	saidOtherNet atomic.Int32
 }
 
 // struct seccomp_notif and struct seccomp_notif_resp.
@@ -124,6 +129,7 @@ func startBroker(s *Spec, w warner) (*goBroker, error) {
 		pid:         os.Getpid(),
 		sockets:     prepareSockets(s.Broker.Sockets),
 		denyTCP:     s.Landlock.DenyTCP,
+		netCookie:   ownNetCookie(s),
 		foreignProc: foreignProc(),
 		w:           w,
 		sem:         make(chan struct{}, maxBrokerWorkers),
@@ -287,6 +293,9 @@ func (b *goBroker) answer(c *call) {
 
 // perform connects a taken call.
 func (b *goBroker) perform(c *call) unix.Errno {
+	if b.otherNet(c.sock) {
+		return unix.EACCES // as Landlock's TCP rules answer
+	}
 	path, e := c.unixPath()
 	switch {
 	case e != 0:

@@ -169,6 +169,7 @@ void omega_broker_prepare(const struct spec *s) {
 		self[n] = 0;
 		foreign_proc = atoi(self) != getpid();
 	}
+	omega_broker_net_prepare(s);
 	allow_list = omega_alloc(s->sockets.n, sizeof *allow_list);
 	for (uint32_t i = 0; i < s->sockets.n; i++) {
 		struct stat st;
@@ -348,7 +349,9 @@ int omega_broker_connect(int listener, struct omega_call *c) {
 	int r;
 	struct sockaddr_un *un = (struct sockaddr_un *)&c->ss;
 	size_t off = offsetof(struct sockaddr_un, sun_path);
-	if (c->ss.ss_family == AF_UNIX && c->len > sizeof *un) {
+	if (omega_broker_other_net(c->sock)) {
+		r = -EACCES; // as Landlock's TCP rules answer
+	} else if (c->ss.ss_family == AF_UNIX && c->len > sizeof *un) {
 		r = -EINVAL; // as unix_validate_addr says
 	} else if (c->ss.ss_family == AF_UNIX && c->len > off && un->sun_path[0] != 0) {
 		char path[sizeof c->ss];

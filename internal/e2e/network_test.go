@@ -333,3 +333,50 @@ func passingPeer(t *testing.T) (ours *os.File, theirs *os.File) {
 	}()
 	return ours, theirs
 }
+
+// TestNetNoneHandedMPTCP: an MPTCP listener handed over (systemd's
+// SocketProtocol=mptcp) lives in the host's network namespace, and
+// Landlock's TCP rules do not cover MPTCP: disconnected (connect to
+// AF_UNSPEC) and connected again, it reached the host's loopback from
+// sandbox mode with --net none. The connect broker now refuses a
+// connect() on a socket of another network namespace than the
+// sandbox's. --net host is the control that the probe connects.
+func TestNetNoneHandedMPTCP(t *testing.T) {
+	for _, c := range []struct{ net string }{{"host"}, {"none"}} {
+		t.Run(c.net, func(t *testing.T) {
+			for _, u := range users {
+				w := newWorld(t, u)
+				s, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, unix.IPPROTO_MPTCP)
+				if err != nil {
+					t.Fatalf("an MPTCP socket: %v", err)
+				}
+				f := os.NewFile(uintptr(s), "mptcp")
+				defer f.Close()
+				if err := unix.Bind(s, &unix.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+					t.Fatal(err)
+				}
+				if err := unix.Listen(s, 8); err != nil {
+					t.Fatal(err)
+				}
+				ln, err := net.Listen("tcp4", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
+					"--net", c.net, "--", probe, "connect-fd3", ln.Addr().String())
+				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
+				conn, err := ln.Accept()
+				ln.Close()
+				if got, want := err == nil, c.net == "host"; got != want {
+					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
+				}
+				if conn != nil {
+					conn.Close()
+				}
+				if c.net == "none" && (!strings.Contains(r.stdout, "permission denied") || !strings.Contains(r.stderr, "host's network")) {
+					t.Errorf("%s: want the connect refused (EACCES) and said: exit %d, stdout %q, stderr %q", u.name, r.code, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+}

@@ -29,6 +29,8 @@ func hostGuard(action string, args []string) (bool, error) {
 		})
 	case "fastopen-fd3": // ADDR: turn the TCP socket at fd 3 (an activated listener) into a connection to ADDR with TCP Fast Open
 		return true, tcpFromFD3(args[0])
+	case "connect-fd3": // ADDR: disconnect the socket at fd 3 (an activated listener), connect it to ADDR and send
+		return true, connectFD3(args[0])
 	case "fastopen-passed": // ADDR: ask the host peer of the unix socket at fd 3 for a socket, connect the one it passes to ADDR with TCP Fast Open
 		return true, fastOpenPassed(args[0])
 	case "mptcp-connect": // ADDR: connect an MPTCP socket and send
@@ -155,4 +157,23 @@ func fastOpenPassed(addr string) error {
 		return fmt.Errorf("no socket passed (%v)", err)
 	}
 	return unix.Sendto(fds[0], []byte("fastopen\n"), unix.MSG_FASTOPEN, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()})
+}
+
+// connectFD3 disconnects the socket at fd 3 (connect to AF_UNSPEC), then
+// connects it to addr and sends: an MPTCP socket is no TCP one to
+// Landlock's rules.
+func connectFD3(addr string) error {
+	ap, err := netip.ParseAddrPort(addr)
+	if err != nil {
+		return err
+	}
+	unspec := unix.RawSockaddrAny{Addr: unix.RawSockaddr{Family: unix.AF_UNSPEC}}
+	if _, _, e := unix.Syscall(unix.SYS_CONNECT, 3, uintptr(unsafe.Pointer(&unspec)), unsafe.Sizeof(unspec.Addr)); e != 0 {
+		return fmt.Errorf("disconnect: %w", e)
+	}
+	if err := unix.Connect(3, &unix.SockaddrInet4{Port: int(ap.Port()), Addr: ap.Addr().As4()}); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	_, err = unix.Write(3, []byte("reconnected\n"))
+	return err
 }
