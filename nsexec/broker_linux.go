@@ -107,6 +107,8 @@ const (
 // starts answering it. Where the kernel cannot, it warns, or fails with
 // --fail-closed, and installs the plain profile (nil broker).
 func startBroker(s *Spec, w warner) (*goBroker, error) {
+	// Before the filter: a custom profile may refuse PID 1 a socket.
+	cookie := ownNetCookie(s)
 	listener, err := -1, kernelBefore(5, 6)
 	if err == nil {
 		listener, err = s.Broker.Filter.InstallListener()
@@ -129,7 +131,7 @@ func startBroker(s *Spec, w warner) (*goBroker, error) {
 		pid:         os.Getpid(),
 		sockets:     prepareSockets(s.Broker.Sockets),
 		denyTCP:     s.Landlock.DenyTCP,
-		netCookie:   ownNetCookie(s),
+		netCookie:   cookie,
 		foreignProc: foreignProc(),
 		w:           w,
 		sem:         make(chan struct{}, maxBrokerWorkers),
