@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"slices"
+	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,4 +33,46 @@ func (p *plan) handsHostSocket() bool {
 func leadsToHostNet(fd int) bool {
 	d, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_DOMAIN)
 	return err == nil && (d == unix.AF_INET || d == unix.AF_INET6 || d == unix.AF_UNIX)
+}
+
+// handedSendersWarning names the fds handed over that send past sandbox
+// mode's --net none: a datagram or raw internet socket, or a packet one,
+// lives in the host's network namespace, and sendto reaches any address
+// through it, which neither Landlock (TCP only) nor the filter (the
+// address is behind a pointer) sees. A TCP one stays as it came (the
+// host guard, the connect broker). The fds are the program's numbers.
+func (p *plan) handedSendersWarning() string {
+	var fds []string
+	for _, fd := range inheritedFDs(p.preserveFDs) {
+		if sendsAnywhere(fd) {
+			fds = append(fds, strconv.Itoa(fd))
+		}
+	}
+	for i, f := range p.extraFiles {
+		if sendsAnywhere(int(f.Fd())) {
+			fds = append(fds, strconv.Itoa(3+p.preserveFDs+i))
+		}
+	}
+	if len(fds) == 0 {
+		return ""
+	}
+	what := "fd " + fds[0] + " is a datagram or raw socket"
+	if len(fds) > 1 {
+		what = "fds " + strings.Join(fds, ", ") + " are datagram or raw sockets"
+	}
+	return "--net none: " + what + " of the host's network, handed over: the program can send through it to any address (sendto): for no network, hand over none"
+}
+
+// sendsAnywhere tells whether fd is an internet socket other than a
+// stream one (UDP, raw, SCTP's one-to-many), or a packet socket.
+func sendsAnywhere(fd int) bool {
+	d, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_DOMAIN)
+	if err != nil {
+		return false
+	}
+	if d == unix.AF_PACKET {
+		return true
+	}
+	t, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TYPE)
+	return err == nil && (d == unix.AF_INET || d == unix.AF_INET6) && t != unix.SOCK_STREAM
 }

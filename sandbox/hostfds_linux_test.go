@@ -68,3 +68,28 @@ func TestLeadsToHostNet(t *testing.T) {
 		t.Error("an embedder's command, whose stdio is set later, does not take the guard")
 	}
 }
+
+// TestSendsAnywhere: a UDP socket handed over is said to send past --net
+// none; a TCP, a unix datagram or a netlink one is not.
+func TestSendsAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		name               string
+		domain, typ, proto int
+		want               bool
+	}{
+		{"udp", unix.AF_INET, unix.SOCK_DGRAM, 0, true},
+		{"udp6", unix.AF_INET6, unix.SOCK_DGRAM, 0, true},
+		{"tcp", unix.AF_INET, unix.SOCK_STREAM, 0, false},
+		{"unix datagram", unix.AF_UNIX, unix.SOCK_DGRAM, 0, false},
+		{"netlink", unix.AF_NETLINK, unix.SOCK_RAW, unix.NETLINK_ROUTE, false},
+	} {
+		fd, err := unix.Socket(c.domain, c.typ|unix.SOCK_CLOEXEC, c.proto)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := sendsAnywhere(fd); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		unix.Close(fd)
+	}
+}

@@ -37,6 +37,11 @@ func buildSpec(p *plan, canon map[string]string, explicitSeccomp, mounts bool) (
 		return nil, nil, err
 	}
 	warnings = append(warnings, swarn...)
+	if mounts && pol.Net == profiles.NetNone {
+		if w := p.handedSendersWarning(); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
 	_, isJSON := logrus.StandardLogger().Formatter.(*logrus.JSONFormatter)
 	return &nsexec.Spec{
 		Path:           p.path,

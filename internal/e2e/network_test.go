@@ -390,3 +390,53 @@ func TestNetNoneHandedMPTCP(t *testing.T) {
 		})
 	}
 }
+
+// TestNetNoneHandedDatagramSaid: a UDP socket handed over (systemd's
+// ListenDatagram=) lives in the host's network namespace, and sends to
+// any address with sendto, which neither Landlock nor the sandbox's
+// namespace sees: sandbox mode with --net none ran the program without
+// a word, and the datagram arrived. Now the launch says so, and
+// --fail-closed refuses (125) before the program runs. A TCP listener
+// handed over, which stays as it came, is the control: no warning.
+func TestNetNoneHandedDatagramSaid(t *testing.T) {
+	const said = "fd 3 is a datagram or raw socket of the host's network"
+	for _, u := range users {
+		t.Run(u.name, func(t *testing.T) {
+			w := newWorld(t, u)
+			pc, err := net.ListenPacket("udp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer pc.Close()
+			handed, err := net.ListenPacket("udp4", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer handed.Close()
+			f, err := handed.(*net.UDPConn).File()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			script := `python3 -c 'import socket,sys; s=socket.socket(fileno=3); s.sendto(b"out", ("127.0.0.1", int(sys.argv[1])))' "$0"`
+			port := strings.Split(pc.LocalAddr().String(), ":")[1]
+			r := w.runWith(nil, []*os.File{f}, bin, "--net", "none", "--preserve-fds", "1", "--", "/bin/sh", "-c", script, port)
+			pc.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if _, _, err := pc.ReadFrom(make([]byte, 16)); err != nil {
+				t.Fatalf("no datagram arrived (%v): the premise changed; exit %d, stderr %q", err, r.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, said) {
+				t.Errorf("no warning that the handed UDP socket sends anywhere; stderr %q", r.stderr)
+			}
+			r = w.runWith(nil, []*os.File{f}, bin, "--net", "none", "--preserve-fds", "1", "--fail-closed", "--", "/bin/echo", "ran")
+			if r.code != 125 || strings.Contains(r.stdout, "ran") || !strings.Contains(r.stderr, said) {
+				t.Errorf("--fail-closed: exit %d, stdout %q, stderr %q; want 125, said, and nothing run", r.code, r.stdout, r.stderr)
+			}
+			_, tcp := activationSocket(t)
+			r = w.runWith(nil, []*os.File{tcp}, bin, "--net", "none", "--preserve-fds", "1", "--fail-closed", "--", "/bin/echo", "ran")
+			if r.code != 0 || r.stderr != "" {
+				t.Errorf("a TCP listener handed over: exit %d, stderr %q; want it run without a word", r.code, r.stderr)
+			}
+		})
+	}
+}
