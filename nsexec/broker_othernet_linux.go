@@ -4,11 +4,6 @@ package nsexec
 
 import "golang.org/x/sys/unix"
 
-// otherNetRefused is said the first time the broker refuses a connect()
-// on a socket of the host's network, as cinit_broker_net.c says it.
-const otherNetRefused = "refused connect() on a socket of the host's network (handed over, or passed in): with --net none it " +
-	"stays as it came, since Landlock's TCP rules do not cover MPTCP, SCTP or UDP; further refusals are not reported"
-
 // ownNetCookie is the cookie of PID 1's network namespace where the
 // sandbox has one of its own (--net none), else 0, as it is where the
 // kernel (before 5.14) cannot tell.
@@ -50,7 +45,7 @@ func (b *goBroker) otherNet(sock int) bool {
 		return false
 	}
 	if b.saidOtherNet.Add(1) == 1 {
-		b.w.warn(otherNetRefused)
+		b.w.warn(OtherNetRefused)
 	}
 	return true
 }

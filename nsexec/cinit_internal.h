@@ -280,9 +280,6 @@ int omega_broker_connect(int listener, struct omega_call *c);
 // cinit_broker_net.c
 void omega_broker_net_prepare(const struct spec *s);
 int omega_broker_other_net(int sock);
-#define OMEGA_OTHER_NET_REFUSED                                                                            \
-	"refused connect() on a socket of the host's network (handed over, or passed in): with --net none it " \
-	"stays as it came, since Landlock's TCP rules do not cover MPTCP, SCTP or UDP; further refusals are not reported"
 
 // cinit_broker_signal.c; OMEGA_BROKER_WORKERS: the pool's cap on threads.
 enum { OMEGA_BROKER_WORKERS = 32 };

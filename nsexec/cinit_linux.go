@@ -19,6 +19,7 @@ static const char *omega_no_go_ahead_hint(void) { return OMEGA_NO_GO_AHEAD_HINT;
 static unsigned long long omega_read_side(void) { return OMEGA_LL_READ_SIDE; }
 static const char *omega_device_dir(void) { return OMEGA_LL_DEVICE_DIR; }
 static const char *omega_capset_refused(void) { return OMEGA_CAPSET_REFUSED; }
+static const char *omega_other_net_refused(void) { return OMEGA_OTHER_NET_REFUSED; }
 #include <stdio.h>
 #include "cinit_internal.h"
 
@@ -102,6 +103,9 @@ func cReadSide() uint64 { return uint64(C.omega_read_side()) }
 
 // cCapsetRefused is the C init stage's CapsetRefused.
 func cCapsetRefused() string { return C.GoString(C.omega_capset_refused()) }
+
+// cOtherNetRefused is the C broker's OtherNetRefused.
+func cOtherNetRefused() string { return C.GoString(C.omega_other_net_refused()) }
 
 // cDeviceDir is the C init stage's copy of landlock.DeviceDirs.
 func cDeviceDir() string { return C.GoString(C.omega_device_dir()) }

@@ -38,6 +38,12 @@ func TestCNoNamespacesHint(t *testing.T) {
 	}
 }
 
+func TestCOtherNetRefused(t *testing.T) {
+	if got := cOtherNetRefused(); got != OtherNetRefused {
+		t.Errorf("cinit.h's OMEGA_OTHER_NET_REFUSED = %q, nsexec.OtherNetRefused = %q", got, OtherNetRefused)
+	}
+}
+
 func TestCNoGoAheadHint(t *testing.T) {
 	if got := cNoGoAheadHint(); got != NoGoAheadHint {
 		t.Errorf("cinit.h's OMEGA_NO_GO_AHEAD_HINT = %q, nsexec.NoGoAheadHint = %q", got, NoGoAheadHint)

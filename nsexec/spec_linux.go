@@ -125,6 +125,12 @@ const (
 	BrokerGap     = BrokerGapWhat + " (this kernel's Landlock lacks RESOLVE_UNIX)"
 )
 
+// OtherNetRefused is said the first time the connect broker refuses,
+// with --net none, a connect() on a socket of the host's network (both
+// init stages: cinit.h has it too).
+const OtherNetRefused = "refused connect() on a socket of the host's network (handed over, or passed in): with --net none it " +
+	"stays as it came, since Landlock's TCP rules do not cover MPTCP, SCTP or UDP; further refusals are not reported"
+
 // Broker is the connect(2) broker of sandbox mode on kernels without
 // Landlock's RESOLVE_UNIX: the program gets Filter, whose listener PID 1
 // keeps; PID 1 reads each connect's address from the
