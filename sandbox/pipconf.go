@@ -3,7 +3,6 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/omega-run/omega-run/profiles"
@@ -13,11 +12,13 @@ import (
 const pipConfMax = 64 << 10
 
 // pipConfEnv is getenv with pip's cache behind profiles.PipCache
-// (pipCacheDir) and its config files behind PIP_NO_CACHE_DIR, which pip
-// reads for an option the environment does not set: a user whose
-// pip.conf puts the cache in the workspace, or turns it off (or whose
-// args say --no-cache-dir), is not told on every launch that pip writes
-// ~/.cache/pip. Other tools get getenv as it is.
+// (pipCacheDir) and PIP_NO_CACHE_DIR set exactly when pip runs with its
+// cache off: by its config files or environment (no-cache-dir, which
+// wins over any cache-dir there, whatever its value: pip turns the cache
+// off for PIP_NO_CACHE_DIR=false too), or by its arguments, whose last
+// cache option wins over both (pipCacheArgs). A user whose pip.conf puts
+// the cache in the workspace, or turns it off, is not told on every
+// launch that pip writes ~/.cache/pip. Other tools get getenv as it is.
 func pipConfEnv(prog *profiles.Program, args []string, wd string, getenv func(string) string) func(string) string {
 	if prog.Name != "pip" {
 		return getenv
@@ -29,46 +30,67 @@ func pipConfEnv(prog *profiles.Program, args []string, wd string, getenv func(st
 		}
 	}
 	// The command's section wins over [global], as in pip; the cache is
-	// install's.
-	pick := func(key string) (string, bool) {
-		if v, ok := merged["install."+key]; ok {
-			return v, true
+	// install's. pip passes over an empty value.
+	pick := func(key string) string {
+		if v := merged["install."+key]; v != "" {
+			return v
 		}
-		v, ok := merged["global."+key]
-		return v, ok
+		return merged["global."+key]
 	}
-	cache, _ := pick("cache-dir")
-	_, noCache := pick("no-cache-dir") // any value turns the cache off
+	cache, off := pick("cache-dir"), pick("no-cache-dir") != "" || getenv("PIP_NO_CACHE_DIR") != ""
 	if v := getenv("PIP_CACHE_DIR"); v != "" {
 		cache = v
 	}
-	cache = pipCacheDir(cache, args, wd, getenv)
+	if dir, given, argOff := pipCacheArgs(args); given {
+		cache, off = dir, argOff
+	}
+	if !off {
+		cache = pipCacheDir(cache, wd, getenv)
+	}
 	return func(k string) string {
-		v := getenv(k)
-		switch {
-		case k == profiles.PipCache:
-			v = cache
-		case v != "":
-		case k == "PIP_NO_CACHE_DIR" && (noCache || slices.Contains(args, "--no-cache-dir")):
-			v = "1"
+		switch k {
+		case profiles.PipCache:
+			return cache
+		case "PIP_NO_CACHE_DIR":
+			if off {
+				return "1"
+			}
+			return ""
 		}
-		return v
+		return getenv(k)
 	}
 }
 
-// pipCacheDir is where pip keeps its cache, given cache, its
-// PIP_CACHE_DIR or config's cache-dir, or "": a --cache-dir among args
-// first, else cache, else platformdirs' XDG_CACHE_HOME/pip (unless blank),
-// made absolute as pip does (normalize_path: ~ is home, relative is from
-// its working directory wd); "" for ~/.cache/pip.
-func pipCacheDir(cache string, args []string, wd string, getenv func(string) string) string {
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, "--cache-dir="); ok {
-			cache = v
-		} else if a == "--cache-dir" && i+1 < len(args) {
-			cache = args[i+1]
+// pipCacheArgs reads pip's cache options among args as its parser
+// (optparse) does, up to a "--": the last of --cache-dir DIR (or =DIR)
+// and --no-cache-dir, each also shortened to a prefix of its name, as
+// optparse takes any prefix that no other option starts with: from --ca
+// and --no-ca on in pip 23 to 25 (--c and --no-c are shared, which pip
+// refuses). given tells whether there was one; off, whether it turns the
+// cache off (--no-cache-dir, or an empty DIR).
+func pipCacheArgs(args []string) (dir string, given, off bool) {
+	for i := 0; i < len(args) && args[i] != "--"; i++ {
+		name, value, hasValue := strings.Cut(args[i], "=")
+		switch {
+		case len(name) >= len("--no-ca") && strings.HasPrefix("--no-cache-dir", name):
+			dir, given, off = "", true, true
+		case len(name) >= len("--ca") && strings.HasPrefix("--cache-dir", name):
+			if !hasValue && i+1 < len(args) {
+				i++
+				value = args[i]
+			}
+			dir, given, off = value, true, value == ""
 		}
 	}
+	return dir, given, off
+}
+
+// pipCacheDir is where pip keeps its cache, given cache, its cache-dir
+// as set (pipConfEnv), or "": cache, else platformdirs'
+// XDG_CACHE_HOME/pip (unless blank), made absolute as pip does
+// (normalize_path: ~ is home, relative is from its working directory
+// wd); "" for ~/.cache/pip.
+func pipCacheDir(cache string, wd string, getenv func(string) string) string {
 	if x := getenv("XDG_CACHE_HOME"); cache == "" && strings.TrimSpace(x) != "" {
 		cache = filepath.Join(x, "pip")
 	}

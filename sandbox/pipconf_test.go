@@ -40,6 +40,10 @@ func TestStateWarningPipConfig(t *testing.T) {
 			want: []string{cache}},
 		{name: "the environment wins", file: user, content: inWS, set: []string{"PIP_CACHE_DIR=/srv/pc"},
 			want: []string{"/srv/pc"}},
+		// pip passes over an empty value, here and in [install].
+		{name: "an empty no-cache-dir", file: user, content: "[global]\nno-cache-dir =\n", want: []string{cache}},
+		{name: "an empty cache-dir in install", file: user, content: inWS + "[install]\ncache-dir =\n"},
+		{name: "no-cache-dir wins over cache-dir", file: user, content: "[global]\nno-cache-dir = no\n[install]\ncache-dir = /srv/pc\n"},
 		{name: "PIP_CONFIG_FILE=/dev/null reads no file", file: user, content: inWS, set: []string{"PIP_CONFIG_FILE=/dev/null"},
 			want: []string{cache}},
 	}

@@ -95,3 +95,50 @@ func TestPipXDGCache(t *testing.T) {
 		}
 	}
 }
+
+// TestPipCacheOptions: pip takes a long option shortened to a prefix no
+// other option starts with (--no-cache, --cache-d=DIR), the last cache
+// option on its command line over PIP_NO_CACHE_DIR, and passes over an
+// empty no-cache-dir in its config. The launch named ~/.cache/pip for
+// --no-cache and --cache-d=DIR, and nothing for --cache-dir DIR after
+// PIP_NO_CACHE_DIR=1 or under an empty no-cache-dir, where pip used the
+// cache. Real pip (Debian's) running pip cache dir, as TestPipXDGCache;
+// PIP_NO_CACHE_DIR=false turns the cache off (pip's odd reading), said
+// nothing before and still does not.
+func TestPipCacheOptions(t *testing.T) {
+	const pip = "/usr/bin/pip3"
+	if _, err := os.Stat(pip); err != nil {
+		t.Fatalf("%s is needed for this test", pip)
+	}
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w := newWorld(t, u)
+				conf := filepath.Join(w.extra, "pip.conf")
+				writeFile(t, conf, "[global]\nno-cache-dir =\n")
+				chownTree(t, w.extra, u)
+				out := filepath.Join(w.outside, "pc")
+				base := []string{"--mode", mode, "--allow-write", w.extra, "--workdir", w.extra,
+					"--setenv", "PYTHONUSERBASE=" + w.extra + "/.local"}
+				for _, c := range []struct {
+					name, want string // want: the cache, outside; "" for off
+					args       []string
+				}{
+					{"--no-cache", "", []string{"--", pip, "cache", "dir", "--no-cache"}},
+					{"--cache-d=DIR", out, []string{"--", pip, "cache", "dir", "--cache-d=" + out}},
+					{"--cache-dir after PIP_NO_CACHE_DIR", out, []string{"--setenv", "PIP_NO_CACHE_DIR=1", "--", pip, "cache", "dir", "--cache-dir", out}},
+					{"an empty no-cache-dir", filepath.Join(w.home, ".cache", "pip"), []string{"--setenv", "PIP_CONFIG_FILE=" + conf, "--", pip, "cache", "dir"}},
+					{"PIP_NO_CACHE_DIR=false", "", []string{"--setenv", "PIP_NO_CACHE_DIR=false", "--", pip, "cache", "dir"}},
+				} {
+					r := w.run(append(append([]string{}, base...), c.args...)...)
+					line := stateLine(r.stderr)
+					said := strings.Contains(line, "pip keeps state in "+c.want+",") && strings.Contains(line, "--setenv PIP_CACHE_DIR=")
+					if c.want == "" && (line != "" || !strings.Contains(r.stderr, "cache is disabled")) ||
+						c.want != "" && (!said || !strings.Contains(r.stdout+r.stderr, c.want)) {
+						t.Errorf("%s: %+v; want pip's cache named where pip has it (%q outside, none when off)", c.name, r, c.want)
+					}
+				}
+			})
+		}
+	}
+}
