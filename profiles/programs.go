@@ -112,7 +112,7 @@ var Programs = []Program{
 		Off: []EnvDir{{"npm_config_nodedir", []string{".cache/node-gyp"}}, {"NPM_CONFIG_NODEDIR", []string{".cache/node-gyp"}}, {NpmNoBuild, []string{".cache/node-gyp"}}},
 		Hints: []Hint{{For: []string{".npm", "npm_config_cache", "NPM_CONFIG_CACHE", "NPM_CONFIG_PREFIX", "npm_config_prefix"}, Text: "add --setenv npm_config_cache={ws}/.npm (npm creates it)"},
 			{For: []string{".cache/node-gyp", NodeGypDevDir},
-				Text: "add --setenv npm_config_devdir={ws}/.cache/node-gyp (node-gyp fetches Node's headers there to build a native addon; setting npm_config_nodedir to a Node source or install tree with them does without)"}}},
+				Text: "add --setenv npm_config_devdir={ws}/.cache/node-gyp (node-gyp fetches Node's headers there to build a native addon, unless npm_package_config_node_gyp_devdir or npm's --devdir=DIR, which it takes first, says elsewhere; setting npm_config_nodedir to a Node source or install tree with them does without)"}}},
 	{Name: "pip", State: []string{".cache/pip", ".local/lib", ".local/bin"},
 		EnvDirs: []EnvDir{{PipCache, []string{".cache/pip"}}, {"PYTHONUSERBASE", []string{".local/lib", ".local/bin"}}, {"VIRTUAL_ENV", []string{".local/lib", ".local/bin"}}},
 		Off:     []EnvDir{{"PIP_NO_CACHE_DIR", []string{".cache/pip"}}},
@@ -167,7 +167,8 @@ var mavenRepoHint = Hint{For: []string{".m2/repository", MavenRepoLocal},
 const NpmNoBuild = "npm:no-build"
 
 // NodeGypDevDir names node-gyp's devdir among npm's variables, as the
-// sandbox package reads it where node-gyp does (npm_config_devdir, else
+// sandbox package reads it where node-gyp does (its package config's
+// variable, npm's --devdir=, npm_config_devdir, else
 // XDG_CACHE_HOME/node-gyp): a name no variable has.
 const NodeGypDevDir = "node-gyp:devdir"
 

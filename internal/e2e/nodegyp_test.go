@@ -139,3 +139,57 @@ func TestNodeGypNpmOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeGypNpmWords: npm runs a command named by an alias, a prefix of
+// just one command or alias, or in camelCase (npm reb, npm installTest:
+// npm's deref), and node-gyp takes its devdir and nodedir from npm's
+// --devdir=DIR and --nodedir=DIR, and first from the package config's
+// variables (npm_package_config_node_gyp_devdir, node-gyp's documented
+// way since npm 11). The launch named nothing for npm reb and npm
+// installTest, where node-gyp failed in ~/.cache/node-gyp; named
+// npm_config_devdir's place, or nothing, where node-gyp wrote elsewhere;
+// and named ~/.cache/node-gyp where node-gyp wrote in the writable set,
+// or was given Node's headers. Real npm and node-gyp, offline, on
+// addonWorld's addon.
+func TestNodeGypNpmWords(t *testing.T) {
+	needAddonTools(t)
+	for _, u := range users {
+		for _, mode := range confinedModes {
+			t.Run(u.name+"/"+mode, func(t *testing.T) {
+				w, proj, base := addonWorld(t, u, mode)
+				ws := filepath.Join(w.dataDir, "workspace")
+				gyp, out, in := filepath.Join(w.home, ".cache", "node-gyp"), filepath.Join(w.outside, "gyp"), filepath.Join(proj, ".gyp")
+				opts := npmInstall[3:] // after install
+				for _, c := range []struct {
+					name string
+					args []string // omega-run's, then npm's
+					want string   // the place named; "" for none, the addon built or node-gyp's devdir in
+				}{
+					{"npm reb", []string{"--", "npm", "reb"}, gyp},
+					{"npm installTest", append([]string{"--", "npm", "installTest"}, opts...), gyp},
+					{"npm --devdir=DIR", append([]string{"--setenv", "npm_config_devdir=" + ws + "/gyp", "--", "npm", "--devdir=" + out, "install"}, opts...), out},
+					{"the package config's devdir", append([]string{"--setenv", "npm_config_devdir=" + ws + "/gyp", "--setenv", "npm_package_config_node_gyp_devdir=" + out, "--", "npm", "install"}, opts...), out},
+					{"the package config's devdir, writable", append([]string{"--setenv", "npm_package_config_node_gyp_devdir=" + in, "--", "npm", "install"}, opts...), ""},
+					{"npm --nodedir=DIR", append([]string{"--", "npm", "install", "--nodedir=/usr"}, opts...), ""},
+				} {
+					r := w.run(append(append([]string{}, base...), c.args...)...)
+					line := stateLine(r.stderr)
+					switch {
+					case c.want != "":
+						if r.code == 0 || !strings.Contains(line, "npm keeps state in "+c.want+",") {
+							t.Errorf("%s: %+v; want node-gyp refused and the launch to name %s", c.name, r, c.want)
+						}
+					case strings.Contains(c.name, "nodedir"):
+						if _, err := os.Stat(filepath.Join(proj, "build", "Release", "addon.node")); r.code != 0 || line != "" || err != nil {
+							t.Errorf("%s: %+v, %v; want the addon built, unwarned", c.name, r, err)
+						}
+					default:
+						if _, err := os.Stat(in); line != "" || err != nil {
+							t.Errorf("%s: %+v, %v; want node-gyp to write in %s, unwarned", c.name, r, err, in)
+						}
+					}
+				}
+			})
+		}
+	}
+}
