@@ -22,15 +22,15 @@ func mavenEnv(prog *profiles.Program, path string, args []string, wd string, get
 	if prog.Name != "mvn" && prog.Name != "mvnw" {
 		return getenv
 	}
-	global := ""
+	global, mavenArgs := "", true
 	var dists, zips mvnwPlace
 	rc := mavenRCEnv(getenv)
 	if prog.Name == "mvn" {
-		global = mavenGlobalSettings(path)
+		global, mavenArgs = mavenScript(path, rc("MAVEN_ARGS") != "")
 	} else {
 		dists, zips = mvnwPlaces(path, args, wd, rc)
 	}
-	repo := mavenRepo(args, wd, global, rc)
+	repo := mavenRepo(args, wd, global, mavenArgs, rc)
 	return func(k string) string {
 		switch k {
 		case profiles.MavenRepoLocal:
@@ -54,18 +54,23 @@ func (p mvnwPlace) as(byProp bool) string {
 
 // mavenRepo is Maven's local repository, read where Maven reads it, or
 // "" for its default: -Dmaven.repo.local among mvn's arguments, which
-// follow MAVEN_ARGS, which follow the project's .mvn/maven.config; then
-// in the JVM's options, MAVEN_OPTS after .mvn/jvm.config; then
+// follow MAVEN_ARGS when mavenArgs (Maven 3.9's script and later's pass
+// it on), which follow the project's .mvn/maven.config; then in the
+// JVM's options (javaOptions), MAVEN_OPTS after .mvn/jvm.config; then
 // <localRepository> in the user settings (-s, or ~/.m2/settings.xml),
 // then in the global ones (-gs, or global, Maven's own). Maven takes a
 // relative path, and a quoted one (it keeps the quotes), from its
 // working directory wd.
-func mavenRepo(args []string, wd, global string, getenv func(string) string) string {
+func mavenRepo(args []string, wd, global string, mavenArgs bool, getenv func(string) string) string {
 	base := mavenBaseDir(args, wd, getenv("MAVEN_BASEDIR"))
-	cli := append(append(configWords(filepath.Join(base, ".mvn", "maven.config")), strings.Fields(getenv("MAVEN_ARGS"))...), args...)
+	cli := configWords(filepath.Join(base, ".mvn", "maven.config"))
+	if mavenArgs {
+		cli = append(cli, strings.Fields(getenv("MAVEN_ARGS"))...)
+	}
+	cli = append(cli, args...)
 	repo := repoLocalFlag(cli)
 	if repo == "" {
-		repo = repoLocalFlag(append(configWords(filepath.Join(base, ".mvn", "jvm.config")), strings.Fields(getenv("MAVEN_OPTS"))...))
+		repo = repoLocalFlag(javaOptions(append(configWords(filepath.Join(base, ".mvn", "jvm.config")), strings.Fields(getenv("MAVEN_OPTS"))...), getenv))
 	}
 	home := getenv("HOME")
 	if settings := optionValue(cli, "-s", "--settings"); repo == "" && settings != "" {
@@ -85,15 +90,33 @@ func mavenRepo(args []string, wd, global string, getenv func(string) string) str
 	return filepath.Clean(within(wd, repo))
 }
 
-// mavenGlobalSettings is the global settings file of the Maven whose
-// script is at path, conf/settings.xml in its home, which the script
-// finds through the links to it (Debian's /usr/bin/mvn), or "".
-func mavenGlobalSettings(path string) string {
+// javaOptions are the options of a JVM started with flags on its
+// command line, in the order it takes them, the last winning:
+// JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS (Java 9's launcher and later),
+// flags, _JAVA_OPTIONS (checked with Debian's Java 17 and Maven 3.8.7:
+// -Dmaven.repo.local in each moves the repository).
+func javaOptions(flags []string, getenv func(string) string) []string {
+	opts := append(strings.Fields(getenv("JAVA_TOOL_OPTIONS")), strings.Fields(getenv("JDK_JAVA_OPTIONS"))...)
+	return append(append(opts, flags...), strings.Fields(getenv("_JAVA_OPTIONS"))...)
+}
+
+// mavenScript reads the script of the Maven at path, found through the
+// links to it (Debian's /usr/bin/mvn), as the script finds its home:
+// global is conf/settings.xml in that home, or ""; mavenArgs tells
+// whether the script passes MAVEN_ARGS on (Maven 3.9's and later; 3.8's
+// ignores it), or cannot be read, looked at only when readArgs (a read
+// of it took 0.05 ms here).
+func mavenScript(path string, readArgs bool) (global string, mavenArgs bool) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil || !filepath.IsAbs(real) {
-		return ""
+		return "", true
 	}
-	return filepath.Join(filepath.Dir(filepath.Dir(real)), "conf", "settings.xml")
+	global = filepath.Join(filepath.Dir(filepath.Dir(real)), "conf", "settings.xml")
+	if !readArgs {
+		return global, true
+	}
+	script, err := readRegular(real, false, mavenSettingsMax)
+	return global, err != nil || bytes.Contains(script, []byte("MAVEN_ARGS"))
 }
 
 // within is p taken from dir, as Java takes a relative File from its

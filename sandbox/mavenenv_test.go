@@ -38,6 +38,13 @@ func TestMavenRepoLocal(t *testing.T) {
 		{"args", map[string]string{"MAVEN_ARGS": "-Dmaven.repo.local=/w/a"}, "", []string{"-q", "-Dmaven.repo.local=/w/c", "validate"}, "/w/c"},
 		{"args, -D apart", nil, "<settings><localRepository>/s</localRepository></settings>", []string{"-D", "maven.repo.local=/w/c", "validate"}, "/w/c"},
 		{"args, --define", nil, "", []string{"--define", "maven.repo.local=/w/c"}, "/w/c"},
+		// The JVM's own variables: JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS,
+		// the command line, then _JAVA_OPTIONS, the last winning.
+		{"java tool options", map[string]string{"JAVA_TOOL_OPTIONS": "-Xss1m -Dmaven.repo.local=/w/t"}, "", nil, "/w/t"},
+		{"jdk java options over the tool's", map[string]string{"JAVA_TOOL_OPTIONS": "-Dmaven.repo.local=/w/t", "JDK_JAVA_OPTIONS": "-Dmaven.repo.local=/w/j"}, "", nil, "/w/j"},
+		{"opts over java tool options", map[string]string{"JAVA_TOOL_OPTIONS": "-Dmaven.repo.local=/w/t", "MAVEN_OPTS": "-Dmaven.repo.local=/w/o"}, "", nil, "/w/o"},
+		{"_JAVA_OPTIONS over opts", map[string]string{"_JAVA_OPTIONS": "-Dmaven.repo.local=/w/u", "MAVEN_OPTS": "-Dmaven.repo.local=/w/o"}, "", nil, "/w/u"},
+		{"maven.user.home is not Maven's", map[string]string{"MAVEN_OPTS": "-Dmaven.user.home=/w/h"}, "", nil, ""},
 		{"args, another property", map[string]string{"MAVEN_OPTS": "-Dmaven.repo.local=/w/o"}, "", []string{"-Dx=1", "-D", "y=2"}, "/w/o"},
 	} {
 		os.Remove(settings)
@@ -52,6 +59,32 @@ func TestMavenRepoLocal(t *testing.T) {
 		}
 		got := mavenEnv(prog, "", c.args, "", func(k string) string { return env[k] })(profiles.MavenRepoLocal)
 		if got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMavenArgsByScript: Maven 3.9's script passes MAVEN_ARGS on before
+// mvn's arguments, 3.8's (Debian 12's) ignores it: read as the script of
+// the Maven run says, through the link to it.
+func TestMavenArgsByScript(t *testing.T) {
+	dir := t.TempDir()
+	prog := profiles.ProgramFor("mvn")
+	env := map[string]string{"HOME": dir, "MAVEN_ARGS": "-Dmaven.repo.local=/w/a"}
+	for _, c := range []struct {
+		name, script, want string
+	}{
+		{"3.8", "exec \"$JAVACMD\" $MAVEN_OPTS ${CLASSWORLDS_LAUNCHER} \"$@\"\n", ""},
+		{"3.9", "exec \"$JAVACMD\" $MAVEN_OPTS ${CLASSWORLDS_LAUNCHER} $MAVEN_ARGS \"$@\"\n", "/w/a"},
+	} {
+		bin := filepath.Join(dir, c.name, "bin")
+		mkdirs(t, bin)
+		putFile(t, filepath.Join(bin, "mvn"), c.script)
+		link := filepath.Join(dir, c.name, "mvn")
+		if err := os.Symlink("bin/mvn", link); err != nil {
+			t.Fatal(err)
+		}
+		if got := mavenEnv(prog, link, nil, "", func(k string) string { return env[k] })(profiles.MavenRepoLocal); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -22,7 +22,7 @@ type mvnwPlace struct {
 // or ~/.m2's, and downloads into a temporary directory. The wrappers that
 // run maven-wrapper.jar's MavenWrapperMain (takari's, Apache's 3.1 and
 // 3.2, 3.3's other types) take maven.user.home, from their -D arguments
-// or MAVEN_OPTS, before MAVEN_USER_HOME, and read the project's
+// or the JVM's options (javaOptions), before MAVEN_USER_HOME, and read the project's
 // .mvn/wrapper/maven-wrapper.properties: distributionBase=PROJECT (the
 // working directory instead) and distributionPath for Maven,
 // zipStoreBase and zipStorePath for its download.
@@ -36,7 +36,7 @@ func mvnwPlaces(path string, args []string, wd string, getenv func(string) strin
 		return mvnwPlace{dir: filepath.Clean(within(wd, filepath.Join(home, "wrapper", "dists")))}, mvnwPlace{}
 	}
 	byProp := false
-	if v := defineFlag(append(strings.Fields(getenv("MAVEN_OPTS")), args...), "maven.user.home"); v != "" {
+	if v := defineFlag(append(javaOptions(strings.Fields(getenv("MAVEN_OPTS")), getenv), args...), "maven.user.home"); v != "" {
 		home, byProp = v, true
 	}
 	if home == "" {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,8 +17,12 @@ import (
 // project's .mvn/maven.config or .mvn/jvm.config, in Maven's global
 // settings, in MAVEN_OPTS as ~/.mavenrc sets it — was read as not moved: a launch whose mvn wrote in the project was told that it
 // writes ~/.m2/repository, and one that wrote outside the writable set
-// was pointed at ~/.m2 rather than the place refused. Real mvn, offline;
-// the repository is checked from outside.
+// was pointed at ~/.m2 rather than the place refused; so was one in
+// JAVA_TOOL_OPTIONS, which the JVM takes before MAVEN_OPTS; and one in
+// MAVEN_ARGS was read as moved though Maven 3.8's script (this
+// machine's) ignores it: mvn failed in ~/.m2/repository and the launch
+// said nothing. Real mvn, offline (for 3.9, a copy whose script passes
+// MAVEN_ARGS on, as 3.9's does); the repository is checked from outside.
 //
 // What is read does not depend on the user or the mode, but the
 // launch's working directory (relative), the refusal (outside) and the
@@ -37,11 +42,14 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 		// global: the global settings of a copy of this machine's
 		// Maven, run by a link to its bin/mvn, as Debian's /usr/bin/mvn
 		global string
-		env    []string
+		env    []string // NAME+=VALUE adds to mavenWorld's
 		args   []string
-		repo   string // where Maven puts it, from the project
-		out    bool   // outside the writable set: refused, named
-		every  bool   // for both users in both modes
+		// maven39: the copy's script passes MAVEN_ARGS on, as Maven
+		// 3.9's does (this machine's 3.8.7 ignores it)
+		maven39 bool
+		repo    string // where Maven puts it, from the project (~/: home)
+		out     bool   // outside the writable set: refused, named
+		every   bool   // for both users in both modes
 	}{
 		{name: "relative", args: []string{"-Dmaven.repo.local=repo"}, repo: "repo", every: true},
 		{name: "relative-opts", env: []string{"MAVEN_OPTS=-Dmaven.repo.local=repo"}, repo: "repo"},
@@ -56,6 +64,10 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 			env: []string{"MAVEN_OPTS=-Xmx256m"}, repo: "rcrepo", every: true},
 		{name: "mavenrc-skipped", home: map[string]string{".mavenrc": "MAVEN_OPTS=-Dmaven.repo.local={p}/rcrepo\n"},
 			env: []string{"MAVEN_SKIP_RC=1", "MAVEN_OPTS=-Dmaven.repo.local=../orepo"}, repo: "../orepo", out: true},
+		// The JVM takes JAVA_TOOL_OPTIONS before MAVEN_OPTS.
+		{name: "java-tool-options", env: []string{"JAVA_TOOL_OPTIONS+= -Dmaven.repo.local={p}/trepo"}, repo: "trepo"},
+		{name: "maven-args-3.8", env: []string{"MAVEN_ARGS=-Dmaven.repo.local={p}/arepo"}, repo: "~/.m2/repository", out: true},
+		{name: "maven-args-3.9", global: "<settings/>\n", maven39: true, env: []string{"MAVEN_ARGS=-Dmaven.repo.local={p}/arepo"}, repo: "arepo"},
 	} {
 		k := -1 // the user and mode, 0 to 3
 		for _, u := range users {
@@ -77,13 +89,30 @@ func TestMavenRepoMovedInProject(t *testing.T) {
 					if c.global != "" {
 						mvn = ownMaven(t, w.extra, strings.ReplaceAll(c.global, "{p}", proj))
 					}
+					if c.maven39 {
+						script := filepath.Join(w.extra, "maven", "bin", "mvn")
+						data, err := os.ReadFile(script)
+						if err != nil || !strings.Contains(string(data), `${CLASSWORLDS_LAUNCHER} "$@"`) {
+							t.Fatalf("Maven's script: %v; want its launcher line", err)
+						}
+						writeExec(t, script, strings.Replace(string(data), `${CLASSWORLDS_LAUNCHER} "$@"`, `${CLASSWORLDS_LAUNCHER} $MAVEN_ARGS "$@"`, 1))
+					}
 					chownTree(t, w.extra, u)
 					for _, e := range c.env {
-						env = append(env, strings.ReplaceAll(e, "{p}", proj))
+						e = strings.ReplaceAll(e, "{p}", proj)
+						if name, v, ok := strings.Cut(e, "+="); ok {
+							i := slices.IndexFunc(env, func(s string) bool { return strings.HasPrefix(s, name+"=") })
+							env[i] += v
+							continue
+						}
+						env = append(env, e)
 					}
 					args := append([]string{"--mode", mode, "--allow-write", proj, "--workdir", proj, "--", mvn, "-o", "-q"}, c.args...)
 					r := w.runEnv(env, append(args, "validate")...)
 					repo := filepath.Join(proj, c.repo)
+					if rest, ok := strings.CutPrefix(c.repo, "~/"); ok {
+						repo = filepath.Join(w.home, rest)
+					}
 					line := stateLine(r.stderr)
 					if c.out {
 						if r.code == 0 || !strings.Contains(line, "mvn keeps state in "+repo+",") {
