@@ -7,9 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 // TestCtrlCAtProgramFork: a Ctrl-C typed while PID 1 is about to fork the
@@ -36,21 +34,7 @@ func TestCtrlCAtProgramFork(t *testing.T) {
 					"-e", "inject=pwrite64:delay_exit=1500000:when=1", bin, "--", "/bin/sh", "-c", "echo ran")
 			})
 			// The raise's write, printed as it is held.
-			for end := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-				if l, _ := os.ReadFile(log); strings.Contains(string(l), "(DELAYED)") {
-					break
-				}
-				if time.Now().After(end) {
-					l, _ := os.ReadFile(log)
-					t.Fatalf("PID 1 never raised its oom_score_adj; strace:\n%s", l)
-				}
-			}
-			p.master.WriteString("\x03")
-			p.c.Wait()
-			<-p.done
-			if out := p.out.String(); strings.Contains(out, "ran") || shellStatus(p.c.ProcessState) != 130 {
-				t.Errorf("exit %d, want 130 and the program not run; output:\n%s", shellStatus(p.c.ProcessState), out)
-			}
+			ctrlCWhenTraced(t, p, log, "(DELAYED)")
 		})
 	}
 }
