@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -19,14 +17,7 @@ import (
 // path still names a directory called $HOME.
 func TestUnexpandedVariableRefused(t *testing.T) {
 	for _, u := range users {
-		for _, c := range []struct {
-			name   string
-			env    []string
-			args   []string
-			config string
-			meant  string // below home, or "$UNSET" for a variable not set; "" for a launch that runs
-			from   string
-		}{
+		for _, c := range []unexpandedCase{
 			{name: "allow-write config", config: "[sandbox]\nallow_write = [\"$HOME/proj\"]\n", meant: "proj", from: "(from config "},
 			{name: "hide config braces", config: "[sandbox]\nhide = [\"${HOME}/proj\"]\n", meant: "proj", from: "(from config "},
 			{name: "data-dir env", env: []string{"OMEGA_DATA_DIR=$HOME/dd"}, meant: "dd", from: "(from OMEGA_DATA_DIR)"},
@@ -37,34 +28,12 @@ func TestUnexpandedVariableRefused(t *testing.T) {
 			{name: "a directory named $HOME", args: []string{"--allow-write=./$HOME"}},
 		} {
 			t.Run(u.name+"/"+c.name, func(t *testing.T) {
-				w := newWorld(t, u)
-				mustMkdir(t, filepath.Join(w.home, "proj"))
-				if c.meant == "" {
-					mustMkdir(t, filepath.Join(w.home, "$HOME"))
-				}
-				if c.config != "" {
-					writeFile(t, filepath.Join(w.dataDir, "config.toml"), c.config)
-				}
-				chownTree(t, w.home, u)
-				args := append(append(c.args, "--"), "/bin/sh", "-c", "echo ran")
-				r := w.runEnv(c.env, args...)
-				if c.meant == "" {
-					if r.code != 0 || r.stdout != "ran\n" {
-						t.Fatalf("./$HOME exists: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+				runUnexpanded(t, u, c, "$HOME", func(w *world) string {
+					if c.meant == "$UNSET" {
+						return "$OMEGA_E2E_UNSET_VAR is not set"
 					}
-					return
-				}
-				if _, err := os.Lstat(filepath.Join(w.home, "$HOME")); err == nil {
-					t.Errorf("a directory named $HOME was made in the working directory")
-				}
-				meant := "write " + filepath.Join(w.home, c.meant) + " "
-				if c.meant == "$UNSET" {
-					meant = "$OMEGA_E2E_UNSET_VAR is not set"
-				}
-				if r.code != 125 || r.stdout != "" || !strings.Contains(r.stderr, meant) ||
-					strings.Contains(r.stderr, "mkdir") || !strings.Contains(r.stderr, c.from) || strings.Count(r.stderr, "\n") != 1 {
-					t.Errorf("exit %d, stdout %q, stderr %q: want 125, one line with %q %s, no mkdir hint", r.code, r.stdout, r.stderr, meant, c.from)
-				}
+					return "write " + filepath.Join(w.home, c.meant) + " "
+				})
 			})
 		}
 	}
