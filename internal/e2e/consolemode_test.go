@@ -38,16 +38,7 @@ func TestConsoleModeRefused(t *testing.T) {
 	requireRoot(t)
 	spareConsole(t)
 	for _, u := range users {
-		for _, c := range []struct {
-			name  string
-			flags []string
-		}{
-			{"rwx", []string{"--mode", "rwx"}},
-			{"rx", []string{"--mode", "rx"}},
-			{"sandbox", []string{"--mode", "sandbox"}},
-			{"sandbox-strict", []string{"--mode", "sandbox", "--seccomp", "strict"}},
-			{"rx-custom", []string{"--mode", "rx", "--seccomp", "custom"}},
-		} {
+		for _, c := range ioctlRuleLaunches {
 			for _, a := range []struct {
 				action, mode string
 				get, set     uint
@@ -57,13 +48,7 @@ func TestConsoleModeRefused(t *testing.T) {
 			} {
 				t.Run(u.name+"/"+c.name+"/"+a.action, func(t *testing.T) {
 					w := newWorld(t, u)
-					flags := c.flags
-					if flags[len(flags)-1] == "custom" {
-						allow := w.dataDir + "/allow.json"
-						writeFile(t, allow, `{"defaultAction":"SCMP_ACT_ALLOW"}`)
-						chownTree(t, w.dataDir, u)
-						flags = append(flags[:len(flags)-1:len(flags)-1], allow)
-					}
+					flags := ioctlRuleFlags(t, w, u, c.flags)
 					before, err := unix.IoctlGetInt(int(spareConsole(t).Fd()), a.get)
 					if err != nil {
 						t.Fatal(err)

@@ -11,6 +11,19 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// ioctlRuleLaunches are the launches whose filters carry the ioctl rules
+// added to every profile (built-in and custom), with rwx as the control.
+var ioctlRuleLaunches = []struct {
+	name  string
+	flags []string
+}{
+	{"rwx", []string{"--mode", "rwx"}},
+	{"rx", []string{"--mode", "rx"}},
+	{"sandbox", []string{"--mode", "sandbox"}},
+	{"sandbox-strict", []string{"--mode", "sandbox", "--seccomp", "strict"}},
+	{"rx-custom", []string{"--mode", "rx", "--seccomp", "custom"}},
+}
+
 // TestTIOCSETDRefused: TIOCSETD on the terminal the program was given
 // sets that terminal's line discipline for every process on it: n_null
 // (27) leaves the user's terminal dead until reset. The filter refuses it
@@ -19,25 +32,10 @@ import (
 // the test's own pty. rwx is the control that the probe sets it.
 func TestTIOCSETDRefused(t *testing.T) {
 	for _, u := range users {
-		for _, c := range []struct {
-			name  string
-			flags []string
-		}{
-			{"rwx", []string{"--mode", "rwx"}},
-			{"rx", []string{"--mode", "rx"}},
-			{"sandbox", []string{"--mode", "sandbox"}},
-			{"sandbox-strict", []string{"--mode", "sandbox", "--seccomp", "strict"}},
-			{"rx-custom", []string{"--mode", "rx", "--seccomp", "custom"}},
-		} {
+		for _, c := range ioctlRuleLaunches {
 			t.Run(u.name+"/"+c.name, func(t *testing.T) {
 				w := newWorld(t, u)
-				flags := c.flags
-				if flags[len(flags)-1] == "custom" {
-					allow := w.dataDir + "/allow.json"
-					writeFile(t, allow, `{"defaultAction":"SCMP_ACT_ALLOW"}`)
-					chownTree(t, w.dataDir, u)
-					flags = append(flags[:len(flags)-1:len(flags)-1], allow)
-				}
+				flags := ioctlRuleFlags(t, w, u, c.flags)
 				_, slave := hostPty(t, u)
 				tty, err := os.OpenFile(slave, os.O_RDWR|unix.O_NOCTTY, 0)
 				if err != nil {
@@ -60,4 +58,17 @@ func TestTIOCSETDRefused(t *testing.T) {
 			})
 		}
 	}
+}
+
+// ioctlRuleFlags gives a launch's flags, its "custom" profile written as
+// one that allows every call (the ioctl rules are what is left).
+func ioctlRuleFlags(t *testing.T, w *world, u user, flags []string) []string {
+	t.Helper()
+	if flags[len(flags)-1] != "custom" {
+		return flags
+	}
+	allow := w.dataDir + "/allow.json"
+	writeFile(t, allow, `{"defaultAction":"SCMP_ACT_ALLOW"}`)
+	chownTree(t, w.dataDir, u)
+	return append(flags[:len(flags)-1:len(flags)-1], allow)
 }
