@@ -40,6 +40,8 @@ static long via(int socketcall, const char *path, char *low) {
 	return r;
 }
 int main(int argc, char **argv) {
+	if (argc == 2 && strcmp(argv[1], "int80") == 0)
+		return i386(20, 0, 0, 0) > 0 ? 0 : 1; /* getpid */
 	char *low = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	int srv = socket(AF_UNIX, SOCK_STREAM, 0);
 	struct sockaddr_un own = {.sun_family = AF_UNIX};
@@ -71,6 +73,11 @@ func TestI386Connect(t *testing.T) {
 	}
 	if out, err := exec.Command("gcc", "-O0", "-o", probe, src).CombinedOutput(); err != nil {
 		t.Skipf("gcc cannot build the probe: %v\n%s", err, out)
+	}
+	// Some kernels and VMs (IA32 emulation off, a PVM guest) take no
+	// int 0x80 at all: the kernel kills the caller with SIGSEGV.
+	if err := exec.Command(probe, "int80").Run(); err != nil {
+		t.Skipf("this machine runs no i386 system calls (int 0x80 outside omega-run: %v)", err)
 	}
 	for _, u := range users {
 		for _, mode := range []string{"rwx", "sandbox"} {
