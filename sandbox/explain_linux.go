@@ -99,7 +99,7 @@ func explainSeccomp(o Options, pol profiles.Policy, prof *seccomp.Profile, mount
 			e.SeccompSummary += seccomp.SummarizeNetNoneGuard()
 		}
 		// As buildSpec decides: a handed-over internet socket is the host's.
-		kept := &plan{preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles}
+		kept := &plan{policy: pol, preserveFDs: o.PreserveFDs, extraFiles: o.ExtraFiles}
 		hostNet := pol.Mode == ModeSandbox && mounts && pol.Net == profiles.NetNone && kept.handsHostSocket()
 		if pol.Mode == ModeSandbox && mounts && !hostNet {
 			e.SeccompRules += seccomp.DescribePrlimitGuard()

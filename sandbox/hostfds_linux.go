@@ -15,11 +15,12 @@ import (
 // and once disconnected (connect to AF_UNSPEC) TCP Fast Open's send
 // connects it past Landlock's TCP rule, as rx's sockets would; a unix
 // socket's host peer may pass the program one at run time (SCM_RIGHTS),
-// after this look. Sandbox mode then takes rx's host guard. An
+// after this look, and so may an --allow-socket's, which the program
+// connects to itself. Sandbox mode then takes rx's host guard. An
 // embedder's command (stdioLater) may get one as cmd.Stdin, set after
 // the filter is built: it takes the guard always.
 func (p *plan) handsHostSocket() bool {
-	if p.stdioLater {
+	if p.stdioLater || len(p.policy.AllowSocket) > 0 {
 		return true
 	}
 	fds := inheritedFDs(p.preserveFDs)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omega-run/omega-run/profiles"
 )
 
 // TestLeadsToHostNet: an internet socket among the handed-over files is
@@ -66,6 +68,9 @@ func TestLeadsToHostNet(t *testing.T) {
 	}
 	if !(&plan{stdioLater: true}).handsHostSocket() {
 		t.Error("an embedder's command, whose stdio is set later, does not take the guard")
+	}
+	if !(&plan{policy: profiles.Policy{AllowSocket: []string{"/run/x.sock"}}}).handsHostSocket() {
+		t.Error("an --allow-socket, whose host peer may pass a socket, does not take the guard")
 	}
 }
 

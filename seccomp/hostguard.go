@@ -182,7 +182,7 @@ func guardABICalls(a *assembler, abi guardABI, info *archInfo, denyTCP bool, end
 func DescribeHostGuard(denyTCP, handedInet bool) string {
 	why := "for a program in the host's pid and network namespaces"
 	if handedInet {
-		why = "for a program handed an internet socket (the host's network namespace's) or a unix one (its host peer may pass one)"
+		why = "for a program handed an internet socket (the host's network namespace's) or a unix one, or given an --allow-socket (a unix socket's host peer may pass one)"
 	}
 	s := "\nin front, " + why + ":\n" +
 		"  prlimit64\n    fail with EPERM if arg0 != 0 and arg2 != 0  (another process's limits set: Landlock scopes signals, not prlimit)\n"

@@ -32,7 +32,16 @@ func hostGuard(action string, args []string) (bool, error) {
 	case "connect-fd3": // ADDR: disconnect the socket at fd 3 (an activated listener), connect it to ADDR and send
 		return true, connectFD3(args[0])
 	case "fastopen-passed": // ADDR: ask the host peer of the unix socket at fd 3 for a socket, connect the one it passes to ADDR with TCP Fast Open
-		return true, fastOpenPassed(args[0])
+		return true, fastOpenPassed(3, args[0])
+	case "fastopen-passed-at": // PATH ADDR: as fastopen-passed, from the host peer of the unix socket at PATH
+		fd, err := unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err == nil {
+			err = unix.Connect(fd, &unix.SockaddrUnix{Name: args[0]})
+		}
+		if err != nil {
+			return true, fmt.Errorf("connect %s: %w", args[0], err)
+		}
+		return true, fastOpenPassed(fd, args[1])
 	case "mptcp-connect": // ADDR: connect an MPTCP socket and send
 		return true, tcpTo(args[0], unix.IPPROTO_MPTCP, func(fd int, sa unix.Sockaddr) error {
 			if err := unix.Connect(fd, sa); err != nil {
@@ -135,16 +144,16 @@ func tcpFromFD3(addr string) error {
 // socket (one byte), takes the one it passes (SCM_RIGHTS: a TCP socket
 // of the host's network namespace, made after the launch looked at the
 // fds) and connects it to addr by TCP Fast Open's send.
-func fastOpenPassed(addr string) error {
+func fastOpenPassed(peer int, addr string) error {
 	ap, err := netip.ParseAddrPort(addr)
 	if err != nil {
 		return err
 	}
-	if _, err := unix.Write(3, []byte{1}); err != nil {
+	if _, err := unix.Write(peer, []byte{1}); err != nil {
 		return fmt.Errorf("ask: %w", err)
 	}
 	oob := make([]byte, unix.CmsgSpace(4))
-	_, oobn, _, _, err := unix.Recvmsg(3, make([]byte, 1), oob, 0)
+	_, oobn, _, _, err := unix.Recvmsg(peer, make([]byte, 1), oob, 0)
 	if err != nil {
 		return fmt.Errorf("receive: %w", err)
 	}
