@@ -96,10 +96,13 @@ func TestPolicyVariable(t *testing.T) {
 		{Options{AllowWrite: []string{"$HOME/p"}}, "--allow-write '$HOME/p': nothing expanded $HOME (a shell does;"},
 		{Options{Hide: []string{"${HOME}/.s"}}, "write /h/.s ('./${HOME}/.s' takes the $ as written)"},
 		{Options{DataDir: "$OMEGA_TEST_VAR/d$"}, "write '/v/d$' ("},
-		{Options{ReadOnly: []string{"/srv/$OMEGA_TEST_UNSET/x"}}, "$OMEGA_TEST_UNSET is not set here; write the path it stands for (a path that begins with ./ takes a $ as written)"},
+		{Options{ReadOnly: []string{"/srv/$OMEGA_TEST_UNSET/x"}}, "$OMEGA_TEST_UNSET is not set here; write the path it stands for ('/./srv/$OMEGA_TEST_UNSET/x' takes the $ as written)"},
 		{Options{Config: "${OMEGA_TEST_VAR:-/x}/c"}, "--config '${OMEGA_TEST_VAR:-/x}/c': nothing expanded $OMEGA_TEST_VAR (a shell does; the config file, a unit's Environment= and a program's argument list do not): write the path it stands for"},
 		{Options{Seccomp: "a/$_x1.json"}, "$_x1 is not set"},
 		{Options{AllowWrite: []string{"./$HOME", "/a$", "/a/$1", "/a/$/b"}}, ""},
+		// An absolute path with a $ in a name (WSL's /mnt/c/$Recycle.Bin)
+		// had only ./../../ from the working directory.
+		{Options{AllowWrite: []string{"/./mnt/c/$Recycle.Bin"}}, ""},
 	}
 	for _, c := range cases {
 		c.o.Home, c.o.Mode = "/h", ModeRX

@@ -63,10 +63,10 @@ func tildeError(flag, value, home string) error {
 // directory called $HOME in the working directory. As for ~, nothing is
 // expanded here (a variable unset, or set otherwise in a unit, would
 // quietly name another path): the message names the path meant. A value
-// that begins with ./ is taken as written, so a name with a $ in it
-// stays expressible.
+// that begins with ./ or /./ is taken as written, so a name with a $ in
+// it stays expressible, relative or absolute (/mnt/c/$Recycle.Bin).
 func varError(flag, value, home string) error {
-	if strings.HasPrefix(value, "./") {
+	if strings.HasPrefix(value, "./") || strings.HasPrefix(value, "/./") {
 		return nil
 	}
 	meant, names, unset, simple := expandVars(value, home)
@@ -75,9 +75,9 @@ func varError(flag, value, home string) error {
 	}
 	prefix := fmt.Sprintf("--%s %s: nothing expanded $%s (a shell does; the config file, a unit's Environment= and a program's argument list do not)",
 		flag, profiles.ShellWord(value), names[0])
-	literal := "a path that begins with ./ takes a $ as written"
-	if !filepath.IsAbs(value) {
-		literal = profiles.ShellWord("./"+value) + " takes the $ as written"
+	literal := profiles.ShellWord("./"+value) + " takes the $ as written"
+	if filepath.IsAbs(value) {
+		literal = profiles.ShellWord("/."+value) + " takes the $ as written"
 	}
 	switch {
 	case !simple:

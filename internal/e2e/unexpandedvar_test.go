@@ -38,3 +38,21 @@ func TestUnexpandedVariableRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestUnexpandedVariableAbsoluteAsWritten: an absolute path with a $ in
+// a name (WSL's /mnt/c/$Recycle.Bin) is taken as written after /./, as a
+// relative one is after ./: it had no way but ./../../ from the working
+// directory. The directory is hidden; its file unread.
+func TestUnexpandedVariableAbsoluteAsWritten(t *testing.T) {
+	for _, u := range users {
+		w := newWorld(t, u)
+		dir := filepath.Join(w.outside, "$Recycle.Bin")
+		mustMkdir(t, dir)
+		writeFile(t, filepath.Join(dir, "f"), "secret")
+		chownTree(t, w.outside, u)
+		r := w.run("--hide", "/."+dir, "--", "/bin/cat", filepath.Join(dir, "f"))
+		if r.code == 0 || r.code == 125 || strings.Contains(r.stdout, "secret") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q: want cat's failure in a hidden directory", u.name, r.code, r.stdout, r.stderr)
+		}
+	}
+}
