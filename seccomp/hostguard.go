@@ -201,7 +201,7 @@ func DescribeHostGuard(denyTCP, handedInet bool) string {
 func SummarizeHostGuard(denyTCP, handedInet bool) string {
 	why := "in the host's namespaces"
 	if handedInet {
-		why = "handed an internet or unix socket (the host's network)"
+		why = "handed an internet or unix socket, or an --allow-socket (the host's network)"
 	}
 	s := "in front, " + why + ": prlimit64 setting another process's limits"
 	if denyTCP {

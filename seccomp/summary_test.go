@@ -78,7 +78,7 @@ func TestSummarizeHostGuard(t *testing.T) {
 		{false, false, "in front, in the host's namespaces: prlimit64", "MSG_FASTOPEN"},
 		{true, false, "in the host's namespaces: prlimit64 setting another process's limits; MSG_FASTOPEN", "handed"},
 		// sandbox mode, --net none, an internet socket handed in: not the host's namespaces
-		{true, true, "in front, handed an internet or unix socket (the host's network): prlimit64", "namespaces:"},
+		{true, true, "in front, handed an internet or unix socket, or an --allow-socket (the host's network): prlimit64", "namespaces:"},
 	} {
 		got := SummarizeHostGuard(c.denyTCP, c.handedInet)
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
