@@ -22,9 +22,11 @@
 	"(set its fields instead); nothing was set up"
 
 // OMEGA_OTHER_NET_REFUSED is nsexec.OtherNetRefused (a Go test checks).
-#define OMEGA_OTHER_NET_REFUSED                                                                            \
-	"refused connect() on a socket of the host's network (handed over, or passed in): with --net none it " \
-	"stays as it came, since Landlock's TCP rules do not cover MPTCP, SCTP or UDP; further refusals are not reported"
+#define OMEGA_OTHER_NET_REFUSED                                                       \
+	"refused connect() on a socket of a network namespace other than the sandbox's " \
+	"(the host's, handed over or passed in; or one the program made): "              \
+	"with --net none it stays as it came, since Landlock's TCP rules do not cover "    \
+	"MPTCP, SCTP or UDP; further refusals are not reported"
 
 // OMEGA_NO_GO_AHEAD_HINT is nsexec.NoGoAheadHint (a Go test checks).
 #define OMEGA_NO_GO_AHEAD_HINT                                                                        \

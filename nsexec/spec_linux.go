@@ -126,9 +126,11 @@ const (
 )
 
 // OtherNetRefused is said the first time the connect broker refuses,
-// with --net none, a connect() on a socket of the host's network (both
-// init stages: cinit.h has it too).
-const OtherNetRefused = "refused connect() on a socket of the host's network (handed over, or passed in): with --net none it " +
+// with --net none, a connect() on a socket of another network namespace
+// than the sandbox's (both init stages: cinit.h has it too). The broker
+// tells them by cookie alone, so a namespace the program made itself is
+// refused too: TCP there is Landlock's already, UDP and MPTCP are lost.
+const OtherNetRefused = "refused connect() on a socket of a network namespace other than the sandbox's (the host's, handed over or passed in; or one the program made): with --net none it " +
 	"stays as it came, since Landlock's TCP rules do not cover MPTCP, SCTP or UDP; further refusals are not reported"
 
 // Broker is the connect(2) broker of sandbox mode on kernels without
