@@ -383,7 +383,7 @@ func TestNetNoneHandedMPTCP(t *testing.T) {
 				if conn != nil {
 					conn.Close()
 				}
-				if c.net == "none" && (!strings.Contains(r.stdout, "permission denied") || !strings.Contains(r.stderr, "host's network")) {
+				if c.net == "none" && (!strings.Contains(r.stdout, "permission denied") || !strings.Contains(r.stderr, "network namespace other than the sandbox's")) {
 					t.Errorf("%s: want the connect refused (EACCES) and said: exit %d, stdout %q, stderr %q", u.name, r.code, r.stdout, r.stderr)
 				}
 			}
