@@ -124,19 +124,11 @@ func TestNetNoneTCPPastLandlock(t *testing.T) {
 			t.Run(how+"/"+c.mode+"/"+c.net, func(t *testing.T) {
 				for _, u := range users {
 					w := newWorld(t, u)
-					ln, err := net.Listen("tcp4", "127.0.0.1:0")
-					if err != nil {
-						t.Fatal(err)
-					}
-					r := w.run("--mode", c.mode, "--net", c.net, "--", probe, how, ln.Addr().String())
-					ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
-					conn, err := ln.Accept()
-					ln.Close()
-					if got, want := err == nil, c.net == "host"; got != want {
+					got, r := reachesLoopback(t, func(addr string) result {
+						return w.run("--mode", c.mode, "--net", c.net, "--", probe, how, addr)
+					})
+					if want := c.net == "host"; got != want {
 						t.Errorf("%s: listener got a connection: %v, want %v (probe: %s %s)", u.name, got, want, r.stdout, r.stderr)
-					}
-					if conn != nil {
-						conn.Close()
 					}
 				}
 			})
@@ -254,20 +246,12 @@ func TestNetNoneActivatedSocket(t *testing.T) {
 			for _, u := range users {
 				w := newWorld(t, u)
 				_, f := activationSocket(t)
-				ln, err := net.Listen("tcp4", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
-					"--mode", c.mode, "--net", c.net, "--", probe, "fastopen-fd3", ln.Addr().String())
-				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
-				conn, err := ln.Accept()
-				ln.Close()
-				if got, want := err == nil, c.net == "host"; got != want {
+				got, r := reachesLoopback(t, func(addr string) result {
+					return w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
+						"--mode", c.mode, "--net", c.net, "--", probe, "fastopen-fd3", addr)
+				})
+				if want := c.net == "host"; got != want {
 					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
-				}
-				if conn != nil {
-					conn.Close()
 				}
 			}
 		})
@@ -288,21 +272,13 @@ func TestNetNonePassedSocket(t *testing.T) {
 			for _, u := range users {
 				w := newWorld(t, u)
 				ours, theirs := passingPeer(t)
-				ln, err := net.Listen("tcp4", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := w.runWith(nil, []*os.File{theirs}, bin, "--mode", c.mode, "--net", c.net, "--preserve-fds", "1",
-					"--", probe, "fastopen-passed", ln.Addr().String())
-				ours.Close()
-				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
-				conn, err := ln.Accept()
-				ln.Close()
-				if got, want := err == nil, c.net == "host"; got != want {
+				got, r := reachesLoopback(t, func(addr string) result {
+					defer ours.Close()
+					return w.runWith(nil, []*os.File{theirs}, bin, "--mode", c.mode, "--net", c.net, "--preserve-fds", "1",
+						"--", probe, "fastopen-passed", addr)
+				})
+				if want := c.net == "host"; got != want {
 					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
-				}
-				if conn != nil {
-					conn.Close()
 				}
 			}
 		})
@@ -368,20 +344,12 @@ func TestNetNoneHandedMPTCP(t *testing.T) {
 				if err := unix.Listen(s, 8); err != nil {
 					t.Fatal(err)
 				}
-				ln, err := net.Listen("tcp4", "127.0.0.1:0")
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
-					append(args, "--", probe, "connect-fd3", ln.Addr().String())...)
-				ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
-				conn, err := ln.Accept()
-				ln.Close()
-				if got, want := err == nil, c.net == "host"; got != want {
+				got, r := reachesLoopback(t, func(addr string) result {
+					return w.asService([]string{"LISTEN_PID"}, []string{"LISTEN_FDS=1"}, []*os.File{f},
+						append(args, "--", probe, "connect-fd3", addr)...)
+				})
+				if want := c.net == "host"; got != want {
 					t.Errorf("%s: listener got a connection: %v, want %v (probe: exit %d %s %s)", u.name, got, want, r.code, r.stdout, r.stderr)
-				}
-				if conn != nil {
-					conn.Close()
 				}
 				if c.net == "none" && (!strings.Contains(r.stdout, "permission denied") || !strings.Contains(r.stderr, "network namespace other than the sandbox's")) {
 					t.Errorf("%s: want the connect refused (EACCES) and said: exit %d, stdout %q, stderr %q", u.name, r.code, r.stdout, r.stderr)
@@ -439,4 +407,22 @@ func TestNetNoneHandedDatagramSaid(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reachesLoopback listens on the host's loopback, runs launch with that
+// address, and tells whether anything connected there.
+func reachesLoopback(t *testing.T, launch func(addr string) result) (bool, result) {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	r := launch(ln.Addr().String())
+	ln.(*net.TCPListener).SetDeadline(time.Now().Add(300 * time.Millisecond))
+	conn, err := ln.Accept()
+	if conn != nil {
+		conn.Close()
+	}
+	return err == nil, r
 }
