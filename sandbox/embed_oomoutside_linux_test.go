@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,34 +17,48 @@ import (
 
 // TestCommandOOMOutsideLimit: Wait's error for an OOM kill in a group
 // that never reached its Process.Memory (the machine out of memory,
-// simulated by a 192M cgroup v1 parent this process moves into) says so,
-// and one at the group's own 64M says the limit was reached; both wrap
-// ErrOOMKilled. Both said "it reached its memory limit" before.
+// simulated by a 192M cgroup v1 parent) says so, and one at the group's
+// own 64M says the limit was reached; both wrap ErrOOMKilled. Both said
+// "it reached its memory limit" before. A helper process (this test,
+// re-executed) moves into the parent and starts the commands: the test
+// binary itself, large under -race, would otherwise share the parent's
+// 192M with the commands and could be the OOM killer's pick.
 func TestCommandOOMOutsideLimit(t *testing.T) {
+	if parent := os.Getenv(oomParentEnv); parent != "" {
+		oomOutsideLimitHelper(t, parent)
+		return
+	}
 	needCgroups(t, cgroups.Limits{Memory: 64 << 20})
 	own := ownMemoryCgroup(t)
 	parent, err := os.MkdirTemp(own, "omega-test-oomparent-")
 	if err != nil {
 		t.Skipf("no cgroup v1 memory group to make a parent group in: %v", err)
 	}
+	defer func() {
+		for end := time.Now().Add(10 * time.Second); os.Remove(parent) != nil && time.Now().Before(end); {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
 	for _, f := range []string{"memory.limit_in_bytes", "memory.memsw.limit_in_bytes"} {
 		if err := os.WriteFile(filepath.Join(parent, f), []byte("192M"), 0); err != nil && f == "memory.limit_in_bytes" {
 			t.Fatal(err)
 		}
 	}
-	pid := []byte(strconv.Itoa(os.Getpid()))
-	if err := os.WriteFile(filepath.Join(parent, "cgroup.procs"), pid, 0); err != nil {
+	helper := exec.Command(os.Args[0], "-test.run=^TestCommandOOMOutsideLimit$", "-test.v")
+	helper.Env = append(os.Environ(), oomParentEnv+"="+parent, "HOME="+t.TempDir())
+	if out, err := helper.CombinedOutput(); err != nil {
+		t.Fatalf("the helper in the 192M parent: %v\n%s", err, out)
+	}
+}
+
+const oomParentEnv = "OMEGA_TEST_OOM_PARENT"
+
+// oomOutsideLimitHelper runs in the helper process: it moves into parent,
+// then starts a command that needs 300M under each limit.
+func oomOutsideLimitHelper(t *testing.T, parent string) {
+	if err := os.WriteFile(filepath.Join(parent, "cgroup.procs"), []byte(strconv.Itoa(os.Getpid())), 0); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		if err := os.WriteFile(filepath.Join(own, "cgroup.procs"), pid, 0); err != nil {
-			t.Error(err)
-		}
-		for end := time.Now().Add(10 * time.Second); os.Remove(parent) != nil && time.Now().Before(end); {
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
-	t.Setenv("HOME", t.TempDir())
 	for _, tt := range []struct{ memory, want string }{
 		{"512M", "it stayed below its memory limit (memory=512M): the machine, or a cgroup above it, ran out of memory"},
 		{"64M", "it reached its memory limit (memory=64M)"},
